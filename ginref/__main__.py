@@ -1,0 +1,3 @@
+from ginref.cli import main
+
+main()

@@ -1,0 +1,51 @@
+"""One root for everything ginref raises, so callers can catch ``GinrefError``.
+
+Exceptions mean "could not evaluate": rule breaches found in a record are
+findings (data), never exceptions.
+"""
+
+from __future__ import annotations
+
+
+class GinrefError(Exception):
+    """Root of every ginref error."""
+
+
+class NotationError(GinrefError, ValueError):
+    """Text that is not valid card notation; ``column`` is 1-based (0 = unknown)."""
+
+    def __init__(self, message: str, column: int = 0, token: str = "") -> None:
+        super().__init__(message)
+        self.column = column
+        self.token = token
+
+
+class DuplicateCardError(NotationError):
+    """The same card was given twice."""
+
+
+class HandSizeError(GinrefError, ValueError):
+    """A hand with the wrong number of cards for what was asked."""
+
+
+class UnknownRulesError(GinrefError, ValueError):
+    """A rule-set name, knob or knob value that does not exist."""
+
+
+class RulingError(GinrefError, ValueError):
+    """A question that cannot be ruled on as asked (e.g. cards shared by both hands)."""
+
+
+class RecordError(GinrefError, ValueError):
+    """A record that cannot be read; carries where (``source:line:column``)."""
+
+    def __init__(self, message: str, source: str = "", line: int = 0, column: int = 0) -> None:
+        super().__init__(message)
+        self.message = message
+        self.source = source
+        self.line = line
+        self.column = column
+
+    def __str__(self) -> str:
+        where = ":".join(str(part) for part in (self.source, self.line, self.column) if part)
+        return f"{where}: {self.message}" if where else self.message

@@ -1,0 +1,533 @@
+"""Exact meld-partition search.
+
+Runs live inside one suit, so the least runs-only deadwood of every 13-bit
+suit mask is precomputed once (8,192 entries). A hand's least deadwood is then
+four table look-ups, enumerated only over the set choices at ranks held three
+or four times (at most 72 combinations for 11 cards). Nothing is greedy: every
+partition of the hand into melds is covered, which ``tests/oracle.py`` checks
+by brute force.
+
+The run family is a parameter (:class:`MeldSystem`) so that the ace-high and
+round-the-corner knobs use the same search.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from enum import Enum
+from functools import cached_property
+
+from ginref.cards import SUITS, Card, Mask, card_name, scan
+
+SUIT_BITS = 0x1FFF
+RANK_STRIDE = 1 | 1 << 13 | 1 << 26 | 1 << 39
+"""One card of each suit at rank A; shifted left by a rank, that rank's four cards."""
+
+
+class MeldKind(Enum):
+    SET = "set"
+    RUN = "run"
+
+
+@dataclass(frozen=True, slots=True)
+class MeldSystem:
+    """What counts as a run, and what an unmatched ace costs.
+
+    ``standard`` play is ``MeldSystem()``: ace low only, no K-A-2.
+    """
+
+    ace_high: bool = False
+    wraparound: bool = False
+    ace_points: int = 1
+
+    @classmethod
+    def from_rules(cls, rules: object) -> MeldSystem:
+        """The system a rule set plays, interned so the standard one is ``STANDARD_SYSTEM``."""
+        system = cls(
+            ace_high=getattr(rules, "ace", "low") == "high_or_low",
+            wraparound=bool(getattr(rules, "wraparound", False)),
+            ace_points=int(getattr(rules, "unmatched_ace_value", 1)),
+        )
+        return _INTERNED.setdefault(system, system)
+
+    @property
+    def tables(self) -> _Tables:
+        return _tables_for(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """A set or a run, as a 52-bit mask."""
+
+    mask: Mask
+
+    @property
+    def kind(self) -> MeldKind:
+        rank = ((self.mask & -self.mask).bit_length() - 1) % 13
+        return MeldKind.SET if self.mask & ~(RANK_STRIDE << rank) == 0 else MeldKind.RUN
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """Cards in reading order: a run in sequence (``QC KC AC``), a set by suit."""
+        cards = tuple(scan(self.mask))
+        if self.kind is MeldKind.RUN:
+            return _run_order(cards)
+        return cards
+
+    def names(self) -> list[str]:
+        return [card_name(c) for c in self.cards]
+
+    def __len__(self) -> int:
+        return bin(self.mask).count("1")
+
+    def __str__(self) -> str:
+        return "[" + " ".join(self.names()) + "]"
+
+
+@dataclass(frozen=True, slots=True)
+class Arrangement:
+    """Melds plus the deadwood they leave; melds in canonical order (by lowest card)."""
+
+    melds: tuple[Meld, ...]
+    deadwood: Mask
+    deadwood_points: int
+
+    @property
+    def melded(self) -> Mask:
+        mask = 0
+        for meld in self.melds:
+            mask |= meld.mask
+        return mask
+
+    def __str__(self) -> str:
+        dead = " ".join(card_name(c) for c in scan(self.deadwood))
+        return " ".join(str(m) for m in self.melds) + (f" + {dead}" if dead else "")
+
+
+def _run_order(cards: tuple[Card, ...]) -> tuple[Card, ...]:
+    """Rotate a run's cards so they read in sequence across the ace if it wraps."""
+    ranks = [c % 13 for c in cards]
+    for start in range(len(cards)):
+        rotated = ranks[start:] + ranks[:start]
+        if all((b - a) % 13 == 1 for a, b in itertools.pairwise(rotated)):
+            return cards[start:] + cards[:start]
+    return cards
+
+
+def _in_three_window(mask: int, system: MeldSystem) -> int:
+    """Cards of a suit mask that lie in three consecutive held cards, so could be in a run."""
+    line = mask
+    if system.wraparound:
+        line = mask | mask << 13 | mask << 26
+    elif system.ace_high:
+        line = mask | (mask & 1) << 13
+    held = line & ((line << 1 & line << 2) | (line >> 1 & line << 1) | (line >> 1 & line >> 2))
+    if system.wraparound:
+        held = held >> 13
+    return (held | held >> 13 | held >> 26) & mask
+
+
+def _suit_runs(system: MeldSystem) -> tuple[int, ...]:
+    """Every run as a 13-bit mask within one suit, under ``system``."""
+    runs: set[int] = set()
+    for length in range(3, 14):
+        for start in range(14 - length):
+            runs.add(((1 << length) - 1) << start)
+        if system.ace_high or system.wraparound:
+            # segments of the 14-long ace-high line A 2 .. K A that use the high ace
+            for start in range(14 - length + 1):
+                if start + length == 14:
+                    segment = ((1 << (length - 1)) - 1) << start | 1
+                    runs.add(segment)
+        if system.wraparound:
+            for start in range(13):
+                if start + length > 13:
+                    segment = 0
+                    for offset in range(length):
+                        segment |= 1 << ((start + offset) % 13)
+                    runs.add(segment)
+    return tuple(sorted(runs))
+
+
+@dataclass(eq=False)
+class _Tables:
+    system: MeldSystem
+    rank_points: tuple[int, ...]
+    suit_runs: tuple[int, ...]
+    best: list[int] = field(default_factory=list)
+    """least runs-only deadwood of each 13-bit suit mask"""
+    capable: list[int] = field(default_factory=list)
+    """the cards of each suit mask that lie in some run within it"""
+    run_masks: frozenset[int] = frozenset()
+    """every run of the system as a 52-bit mask"""
+    suit_run_set: frozenset[int] = frozenset()
+    _all_optimal: dict[int, tuple[tuple[int, ...], ...]] = field(default_factory=dict)
+
+    def build(self) -> None:
+        size = 1 << 13
+        best = [0] * size
+        points = self.rank_points
+        by_low_bit: list[list[int]] = [[] for _ in range(13)]
+        for run in self.suit_runs:
+            for rank in range(13):
+                if run >> rank & 1:
+                    by_low_bit[rank].append(run)
+        for mask in range(1, size):
+            low = mask & -mask
+            rank = low.bit_length() - 1
+            rest = mask ^ low
+            value = points[rank] + best[rest]
+            for run in by_low_bit[rank]:
+                if run & mask == run:
+                    candidate = best[mask ^ run]
+                    if candidate < value:
+                        value = candidate
+            best[mask] = value
+        self.best = best
+        self.capable = [_in_three_window(mask, self.system) for mask in range(size)]
+
+    @cached_property
+    def discard_gain(self) -> list[int]:
+        """Least change to ``best`` from removing one card of each suit mask (empty: none)."""
+        best = self.best
+        gain = [NO_CARD] * len(best)
+        for mask in range(1, len(best)):
+            gain[mask] = min(best[mask ^ (1 << rank)] for rank in range(13) if mask >> rank & 1) - best[mask]
+        return gain
+        self.suit_run_set = frozenset(self.suit_runs)
+        self.run_masks = frozenset(run << (13 * s) for run in self.suit_runs for s in range(4))
+
+    def all_optimal_runs(self, mask: int) -> tuple[tuple[int, ...], ...]:
+        """Every run decomposition of a suit mask that reaches the least deadwood.
+
+        Touching runs are merged when their union is itself a run, so each
+        decomposition is listed once in its canonical form.
+        """
+        cached = self._all_optimal.get(mask)
+        if cached is not None:
+            return cached
+        target = self.best[mask]
+        found: set[tuple[int, ...]] = set()
+
+        def walk(rest: int, runs: tuple[int, ...], dead_points: int) -> None:
+            if dead_points + self.best[rest] > target:
+                return
+            if not rest:
+                found.add(self._merged(runs))
+                return
+            low = rest & -rest
+            walk(rest ^ low, runs, dead_points + self.rank_points[low.bit_length() - 1])
+            for run in self.suit_runs:
+                if run & low and run & rest == run:
+                    walk(rest ^ run, (*runs, run), dead_points)
+
+        walk(mask, (), 0)
+        result = tuple(sorted(found))
+        self._all_optimal[mask] = result
+        return result
+
+    def _merged(self, runs: tuple[int, ...]) -> tuple[int, ...]:
+        merged = list(runs)
+        changed = True
+        while changed:
+            changed = False
+            for i, j in itertools.combinations(range(len(merged)), 2):
+                if merged[i] | merged[j] in self.suit_run_set:
+                    merged[i] |= merged.pop(j)
+                    changed = True
+                    break
+        return tuple(sorted(merged))
+
+
+_TABLES: dict[MeldSystem, _Tables] = {}
+_INTERNED: dict[MeldSystem, MeldSystem] = {}
+
+
+def _tables_for(system: MeldSystem) -> _Tables:
+    if system is STANDARD_SYSTEM and _STANDARD_TABLES:
+        return _STANDARD_TABLES[0]
+    tables = _TABLES.get(system)
+    if tables is None:
+        points = (system.ace_points, *(min(rank + 1, 10) for rank in range(1, 13)))
+        tables = _Tables(system, points, _suit_runs(system))
+        tables.build()
+        _TABLES[system] = tables
+        if system == STANDARD_SYSTEM:
+            _STANDARD_TABLES.append(tables)
+    return tables
+
+
+STANDARD_SYSTEM = MeldSystem()
+_INTERNED[STANDARD_SYSTEM] = STANDARD_SYSTEM
+_STANDARD_TABLES: list[_Tables] = []
+_ALL_CAPABLE = [8191] * 8192
+"""Stands in for ``capable`` where every three-card set must be tried."""
+NO_CARD = 1 << 20
+"""Stands in for an impossible discard from an empty suit."""
+
+
+def _set_options(mask: Mask) -> list[tuple[int, ...]]:
+    """For each rank held 3+ times: the possible sets there (0 = no set)."""
+    c = mask & SUIT_BITS
+    d = (mask >> 13) & SUIT_BITS
+    h = (mask >> 26) & SUIT_BITS
+    s = mask >> 39
+    triples = (c & d & (h | s)) | ((c | d) & h & s)
+    options: list[tuple[int, ...]] = []
+    while triples:
+        low = triples & -triples
+        triples ^= low
+        rank_cards = mask & (low * RANK_STRIDE)
+        choices = [0, rank_cards]
+        if bin(rank_cards).count("1") == 4:
+            for card in scan(rank_cards):
+                choices.append(rank_cards ^ (1 << card))
+        options.append(tuple(choices))
+    return options
+
+
+def _runs_deadwood(mask: Mask, best: list[int]) -> int:
+    return (
+        best[mask & SUIT_BITS]
+        + best[(mask >> 13) & SUIT_BITS]
+        + best[(mask >> 26) & SUIT_BITS]
+        + best[mask >> 39]
+    )
+
+
+def min_deadwood(mask: Mask, system: MeldSystem = STANDARD_SYSTEM) -> int:
+    """Least deadwood points of any arrangement of ``mask`` (any number of cards).
+
+    Hot path: with no rank held three times this is four table look-ups. Else
+    only the set choices that can matter are enumerated (a rank none of whose
+    cards fits a run takes its full set), and the last open rank is settled in
+    closed form: no set, the full set, or the set without the card whose
+    removal costs its suit the most.
+    """
+    tables = _STANDARD_TABLES[0] if system is STANDARD_SYSTEM and _STANDARD_TABLES else _tables_for(system)
+    best = tables.best
+    c = mask & 8191
+    d = mask >> 13 & 8191
+    h = mask >> 26 & 8191
+    s = mask >> 39
+    triples = (c & d & (h | s)) | ((c | d) & h & s)
+    if not triples:
+        return best[c] + best[d] + best[h] + best[s]
+    c, d, h, s, open_ranks = _forced_sets(c, d, h, s, triples, tables.capable)
+    if not open_ranks:
+        return best[c] + best[d] + best[h] + best[s]
+    last = open_ranks & -open_ranks
+    open_ranks ^= last
+    if not open_ranks:
+        return _settle_last_rank(c, d, h, s, last, best)
+    return min(
+        _settle_last_rank(c2, d2, h2, s2, last, best)
+        for c2, d2, h2, s2 in _set_configurations(c, d, h, s, open_ranks, tables.capable)
+    )
+
+
+def min_deadwood_after_discard(mask: Mask, system: MeldSystem = STANDARD_SYSTEM) -> int:
+    """Least deadwood of ``mask`` less its best discard (11 cards after the draw).
+
+    ``discard_gain`` holds, per suit mask, the best change from dropping one of
+    its cards, so the discard costs one ``min`` per set configuration.
+    """
+    tables = _STANDARD_TABLES[0] if system is STANDARD_SYSTEM and _STANDARD_TABLES else _tables_for(system)
+    best = tables.best
+    gain = tables.discard_gain
+    c = mask & 8191
+    d = mask >> 13 & 8191
+    h = mask >> 26 & 8191
+    s = mask >> 39
+    triples = (c & d & (h | s)) | ((c | d) & h & s)
+    if triples:
+        # A set of four stays open here: one of its cards may be the best discard.
+        c, d, h, s, open_ranks = _forced_sets(c, d, h, s, triples & ~(c & d & h & s), tables.capable)
+        open_ranks |= triples & c & d & h & s
+        if open_ranks:
+            return min(
+                best[c2] + best[d2] + best[h2] + best[s2] + min(gain[c2], gain[d2], gain[h2], gain[s2])
+                for c2, d2, h2, s2 in _set_configurations(c, d, h, s, open_ranks, _ALL_CAPABLE)
+            )
+    return best[c] + best[d] + best[h] + best[s] + min(gain[c], gain[d], gain[h], gain[s])
+
+
+def _forced_sets(
+    c: int, d: int, h: int, s: int, triples: int, capable: list[int]
+) -> tuple[int, int, int, int, int]:
+    """Meld every set whose cards fit no run; return the suit masks left and the open ranks.
+
+    Leaving such a set unmelded (or dropping one of four) only adds deadwood,
+    so it is not a choice. With a discard to come, a set of three still is not
+    (the other cards always offer a discard at no cost), but a set of four is:
+    pass only ranks of three then.
+    """
+    runnable = capable[c] | capable[d] | capable[h] | capable[s]
+    forced = triples & ~runnable
+    if forced:
+        c &= ~forced
+        d &= ~forced
+        h &= ~forced
+        s &= ~forced
+    return c, d, h, s, triples & runnable
+
+
+def _set_configurations(
+    c: int, d: int, h: int, s: int, ranks: int, capable: list[int]
+) -> list[tuple[int, int, int, int]]:
+    """The suit masks left by each choice of sets at the ranks in ``ranks`` (a 13-bit mask).
+
+    At a rank held four times, only dropping a card that fits a run can beat
+    the full set, so only those three-card sets are tried.
+    """
+    configurations = [(c, d, h, s)]
+    while ranks:
+        low = ranks & -ranks
+        ranks ^= low
+        grown = []
+        for c1, d1, h1, s1 in configurations:
+            grown.append((c1, d1, h1, s1))
+            c2, d2, h2, s2 = c1 & ~low, d1 & ~low, h1 & ~low, s1 & ~low
+            grown.append((c2, d2, h2, s2))
+            if c1 & d1 & h1 & s1 & low:
+                if capable[c] & low:
+                    grown.append((c1, d2, h2, s2))
+                if capable[d] & low:
+                    grown.append((c2, d1, h2, s2))
+                if capable[h] & low:
+                    grown.append((c2, d2, h1, s2))
+                if capable[s] & low:
+                    grown.append((c2, d2, h2, s1))
+        configurations = grown
+    return configurations
+
+
+def _settle_last_rank(c: int, d: int, h: int, s: int, low: int, best: list[int]) -> int:
+    """Least deadwood when ``low`` is the only rank still open to a set."""
+    value = best[c] + best[d] + best[h] + best[s]
+    total = 0
+    worst = -NO_CARD
+    held = 0
+    for suit in (c, d, h, s):
+        if suit & low:
+            delta = best[suit ^ low] - best[suit]
+            total += delta
+            held += 1
+            if delta > worst:
+                worst = delta
+    if held == 4:
+        return value + min(0, total, total - worst)
+    return value + min(0, total)
+
+
+def _set_combinations(mask: Mask) -> Iterator[int]:
+    for combo in itertools.product(*_set_options(mask)):
+        removed = 0
+        for set_mask in combo:
+            removed |= set_mask
+        yield removed
+
+
+def _split_sets(sets_mask: int) -> list[int]:
+    sets = []
+    remaining = sets_mask
+    while remaining:
+        rank = ((remaining & -remaining).bit_length() - 1) % 13
+        rank_cards = sets_mask & (RANK_STRIDE << rank)
+        sets.append(rank_cards)
+        remaining &= ~rank_cards
+    return sets
+
+
+def _arrangement(mask: Mask, sets_mask: int, runs: tuple[int, ...], tables: _Tables) -> Arrangement:
+    melds = sorted((Meld(m) for m in (*_split_sets(sets_mask), *runs)), key=_meld_key)
+    dead = mask & ~sets_mask
+    for run in runs:
+        dead &= ~run
+    points = sum(tables.rank_points[c % 13] for c in scan(dead))
+    return Arrangement(tuple(melds), dead, points)
+
+
+def _suit_masks(mask: Mask) -> tuple[int, int, int, int]:
+    return (mask & SUIT_BITS, (mask >> 13) & SUIT_BITS, (mask >> 26) & SUIT_BITS, mask >> 39)
+
+
+def best_arrangement(mask: Mask, system: MeldSystem = STANDARD_SYSTEM) -> Arrangement:
+    """One least-deadwood arrangement: the first of :func:`optimal_arrangements`."""
+    return optimal_arrangements(mask, system)[0]
+
+
+def optimal_arrangements(mask: Mask, system: MeldSystem = STANDARD_SYSTEM) -> list[Arrangement]:
+    """Every least-deadwood arrangement, in canonical order.
+
+    Runs that touch are one meld (``[3H..8H]``, not ``[3H 4H 5H] [6H 7H 8H]``):
+    the split changes nothing a referee rules on.
+    """
+    tables = _tables_for(system)
+    target = min_deadwood(mask, system)
+    found: set[tuple[int, tuple[int, ...]]] = set()
+    for sets_mask in _set_combinations(mask):
+        rest = mask & ~sets_mask
+        if _runs_deadwood(rest, tables.best) != target:
+            continue
+        per_suit = [
+            [tuple(run << (13 * suit) for run in runs) for runs in tables.all_optimal_runs(bits)]
+            for suit, bits in enumerate(_suit_masks(rest))
+        ]
+        for choice in itertools.product(*per_suit):
+            found.add((sets_mask, choice[0] + choice[1] + choice[2] + choice[3]))
+    arrangements = [_arrangement(mask, s, r, tables) for s, r in found]
+    arrangements.sort(key=_canonical_key)
+    return arrangements
+
+
+def _meld_key(meld: Meld) -> tuple[Card, ...]:
+    """Melds read by their lowest card first: ``[AC AD AH]`` before ``[2D 3D 4D]``."""
+    return tuple(scan(meld.mask))
+
+
+def _canonical_key(arrangement: Arrangement) -> tuple[tuple[tuple[Card, ...], ...], int]:
+    return (tuple(_meld_key(m) for m in arrangement.melds), arrangement.deadwood)
+
+
+def meld_kind(mask: Mask, system: MeldSystem = STANDARD_SYSTEM) -> MeldKind | None:
+    """``SET`` or ``RUN`` if ``mask`` is a legal meld under ``system``, else None."""
+    count = bin(mask).count("1")
+    if count < 3:
+        return None
+    low = mask & -mask
+    rank = (low.bit_length() - 1) % 13
+    if count <= 4 and mask & ~(RANK_STRIDE << rank) == 0:
+        return MeldKind.SET
+    if mask in _tables_for(system).run_masks:
+        return MeldKind.RUN
+    return None
+
+
+def is_meld(mask: Mask, system: MeldSystem = STANDARD_SYSTEM) -> bool:
+    return meld_kind(mask, system) is not None
+
+
+def card_points_in(system: MeldSystem, cards: Iterable[Card]) -> int:
+    points = _tables_for(system).rank_points
+    return sum(points[c % 13] for c in cards)
+
+
+def mask_points_in(system: MeldSystem, mask: Mask) -> int:
+    return card_points_in(system, scan(mask))
+
+
+__all__ = [
+    "SUITS",
+    "Arrangement",
+    "Meld",
+    "MeldKind",
+    "MeldSystem",
+    "best_arrangement",
+    "is_meld",
+    "meld_kind",
+    "min_deadwood",
+    "optimal_arrangements",
+]
