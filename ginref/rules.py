@@ -1,0 +1,579 @@
+"""Rule sets as data: one frozen :class:`Rules` value per variant, looked up by name.
+
+Every knob of the ``VARIANTS.md`` section 10 schema is a field, named as there, so
+a TOML rules file, a ``--set knob=value`` option and ``Rules.to_dict()`` all speak
+the same spelling. The module holds small predicates only (what is the knock limit
+for this upcard, is the hand doubled); game logic lives in the modules that use it.
+
+>>> find_rules("Tallynight").gin_bonus
+25
+>>> with_overrides(STANDARD, {"gin_bonus": "25"}).label
+'standard + gin_bonus=25'
+>>> from ginref.cards import card
+>>> PRESETS["oklahoma"].knock_limit_for(card(6, 3))   # 7S turned up
+7
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import os
+import re
+import sys
+import types
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal, Union, get_args, get_origin, get_type_hints
+
+from ginref.cards import Card, card_points, rank_of, suit_of
+from ginref.errors import UnknownRulesError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
+
+__all__ = [
+    "ALIASES",
+    "KNOB_NAMES",
+    "PRESETS",
+    "PRESET_NAMES",
+    "STANDARD",
+    "Rules",
+    "find_rules",
+    "load_rules_file",
+    "parse_override",
+    "with_overrides",
+]
+
+OklahomaMode = Literal["off", "gin_only", "one"]
+TiePolicy = Literal["undercut", "no_score", "knocker"]
+DefenderLayoffMode = Literal["joint", "meld_first"]
+FirstTurn = Literal["ritual", "none", "eleven_card"]
+StockEnd = Literal["void", "last_discard_knock_only"]
+VoidHandDealer = Literal["same", "passes"]
+NextDealer = Literal["winner", "alternate", "loser"]
+AceMode = Literal["low", "high_or_low"]
+BoxTiming = Literal["end", "immediate"]
+Shutout = Literal["game_bonus_200", "double_total", "none"]
+IllegalKnock = Literal["expose", "accept_or_refuse", "forfeit", "reject"]
+
+_SPADES = 3
+_OFF = "off"
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """One rule set. Defaults are the ``standard`` preset (seed 000: Pagat/Bicycle).
+
+    Build variants with :func:`dataclasses.replace` or :func:`with_overrides`, never by
+    mutation. Per-hand facts such as the Oklahoma upcard belong to the hand record and
+    are passed to the predicates (:meth:`knock_limit_for`, :meth:`is_spade_doubled`).
+    """
+
+    name: str
+    aliases: tuple[str, ...] = ()
+    description: str = ""
+
+    """Knocking. ``knock_limit`` is the most deadwood a knock may show (10 everywhere;
+    0 = straight gin, no knocking). ``oklahoma`` makes the first upcard's value the
+    limit (capped by ``knock_limit``); an ace upcard means gin only for Bicycle and
+    OpenSpiel but a limit of 1 for Pagat's base rule as read by the gin-rummy crate.
+    ``spade_double`` doubles every score of a hand whose first upcard is a spade,
+    gin/undercut bonuses included [P3, P7]; whether box bonuses double too is
+    ``spade_double_boxes`` (some books say no [P4])."""
+    knock_limit: int = 10
+    oklahoma: OklahomaMode = "off"
+    spade_double: bool = False
+    spade_double_boxes: bool = False
+
+    """Hand scoring. Bonus levels split 20/10 (Pagat, Bicycle) against 25/25 (Hoyle,
+    Tallynight, CardHearth, OpenSpiel, EAAI). ``big_gin_bonus`` (all 11 cards melded,
+    no discard) is ``None`` where big gin is not a rule; 31 in Hoyle-style scoring.
+    ``tie_policy`` rules equal deadwood after layoffs: undercut (seeds, EAAI), no score
+    (OpenSpiel, early official rules) or knocker wins by 0 (ginplayeronline)."""
+    gin_bonus: int = 20
+    big_gin_bonus: int | None = None
+    undercut_bonus: int = 10
+    tie_policy: TiePolicy = "undercut"
+
+    """Layoffs. Nobody lays off onto gin except in round-the-corner, where a defender
+    reaching 0 cancels the gin; nor onto big gin (Tallynight). Chained run extensions
+    (7H then 8H onto 4-5-6H) are allowed everywhere. ``defender_layoff_mode`` ``joint``
+    lets the defender break its own melds to lay off (OpenSpiel test 1); ``meld_first``
+    is the literal "spread, then lay off leftovers" reading of the seed. With
+    ``knocker_must_meld_max`` the knocker may not withhold a meld (Pagat's "as far
+    as possible"); engines let the declared arrangement govern."""
+    layoff_on_gin: bool = False
+    layoff_on_big_gin: bool = False
+    layoff_chaining: bool = True
+    defender_layoff_mode: DefenderLayoffMode = "joint"
+    knocker_must_meld_max: bool = False
+
+    """The turn. ``no_same_card_discard`` forbids discarding the card just taken from
+    the discard pile (all seeds, EAAI, RLCard; OpenSpiel allows it). ``first_turn``:
+    the upcard ritual (non-dealer, then dealer, may take it; else non-dealer draws from
+    stock), ``none`` (CardHearth: a normal turn) or ``eleven_card`` (RLCard: non-dealer
+    is dealt 11 and starts by discarding)."""
+    no_same_card_discard: bool = True
+    first_turn: FirstTurn = "ritual"
+
+    """Stock exhaustion and dealing. ``stock_floor`` cards are never drawn. When the
+    taker of the last drawable card discards without knocking, the hand is void
+    (seeds, EAAI) or, under ``last_discard_knock_only`` (OpenSpiel wall phase, the
+    tournament "50th card rule"), the opponent may take that discard only to knock.
+    ``max_discard_draws``: OpenSpiel ends the hand as a 0-0 draw at the 50th draw of
+    a discard after the first-turn decision (``None`` = no cap). With
+    ``repeat_discard_draw`` the hand is a draw when both players in turn take the top
+    discard and discard that same card again (OpenSpiel). After a void hand the same
+    dealer deals again (Pagat) or the deal passes (Parlett); after a scored hand the
+    winner deals (seeds), the deal alternates (Wikipedia, EAAI) or the loser deals."""
+    stock_floor: int = 2
+    stock_end: StockEnd = "void"
+    max_discard_draws: int | None = None
+    repeat_discard_draw: bool = False
+    void_hand_dealer: VoidHandDealer = "same"
+    next_dealer: NextDealer = "winner"
+
+    """Aces. Low only everywhere (A-2-3, never Q-K-A) except round-the-corner gin:
+    ace high or low, K-A-2 wraps, and an unmatched ace counts 15."""
+    ace: AceMode = "low"
+    wraparound: bool = False
+    unmatched_ace_value: int = 1
+
+    """Game scoring. ``game_target`` 100 (150 for Oklahoma, 125 round-the-corner;
+    0 = a single hand, as OpenSpiel plays). The game bonus (100) and box/line bonus per
+    hand won (20 Pagat, 25 Tallynight; none in CardHearth and EAAI) are added at the
+    end unless ``box_timing`` is ``immediate`` (Palace: credited per hand, counting
+    toward the target). A shutout doubles the game bonus to 200 (seeds) or doubles the
+    winner's total (a Tallynight alternative). Oklahoma books add extra boxes for an
+    undercut (1) or gin (2). ``hollywood_columns`` 3 scores three games at once."""
+    game_target: int = 100
+    game_bonus: int = 100
+    box_bonus: int = 20
+    box_timing: BoxTiming = "end"
+    shutout: Shutout = "game_bonus_200"
+    extra_boxes_undercut: int = 0
+    extra_boxes_gin: int = 0
+    hollywood_columns: int = 0
+
+    """Illegal knocks (deadwood over the limit): USPCC "official" rules expose the
+    offender's hand and play on; Hoyle lets the opponent accept or refuse the knock;
+    EAAI forfeits the game; ``reject`` treats it as an impossible action (OpenSpiel)."""
+    illegal_knock: IllegalKnock = "expose"
+
+    overrides: tuple[tuple[str, str], ...] = ()
+    """Knobs changed from the preset called ``name``, sorted, values as written in TOML."""
+
+    def __post_init__(self) -> None:
+        for spec in _KNOBS.values():
+            value = getattr(self, spec.name)
+            coerced = spec.coerce(value)
+            if type(coerced) is not type(value) or coerced != value:
+                raise UnknownRulesError(spec.bad_value(value))
+        if self.wraparound and self.ace != "high_or_low":
+            raise UnknownRulesError("wraparound = true needs ace = 'high_or_low'")
+
+    # -- predicates ------------------------------------------------------------------
+
+    def knock_limit_for(self, upcard: Card | None = None) -> int:
+        """The most deadwood a knock may show in a hand whose first upcard is ``upcard``.
+
+        Without Oklahoma (or without a known upcard) this is ``knock_limit``. Under
+        Oklahoma it is the upcard's value (A..9 pip, T/J/Q/K 10) capped by
+        ``knock_limit``; an ace upcard means gin only (0) or a limit of 1.
+        """
+        if self.oklahoma == "off" or upcard is None:
+            return self.knock_limit
+        if rank_of(upcard) == 0:
+            return 0 if self.oklahoma == "gin_only" else min(1, self.knock_limit)
+        return min(card_points(upcard), self.knock_limit)
+
+    def is_spade_doubled(self, upcard: Card | None) -> bool:
+        """True when spade doubling is on and the first upcard is a spade."""
+        return self.spade_double and upcard is not None and suit_of(upcard) == _SPADES
+
+    def multiplier(self, upcard: Card | None) -> int:
+        """Factor for the hand score: 2 for a doubled spade hand, else 1."""
+        return 2 if self.is_spade_doubled(upcard) else 1
+
+    @property
+    def recognises_big_gin(self) -> bool:
+        return self.big_gin_bonus is not None
+
+    @property
+    def single_hand(self) -> bool:
+        """True when a hand is the whole match (``game_target == 0``)."""
+        return self.game_target == 0
+
+    @property
+    def label(self) -> str:
+        """``"standard"``, or ``"standard + gin_bonus=25, tie_policy=no_score"``."""
+        if not self.overrides:
+            return self.name
+        return f"{self.name} + " + ", ".join(f"{k}={v}" for k, v in self.overrides)
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready: name, label, aliases, description, every knob, then overrides.
+
+        Values use the TOML spelling (``None`` is ``"off"``), so any knob value can be
+        fed back to :func:`with_overrides` or written to a rules file.
+        """
+        out: dict[str, object] = {
+            "name": self.name,
+            "label": self.label,
+            "aliases": list(self.aliases),
+            "description": self.description,
+        }
+        for knob in KNOB_NAMES:
+            out[knob] = _json_value(getattr(self, knob))
+        out["overrides"] = {knob: _json_value(getattr(self, knob)) for knob, _ in self.overrides}
+        return out
+
+
+# -- knob specifications, derived from the annotations ----------------------------------
+
+_NOT_KNOBS = ("name", "aliases", "description", "overrides")
+_MINIMUM: dict[str, int] = {"max_discard_draws": 1}
+_INT_CHOICES: dict[str, tuple[int, ...]] = {"hollywood_columns": (0, 3)}
+_TRUE = ("true", "yes", "on", "1")
+_FALSE = ("false", "no", "off", "0")
+_INT_RE = re.compile(r"[+-]?[0-9]+")
+
+
+@dataclass(frozen=True, slots=True)
+class _Knob:
+    name: str
+    kind: Literal["bool", "int", "optional_int", "choice"]
+    choices: tuple[str, ...] = ()
+    minimum: int = 0
+    int_choices: tuple[int, ...] = ()
+
+    def bad_value(self, raw: object) -> str:
+        message = f"bad value {raw!r} for {self.name}; "
+        if self.kind == "bool":
+            return message + "choose from: false, true"
+        if self.kind == "choice":
+            return message + "choose from: " + ", ".join(sorted(self.choices))
+        if self.int_choices:
+            return message + "choose from: " + ", ".join(map(str, self.int_choices))
+        if self.kind == "optional_int":
+            return message + f"expected 'off' or a whole number >= {self.minimum}"
+        return message + f"expected a whole number >= {self.minimum}"
+
+    def coerce(self, raw: object) -> bool | int | str | None:
+        """The typed value of ``raw`` (a typed value, or text as given on the command line)."""
+        text = raw.strip().lower() if isinstance(raw, str) else None
+        if self.kind == "bool":
+            if isinstance(raw, bool):
+                return raw
+            if text in _TRUE or text in _FALSE:
+                return text in _TRUE
+        elif self.kind == "choice":
+            if text is not None and text.replace("-", "_") in self.choices:
+                return text.replace("-", "_")
+        else:
+            if self.kind == "optional_int" and (raw is None or text in (_OFF, "none")):
+                return None
+            number: int | None = None
+            if isinstance(raw, int) and not isinstance(raw, bool):
+                number = raw
+            elif text is not None and _INT_RE.fullmatch(text):
+                number = int(text)
+            if (
+                number is not None
+                and number >= self.minimum
+                and (not self.int_choices or number in self.int_choices)
+            ):
+                return number
+        raise UnknownRulesError(self.bad_value(raw))
+
+
+def _knob_spec(name: str, hint: object) -> _Knob:
+    if hint is bool:
+        return _Knob(name, "bool")
+    if hint is int:
+        return _Knob(name, "int", minimum=_MINIMUM.get(name, 0),
+                     int_choices=_INT_CHOICES.get(name, ()))
+    if get_origin(hint) in (Union, types.UnionType) and set(get_args(hint)) == {int, type(None)}:
+        return _Knob(name, "optional_int", minimum=_MINIMUM.get(name, 0))
+    if get_origin(hint) is Literal:
+        return _Knob(name, "choice", choices=tuple(str(a) for a in get_args(hint)))
+    raise TypeError(f"rule knob {name!r} has an unsupported type {hint!r}")  # pragma: no cover
+
+
+_HINTS = get_type_hints(Rules)
+_KNOBS: dict[str, _Knob] = {
+    f.name: _knob_spec(f.name, _HINTS[f.name])
+    for f in dataclasses.fields(Rules)
+    if f.name not in _NOT_KNOBS
+}
+KNOB_NAMES: tuple[str, ...] = tuple(_KNOBS)
+"""Every knob, in schema order (the order of the fields)."""
+
+
+def _json_value(value: object) -> object:
+    return _OFF if value is None else value
+
+
+def _text_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(_json_value(value))
+
+
+# -- presets -----------------------------------------------------------------------------
+
+STANDARD = Rules(
+    name="standard",
+    description="Pagat/Bicycle classic rules (seed 000): knock <= 10, gin 20, undercut 10, "
+    "box 20, game to 100 with 100 bonus, shutout 200",
+)
+
+_PRESET_LIST: tuple[Rules, ...] = (
+    STANDARD,
+    dataclasses.replace(
+        STANDARD,
+        name="hoyle",
+        aliases=("tallynight",),
+        description="North-American (Hoyle/Tallynight) scoring: gin 25, undercut 25, "
+        "box 25, big gin 31",
+        gin_bonus=25,
+        undercut_bonus=25,
+        box_bonus=25,
+        big_gin_bonus=31,
+        illegal_knock="accept_or_refuse",
+    ),
+    dataclasses.replace(
+        STANDARD,
+        name="cardhearth",
+        description="CardHearth (seed 004): no upcard ritual, gin 25, undercut 25, "
+        "no big gin, first to 100 with no game-end bonuses",
+        gin_bonus=25,
+        undercut_bonus=25,
+        first_turn="none",
+        game_bonus=0,
+        box_bonus=0,
+        shutout="none",
+    ),
+    dataclasses.replace(
+        STANDARD,
+        name="oklahoma",
+        description="standard plus Oklahoma: the first upcard sets the knock limit "
+        "(ace = gin only), a spade upcard doubles the hand, game to 150",
+        oklahoma="gin_only",
+        spade_double=True,
+        spade_double_boxes=False,
+        game_target=150,
+    ),
+    dataclasses.replace(
+        STANDARD,
+        name="hollywood",
+        description="standard play scored as three simultaneous games (Hollywood)",
+        hollywood_columns=3,
+    ),
+    dataclasses.replace(
+        STANDARD,
+        name="straight",
+        description="straight gin: no knocking, only gin ends a hand; gin 25",
+        knock_limit=0,
+        gin_bonus=25,
+    ),
+    dataclasses.replace(
+        STANDARD,
+        name="openspiel",
+        aliases=("tournament",),
+        description="OpenSpiel gin_rummy (GRA tournament rules as encoded there): "
+        "one hand, gin 25, undercut 25, tie scores nothing, wall phase, 50 discard draws",
+        gin_bonus=25,
+        undercut_bonus=25,
+        tie_policy="no_score",
+        no_same_card_discard=False,
+        stock_end="last_discard_knock_only",
+        max_discard_draws=50,
+        repeat_discard_draw=True,
+        game_target=0,
+        game_bonus=0,
+        box_bonus=0,
+        shutout="none",
+        illegal_knock="reject",
+    ),
+    dataclasses.replace(
+        STANDARD,
+        name="eaai",
+        description="EAAI gin rummy framework (Neller): gin 25, undercut 25, first to 100, "
+        "no game or box bonuses, alternating starter, illegal knock forfeits",
+        gin_bonus=25,
+        undercut_bonus=25,
+        next_dealer="alternate",
+        game_bonus=0,
+        box_bonus=0,
+        shutout="none",
+        illegal_knock="forfeit",
+    ),
+    dataclasses.replace(
+        STANDARD,
+        name="round_the_corner",
+        description="round-the-corner gin: ace high or low, K-A-2 runs, unmatched ace 15, "
+        "layoffs onto gin, gin 20, undercut 20, game to 125",
+        ace="high_or_low",
+        wraparound=True,
+        unmatched_ace_value=15,
+        layoff_on_gin=True,
+        gin_bonus=20,
+        undercut_bonus=20,
+        box_bonus=20,
+        game_target=125,
+    ),
+)
+
+PRESETS: dict[str, Rules] = {rules.name: rules for rules in _PRESET_LIST}
+"""Presets by canonical name (aliases are in :data:`ALIASES`)."""
+PRESET_NAMES: tuple[str, ...] = tuple(sorted(PRESETS))
+ALIASES: dict[str, str] = {alias: r.name for r in _PRESET_LIST for alias in r.aliases}
+"""Alias -> canonical preset name."""
+
+
+def _normalise(text: str) -> str:
+    return text.strip().lower().replace("-", "_")
+
+
+def find_rules(name: str) -> Rules:
+    """The preset called ``name`` or one of its aliases, case-insensitively.
+
+    >>> find_rules("HOYLE").big_gin_bonus
+    31
+    """
+    key = _normalise(name)
+    key = ALIASES.get(key, key)
+    if key in PRESETS:
+        return PRESETS[key]
+    raise UnknownRulesError(
+        f"unknown rules {name.strip().lower()!r}; choose from: {', '.join(PRESET_NAMES)}"
+    )
+
+
+def parse_override(text: str) -> tuple[str, str]:
+    """Split ``--set`` text: ``"gin_bonus=25"`` -> ``("gin_bonus", "25")``."""
+    knob, sep, value = text.partition("=")
+    if not sep or not knob.strip():
+        raise UnknownRulesError(f"bad rule override {text!r}; expected knob=value")
+    return knob.strip(), value.strip()
+
+
+def _knob(name: str) -> _Knob:
+    key = _normalise(name)
+    if key in _KNOBS:
+        return _KNOBS[key]
+    if key in _NOT_KNOBS:
+        raise UnknownRulesError(f"rule field {name!r} cannot be overridden")
+    message = f"unknown rule knob {name!r}"
+    close = difflib.get_close_matches(key, KNOB_NAMES, n=1)
+    if close:
+        message += f"; did you mean {close[0]!r}?"
+    raise UnknownRulesError(message)
+
+
+def with_overrides(rules: Rules, overrides: Mapping[str, object]) -> Rules:
+    """``rules`` with some knobs changed; values may be typed or text (``"25"``, ``"off"``).
+
+    Every value is checked; a bad knob or value raises :class:`UnknownRulesError`.
+    The result keeps ``rules.name`` and records in ``overrides`` every knob that now
+    differs from that preset.
+
+    >>> with_overrides(STANDARD, {"tie_policy": "no_score", "gin_bonus": 25}).label
+    'standard + gin_bonus=25, tie_policy=no_score'
+    """
+    changes: dict[str, object] = {}
+    for name, raw in overrides.items():
+        spec = _knob(name)
+        changes[spec.name] = spec.coerce(raw)
+    if not changes:
+        return rules
+    result = dataclasses.replace(rules, **changes)  # type: ignore[arg-type]
+    preset = PRESETS.get(rules.name)
+    recorded = dict(rules.overrides)
+    for knob, value in changes.items():
+        if preset is not None and value == getattr(preset, knob):
+            recorded.pop(knob, None)
+        elif preset is not None or value != getattr(rules, knob):
+            recorded[knob] = _text_value(value)
+    return dataclasses.replace(result, overrides=tuple(sorted(recorded.items())))
+
+
+def load_rules_file(path: str | os.PathLike[str]) -> Rules:
+    """Read a TOML rules file: optional ``base = "hoyle"`` and ``knob = value`` pairs.
+
+    The knobs may sit at the top level or in a ``[rules]`` table. Errors name the file
+    (and the line, where known) and raise :class:`UnknownRulesError`.
+    """
+    where = os.fspath(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UnknownRulesError(f"{where}: rules file not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise UnknownRulesError(f"{where}: cannot read rules file: {reason.lower()}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise UnknownRulesError(f"{where}:{_toml_error(exc, text)}") from None
+
+    table: dict[str, object] = {k: v for k, v in data.items() if k != "rules"}
+    if "rules" in data:
+        inner = data["rules"]
+        if not isinstance(inner, dict):
+            raise UnknownRulesError(_located(where, text, "rules", "'rules' must be a table"))
+        for key, value in inner.items():
+            if isinstance(value, dict):
+                raise UnknownRulesError(_located(
+                    where, text, key,
+                    f"nested table [rules.{key}] is not supported; "
+                    "put the knobs in [rules] or at the top level",
+                ))
+            if key in table:
+                raise UnknownRulesError(_located(where, text, key, f"{key!r} is given twice"))
+            table[key] = value
+
+    base_name = table.pop("base", "standard")
+    if not isinstance(base_name, str):
+        raise UnknownRulesError(
+            _located(where, text, "base", f"bad value {base_name!r} for base; expected a name")
+        )
+    try:
+        rules = find_rules(base_name)
+    except UnknownRulesError as exc:
+        raise UnknownRulesError(_located(where, text, "base", str(exc))) from None
+    for key, value in table.items():
+        try:
+            rules = with_overrides(rules, {key: value})
+        except UnknownRulesError as exc:
+            raise UnknownRulesError(_located(where, text, key, str(exc))) from None
+    return rules
+
+
+def _toml_error(exc: ValueError, text: str) -> str:
+    """``"3:7: message"`` from a TOMLDecodeError (its position is in the text before 3.14)."""
+    message = str(exc)
+    where = " "
+    match = re.search(r"\s*\(at line (\d+), column (\d+)\)$", message)
+    if match:
+        where = f"{match[1]}:{match[2]}: "
+        message = message[: match.start()]
+    elif message.endswith("(at end of document)"):
+        where = f"{max(1, len(text.splitlines()))}: "
+        message = message.removesuffix("(at end of document)") + "(at end of file)"
+    return where + message[:1].lower() + message[1:]
+
+
+def _located(where: str, text: str, key: str, message: str) -> str:
+    """Prefix ``message`` with ``file:line`` of the first line that sets ``key``."""
+    name = rf"""(?:{re.escape(key)}|"{re.escape(key)}"|'{re.escape(key)}')"""
+    pattern = re.compile(rf"^\s*(?:{name}\s*=|\[\s*(?:rules\s*\.\s*)?{name}\s*\])")
+    for lineno, line in enumerate(text.splitlines(), 1):
+        if pattern.match(line):
+            return f"{where}:{lineno}: {message}"
+    return f"{where}: {message}"
