@@ -186,6 +186,8 @@ class _Tables:
                         value = candidate
             best[mask] = value
         self.best = best
+        self.suit_run_set = frozenset(self.suit_runs)
+        self.run_masks = frozenset(run << (13 * s) for run in self.suit_runs for s in range(4))
         self.capable = [_in_three_window(mask, self.system) for mask in range(size)]
 
     @cached_property
@@ -196,8 +198,6 @@ class _Tables:
         for mask in range(1, len(best)):
             gain[mask] = min(best[mask ^ (1 << rank)] for rank in range(13) if mask >> rank & 1) - best[mask]
         return gain
-        self.suit_run_set = frozenset(self.suit_runs)
-        self.run_masks = frozenset(run << (13 * s) for run in self.suit_runs for s in range(4))
 
     def all_optimal_runs(self, mask: int) -> tuple[tuple[int, ...], ...]:
         """Every run decomposition of a suit mask that reaches the least deadwood.

@@ -6,7 +6,7 @@ enumeration, its own canonical form. The engine must agree with it exactly.
 
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, pairwise
 from typing import NamedTuple
 
 
@@ -31,11 +31,11 @@ def is_run(cards: tuple[int, ...], system: OracleSystem = STANDARD) -> bool:
     ranks = sorted(c % 13 for c in cards)
     if len(set(ranks)) != len(ranks):
         return False
-    if all(b - a == 1 for a, b in zip(ranks, ranks[1:])):
+    if all(b - a == 1 for a, b in pairwise(ranks)):
         return True
     if system.ace_high and ranks[0] == 0:
         high = sorted(r if r else 13 for r in ranks)
-        if all(b - a == 1 for a, b in zip(high, high[1:])):
+        if all(b - a == 1 for a, b in pairwise(high)):
             return True
     if system.wraparound:
         rank_set = set(ranks)
@@ -97,9 +97,7 @@ def canonical(chosen: tuple[frozenset[int], ...], system: OracleSystem) -> froze
     return frozenset(frozenset(m) for m in melds)
 
 
-def optimal_partitions(
-    hand: list[int], system: OracleSystem = STANDARD
-) -> set[frozenset[frozenset[int]]]:
+def optimal_partitions(hand: list[int], system: OracleSystem = STANDARD) -> set[frozenset[frozenset[int]]]:
     every = partitions(hand, system)
     best = min(deadwood_of(hand, p, system) for p in every)
     return {canonical(p, system) for p in every if deadwood_of(hand, p, system) == best}

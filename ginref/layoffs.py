@@ -1,0 +1,353 @@
+"""Layoffs onto the knocker's spread, and the defender's best response.
+
+The defender's deadwood is the least over every feasible set of laid-off
+cards (each assigned to one knocker meld, chained run extensions included)
+of the least deadwood of the cards left, so the defender may break its own
+meld to lay off and a card that fits both a set and a run goes where it
+helps most. Nothing is first-fit; ``tests/`` checks it by brute force.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ginref.cards import Card, Mask, card_name, scan
+from ginref.errors import RulingError
+from ginref.melds import (
+    Arrangement,
+    Meld,
+    MeldKind,
+    MeldSystem,
+    is_meld,
+    min_deadwood,
+    optimal_arrangements,
+)
+from ginref.rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class Layoff:
+    """One card laid off onto one of the knocker's melds (as declared)."""
+
+    card: Card
+    onto: Meld
+
+    def to_dict(self) -> dict[str, object]:
+        return {"card": card_name(self.card), "onto": self.onto.names()}
+
+    def __str__(self) -> str:
+        return f"{card_name(self.card)} onto {self.onto}"
+
+
+@dataclass(frozen=True, slots=True)
+class Defence:
+    """The defender's own melds and layoffs, and the deadwood that remains."""
+
+    arrangement: Arrangement
+    """own melds and the deadwood left after the layoffs"""
+    layoffs: tuple[Layoff, ...]
+
+    @property
+    def deadwood_points(self) -> int:
+        return self.arrangement.deadwood_points
+
+    @property
+    def laid_off(self) -> Mask:
+        mask = 0
+        for layoff in self.layoffs:
+            mask |= 1 << layoff.card
+        return mask
+
+
+def extensions(meld: Meld, available: Mask, system: MeldSystem, *, chaining: bool = True) -> list[Mask]:
+    """Every set of ``available`` cards that can be laid off onto ``meld`` together.
+
+    A set of three takes its fourth card; a run takes cards at either end,
+    and with chaining each laid-off card becomes an end for the next one.
+    The empty extension is always first.
+    """
+    if meld.kind is MeldKind.SET:
+        if len(meld) == 4:
+            return [0]
+        rank = meld.cards[0] % 13
+        fourth = available & ~meld.mask & sum(1 << (suit * 13 + rank) for suit in range(4))
+        return [0, fourth] if fourth else [0]
+    run_masks = system.tables.run_masks
+    adjacent = [c for c in scan(available & ~meld.mask) if meld.mask | 1 << c in run_masks]
+    if not chaining:
+        options = [0]
+        for size in (1, 2):
+            for combo in itertools.combinations(adjacent, size):
+                extra = sum(1 << c for c in combo)
+                if meld.mask | extra in run_masks:
+                    options.append(extra)
+        return options
+    found = {0}
+    frontier = [0]
+    while frontier:
+        grown = []
+        for extra in frontier:
+            current = meld.mask | extra
+            for c in scan(available & ~current):
+                if current | 1 << c in run_masks and extra | 1 << c not in found:
+                    found.add(extra | 1 << c)
+                    grown.append(extra | 1 << c)
+        frontier = grown
+    return sorted(found, key=lambda m: (bin(m).count("1"), m))
+
+
+def layoff_order(meld: Meld, extra: Mask) -> list[Card]:
+    """Cards of ``extra`` in an order each can be laid: nearest the meld first."""
+    order: list[Card] = []
+    current = meld.mask
+    remaining = extra
+    while remaining:
+        for c in scan(remaining):
+            candidate = current | 1 << c
+            if meld.kind is MeldKind.SET or _touches(current, c):
+                order.append(c)
+                current = candidate
+                remaining &= ~(1 << c)
+                break
+        else:  # pragma: no cover - extensions() only yields layable sets
+            raise AssertionError("extension cannot be laid off in order")
+    return order
+
+
+def _touches(run: Mask, c: Card) -> bool:
+    suit_base = c // 13 * 13
+    rank = c % 13
+    bits = run >> suit_base & 0x1FFF
+    return bool(bits >> ((rank + 1) % 13) & 1 or bits >> ((rank - 1) % 13) & 1)
+
+
+def candidate_layoffs(defender: Mask, knocker_melds: Sequence[Meld], rules: Rules) -> dict[Card, list[Meld]]:
+    """For each defender card that can be laid off at all: the melds it can go onto.
+
+    A card counts when some legal chain of the defender's own cards carries it
+    there (8H onto [4H 5H 6H] when the defender also holds 7H).
+    """
+    system = MeldSystem.from_rules(rules)
+    result: dict[Card, list[Meld]] = {}
+    for meld in knocker_melds:
+        reach = 0
+        for extra in extensions(meld, defender, system, chaining=rules.layoff_chaining):
+            reach |= extra
+        for c in scan(reach):
+            result.setdefault(c, []).append(meld)
+    return dict(sorted(result.items()))
+
+
+def best_defence(
+    defender: Mask,
+    knocker_melds: Sequence[Meld],
+    rules: Rules,
+    *,
+    allow_layoffs: bool = True,
+) -> Defence:
+    """The defender's response that leaves the least deadwood.
+
+    Ties go to fewer layoffs, then to the canonical arrangement, so the
+    ruling is deterministic. ``defender_layoff_mode = "meld_first"`` makes the
+    defender keep a least-deadwood arrangement and lay off only its deadwood.
+    """
+    system = MeldSystem.from_rules(rules)
+    if not allow_layoffs or not knocker_melds:
+        return Defence(optimal_arrangements(defender, system)[0], ())
+    if rules.defender_layoff_mode == "meld_first":
+        return _meld_first_defence(defender, knocker_melds, rules, system)
+    choices = _layoff_choices(defender, knocker_melds, rules, system)
+    best_key: tuple[int, int] | None = None
+    best_choice: tuple[Mask, ...] = ()
+    for choice in choices:
+        laid = 0
+        for extra in choice:
+            laid |= extra
+        key = (min_deadwood(defender & ~laid, system), bin(laid).count("1"))
+        if best_key is None or key < best_key:
+            best_key, best_choice = key, choice
+    return _defence(defender, knocker_melds, best_choice, system)
+
+
+def _layoff_choices(
+    available: Mask, knocker_melds: Sequence[Meld], rules: Rules, system: MeldSystem
+) -> list[tuple[Mask, ...]]:
+    """Every way to lay off disjoint extensions, one per knocker meld."""
+    per_meld = [extensions(meld, available, system, chaining=rules.layoff_chaining) for meld in knocker_melds]
+    choices: list[tuple[Mask, ...]] = []
+
+    def walk(index: int, used: Mask, chosen: tuple[Mask, ...]) -> None:
+        if index == len(per_meld):
+            choices.append(chosen)
+            return
+        for extra in per_meld[index]:
+            if not extra & used:
+                walk(index + 1, used | extra, (*chosen, extra))
+
+    walk(0, 0, ())
+    return choices
+
+
+def _meld_first_defence(
+    defender: Mask, knocker_melds: Sequence[Meld], rules: Rules, system: MeldSystem
+) -> Defence:
+    best: tuple[tuple[int, int], Arrangement, tuple[Mask, ...]] | None = None
+    for arrangement in optimal_arrangements(defender, system):
+        for choice in _layoff_choices(arrangement.deadwood, knocker_melds, rules, system):
+            laid = 0
+            for extra in choice:
+                laid |= extra
+            points = arrangement.deadwood_points - _points(laid, system)
+            key = (points, bin(laid).count("1"))
+            if best is None or key < best[0]:
+                best = (key, arrangement, choice)
+    assert best is not None
+    _, arrangement, choice = best
+    laid = 0
+    for extra in choice:
+        laid |= extra
+    left = Arrangement(arrangement.melds, arrangement.deadwood & ~laid, best[0][0])
+    return Defence(left, _layoff_list(knocker_melds, choice))
+
+
+def _points(mask: Mask, system: MeldSystem) -> int:
+    points = system.tables.rank_points
+    return sum(points[c % 13] for c in scan(mask))
+
+
+def _layoff_list(knocker_melds: Sequence[Meld], choice: tuple[Mask, ...]) -> tuple[Layoff, ...]:
+    return tuple(
+        Layoff(card, meld)
+        for meld, extra in zip(knocker_melds, choice, strict=True)
+        for card in layoff_order(meld, extra)
+    )
+
+
+def _defence(
+    defender: Mask, knocker_melds: Sequence[Meld], choice: tuple[Mask, ...], system: MeldSystem
+) -> Defence:
+    laid = 0
+    for extra in choice:
+        laid |= extra
+    arrangement = optimal_arrangements(defender & ~laid, system)[0]
+    return Defence(arrangement, _layoff_list(knocker_melds, choice))
+
+
+def defence_as_declared(
+    defender: Mask,
+    own_melds: Sequence[Meld],
+    layoffs: Sequence[tuple[Card, int]],
+    knocker_melds: Sequence[Meld],
+    system: MeldSystem,
+) -> tuple[Defence, list[str]]:
+    """Score a defender's declared melds and layoffs; return problems found.
+
+    ``layoffs`` are ``(card, meld index)`` in the order laid; each must extend
+    the meld as it stands at that moment. Illegal layoffs are reported and
+    their cards stay in the deadwood.
+    """
+    problems: list[str] = []
+    current = [meld.mask for meld in knocker_melds]
+    laid: list[Layoff] = []
+    laid_mask = 0
+    melded = 0
+    for meld in own_melds:
+        melded |= meld.mask
+    for card, index in layoffs:
+        if not 0 <= index < len(current):
+            problems.append(f"{card_name(card)} laid off onto meld {index + 1}, which does not exist")
+            continue
+        target = current[index]
+        extended = target | 1 << card
+        kind = Meld(target).kind
+        ok = not target >> card & 1 and (
+            (kind is MeldKind.SET and bin(extended).count("1") <= 4 and Meld(extended).kind is MeldKind.SET)
+            or (kind is MeldKind.RUN and extended in system.tables.run_masks)
+        )
+        if not ok:
+            problems.append(f"{card_name(card)} does not fit {Meld(target)}")
+            continue
+        current[index] = extended
+        laid.append(Layoff(card, knocker_melds[index]))
+        laid_mask |= 1 << card
+    dead = defender & ~melded & ~laid_mask
+    arrangement = Arrangement(tuple(own_melds), dead, _points(dead, system))
+    return Defence(arrangement, tuple(laid)), problems
+
+
+@dataclass(frozen=True, slots=True)
+class LayoffReport:
+    """What a defender can lay off onto a declared spread, and its best response."""
+
+    knocker_melds: tuple[Meld, ...]
+    defender: Mask
+    knocker_gin: bool
+    """the spread melds all ten cards"""
+    layoffs_allowed: bool
+    candidates: tuple[tuple[Card, tuple[Meld, ...]], ...]
+    defence: Defence
+    rules: Rules
+
+    def to_dict(self) -> dict[str, object]:
+        arrangement = self.defence.arrangement
+        return {
+            "knocker_melds": [m.names() for m in self.knocker_melds],
+            "defender": [card_name(c) for c in scan(self.defender)],
+            "knocker_gin": self.knocker_gin,
+            "layoffs_allowed": self.layoffs_allowed,
+            "candidates": [
+                {"card": card_name(c), "onto": [m.names() for m in melds]} for c, melds in self.candidates
+            ],
+            "melds": [m.names() for m in arrangement.melds],
+            "layoffs": [layoff.to_dict() for layoff in self.defence.layoffs],
+            "deadwood": [card_name(c) for c in scan(arrangement.deadwood)],
+            "deadwood_points": arrangement.deadwood_points,
+            "rules": self.rules.label,
+        }
+
+
+def check_spread(melds: Sequence[Mask], system: MeldSystem, *, owner: str = "knocker") -> tuple[Meld, ...]:
+    """The declared melds as :class:`Meld`, or :class:`RulingError` naming the bad one."""
+    seen = 0
+    for mask in melds:
+        if not is_meld(mask, system):
+            raise RulingError(f"{Meld(mask)} is not a meld")
+        if mask & seen:
+            names = " ".join(card_name(c) for c in scan(mask & seen))
+            raise RulingError(f"{names} appears in two of the {owner}'s melds")
+        seen |= mask
+    return tuple(Meld(mask) for mask in melds)
+
+
+def layoff_report(defender: Mask, knocker_melds: Sequence[Mask], rules: Rules) -> LayoffReport:
+    """Rule on layoffs: the defender's 10 cards against the knocker's declared melds.
+
+    A spread of ten cards is gin and takes no layoffs (unless the rules allow
+    it); eleven is big gin.
+    """
+    system = MeldSystem.from_rules(rules)
+    count = bin(defender).count("1")
+    if count != 10:
+        raise RulingError(f"the defender needs 10 cards, got {count}")
+    melds = check_spread(knocker_melds, system)
+    spread = 0
+    for meld in melds:
+        spread |= meld.mask
+    if spread & defender:
+        names = " ".join(card_name(c) for c in scan(spread & defender))
+        raise RulingError(f"{names} cannot be in both the knocker's melds and the defender's hand")
+    melded = bin(spread).count("1")
+    gin = melded >= 10
+    allowed = not gin or (rules.layoff_on_big_gin if melded == 11 else rules.layoff_on_gin)
+    candidates = candidate_layoffs(defender, melds, rules) if allowed else {}
+    return LayoffReport(
+        knocker_melds=melds,
+        defender=defender,
+        knocker_gin=gin,
+        layoffs_allowed=allowed,
+        candidates=tuple((c, tuple(ms)) for c, ms in candidates.items()),
+        defence=best_defence(defender, melds, rules, allow_layoffs=allowed),
+        rules=rules,
+    )

@@ -1,0 +1,479 @@
+"""Ruling on a finished hand: who won, how, and by how many points.
+
+:func:`settle` is the arithmetic of one hand from the two deadwood counts
+(what a score sheet records); :func:`score_hand` is the full ruling from the
+cards: the knocker's declaration (given, or the best one found), the
+defender's best response with layoffs, and the settlement, explained step
+by step with the rule behind each step.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from ginref.cards import Card, Mask, card_name, mask_names, scan
+from ginref.errors import HandSizeError, RulingError
+from ginref.layoffs import Defence, best_defence, extensions
+from ginref.melds import (
+    Arrangement,
+    Meld,
+    MeldSystem,
+    is_meld,
+    min_deadwood,
+    optimal_arrangements,
+)
+from ginref.rules import STANDARD, Rules
+
+Side = Literal["knocker", "defender"]
+Ending = Literal["knock", "gin", "big_gin"]
+
+
+class Outcome(enum.Enum):
+    KNOCK = "knock"
+    GIN = "gin"
+    BIG_GIN = "big_gin"
+    UNDERCUT = "undercut"
+    TIE = "tie"
+    ILLEGAL_KNOCK = "illegal_knock"
+    VOID = "void"
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """The points of one hand, from the deadwood counts."""
+
+    outcome: Outcome
+    winner: Side | None
+    points: int
+    multiplier: int
+    steps: tuple[str, ...]
+
+
+def settle(
+    ending: Ending,
+    knocker_deadwood: int,
+    defender_deadwood: int,
+    rules: Rules = STANDARD,
+    *,
+    multiplier: int = 1,
+) -> Settlement:
+    """Score a knock, gin or big gin from the two final deadwood counts.
+
+    ``defender_deadwood`` is counted after layoffs. The knock limit is not
+    checked here (see :func:`score_hand`).
+    """
+    k, d = knocker_deadwood, defender_deadwood
+    if k < 0 or d < 0:
+        raise RulingError("deadwood cannot be negative")
+    steps: list[str] = []
+    winner: Side | None
+    if ending == "big_gin":
+        if rules.big_gin_bonus is None:
+            raise RulingError(f"big gin is not a rule in {rules.label}")
+        outcome, winner = Outcome.BIG_GIN, "knocker"
+        points = d + rules.big_gin_bonus
+        steps.append(f"big gin: {d} + {rules.big_gin_bonus} big gin bonus = {points} to the knocker")
+    elif ending == "gin":
+        if k:
+            raise RulingError(f"gin means no deadwood, but the knocker has {k}")
+        if rules.layoff_on_gin and d == 0:
+            outcome, winner, points = Outcome.TIE, None, 0
+            steps.append("gin cancelled: the defender laid off down to 0, so neither side scores")
+        else:
+            outcome, winner = Outcome.GIN, "knocker"
+            points = d + rules.gin_bonus
+            steps.append(
+                f"gin: {d} + {rules.gin_bonus} gin bonus = {points} to the knocker (gin is never undercut)"
+            )
+    elif k < d:
+        outcome, winner, points = Outcome.KNOCK, "knocker", d - k
+        steps.append(
+            f"knock: the knocker's {k} is less than the defender's {d}; {d} - {k} = {points} to the knocker"
+        )
+    elif k == d and rules.tie_policy == "no_score":
+        outcome, winner, points = Outcome.TIE, None, 0
+        steps.append(f"tie: both have {k}; under this rule set a tie scores nothing (tie_policy no_score)")
+    elif k == d and rules.tie_policy == "knocker":
+        outcome, winner, points = Outcome.KNOCK, "knocker", 0
+        steps.append(f"tie: both have {k}; a tie goes to the knocker for 0 points (tie_policy knocker)")
+    else:
+        outcome, winner = Outcome.UNDERCUT, "defender"
+        points = k - d + rules.undercut_bonus
+        steps.append(
+            f"undercut: the defender's {d} is not more than the knocker's {k}; "
+            f"{k - d} + {rules.undercut_bonus} undercut bonus = {points} to the defender"
+        )
+    if multiplier != 1 and points:
+        steps.append(
+            f"the hand counts {multiplier} times (spade upcard): "
+            f"{points} x {multiplier} = {points * multiplier}"
+        )
+        points *= multiplier
+    return Settlement(outcome, winner, points, multiplier, tuple(steps))
+
+
+@dataclass(frozen=True, slots=True)
+class HandScore:
+    """A full ruling on one finished hand."""
+
+    outcome: Outcome
+    winner: Side | None
+    points: int
+    multiplier: int
+    knock_limit: int
+    knocker: Arrangement
+    """the knocker's declared spread and deadwood (10 cards, or 11 for big gin)"""
+    discard: Card | None
+    defence: Defence
+    explanation: tuple[str, ...]
+    rules: Rules
+    declaration_found: bool = False
+    """True when ginref chose the knocker's declaration"""
+    reason: str | None = None
+    """why a knock is illegal"""
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "outcome": self.outcome.value,
+            "winner": self.winner,
+            "points": self.points,
+            "multiplier": self.multiplier,
+            "knock_limit": self.knock_limit,
+            "knocker": {
+                "melds": [m.names() for m in self.knocker.melds],
+                "deadwood": mask_names(self.knocker.deadwood),
+                "deadwood_points": self.knocker.deadwood_points,
+                "discard": card_name(self.discard) if self.discard is not None else None,
+                "declaration_found": self.declaration_found,
+            },
+            "defender": {
+                "melds": [m.names() for m in self.defence.arrangement.melds],
+                "layoffs": [layoff.to_dict() for layoff in self.defence.layoffs],
+                "deadwood": mask_names(self.defence.arrangement.deadwood),
+                "deadwood_points": self.defence.deadwood_points,
+            },
+            "reason": self.reason,
+            "explanation": list(self.explanation),
+            "rules": self.rules.label,
+        }
+
+
+def _describe(arrangement: Arrangement) -> str:
+    melds = " ".join(str(m) for m in arrangement.melds) or "no melds"
+    dead = " ".join(mask_names(arrangement.deadwood))
+    return f"{melds}, deadwood {dead + ' = ' if dead else ''}{arrangement.deadwood_points}"
+
+
+def _knock_limit(rules: Rules, upcard: Card | None) -> tuple[int, list[str]]:
+    limit = rules.knock_limit_for(upcard)
+    steps = []
+    if rules.oklahoma != "off":
+        if upcard is None:
+            steps.append(f"oklahoma: no upcard given, so the knock limit is {limit}")
+        elif upcard % 13 == 0:
+            steps.append(
+                f"oklahoma: the upcard {card_name(upcard)} is an ace, so "
+                + ("only gin ends the hand" if limit == 0 else f"the knock limit is {limit}")
+            )
+        else:
+            steps.append(f"oklahoma: the upcard {card_name(upcard)} sets the knock limit to {limit}")
+    elif limit == 0:
+        steps.append("straight gin: no knocking, only gin ends the hand")
+    return limit, steps
+
+
+def _check_hands(knocker: Mask, defender: Mask) -> None:
+    if bin(knocker).count("1") not in (10, 11):
+        raise HandSizeError(f"the knocker needs 10 or 11 cards, got {bin(knocker).count('1')}")
+    if bin(defender).count("1") != 10:
+        raise HandSizeError(f"the defender needs 10 cards, got {bin(defender).count('1')}")
+    shared = knocker & defender
+    if shared:
+        raise RulingError(f"{' '.join(mask_names(shared))} cannot be in both hands")
+
+
+def score_hand(
+    knocker: Mask,
+    defender: Mask,
+    rules: Rules = STANDARD,
+    *,
+    melds: Sequence[Mask] | None = None,
+    upcard: Card | None = None,
+) -> HandScore:
+    """Rule on a knock: ``knocker`` holds 10 cards (after the face-down discard) or 11.
+
+    With ``melds`` the knocker's declaration is binding and checked; without,
+    ginref finds the declaration (and discard) best for the knocker against
+    this defender.
+    """
+    _check_hands(knocker, defender)
+    system = MeldSystem.from_rules(rules)
+    limit, steps = _knock_limit(rules, upcard)
+    multiplier = rules.multiplier(upcard)
+    if melds is None:
+        return _best_declaration(knocker, defender, rules, system, limit, steps, multiplier)
+    return _declared(knocker, defender, rules, system, limit, steps, multiplier, list(melds))
+
+
+def _declared(
+    knocker: Mask,
+    defender: Mask,
+    rules: Rules,
+    system: MeldSystem,
+    limit: int,
+    steps: list[str],
+    multiplier: int,
+    declared: list[Mask],
+) -> HandScore:
+    melded = 0
+    problem = None
+    for meld in declared:
+        if meld & ~knocker:
+            problem = f"{' '.join(mask_names(meld & ~knocker))} not in the knocker's hand"
+        elif meld & melded:
+            problem = f"{' '.join(mask_names(meld & melded))} used in two melds"
+        elif not is_meld(meld, system):
+            problem = f"{Meld(meld)} is not a meld"
+        if problem:
+            break
+        melded |= meld
+    size = bin(knocker).count("1")
+    discard = None
+    rest = knocker & ~melded
+    if problem is None and size == 11 and rest:
+        discard = max(scan(rest), key=lambda c: (system.tables.rank_points[c % 13], c))
+        rest &= ~(1 << discard)
+    melds_sorted = tuple(sorted((Meld(m) for m in declared), key=lambda m: tuple(scan(m.mask))))
+    points = sum(system.tables.rank_points[c % 13] for c in scan(rest))
+    arrangement = Arrangement(melds_sorted, rest, points)
+    if problem is None and points > limit:
+        problem = f"deadwood {points} is over the knock limit {limit}"
+    if (
+        problem is None
+        and rules.knocker_must_meld_max
+        and points > min_deadwood(knocker & ~(1 << discard) if discard is not None else knocker, system)
+    ):
+        problem = "the knocker must meld as far as possible (knocker_must_meld_max)"
+    if problem is not None:
+        steps.append(f"illegal knock: {problem}; no score")
+        return HandScore(
+            Outcome.ILLEGAL_KNOCK,
+            None,
+            0,
+            multiplier,
+            limit,
+            arrangement,
+            discard,
+            Defence(optimal_arrangements(defender, system)[0], ()),
+            tuple(steps),
+            rules,
+            reason=problem,
+        )
+    return _rule(knocker, defender, rules, system, limit, steps, multiplier, arrangement, discard, False)
+
+
+def _rule(
+    knocker: Mask,
+    defender: Mask,
+    rules: Rules,
+    system: MeldSystem,
+    limit: int,
+    steps: list[str],
+    multiplier: int,
+    arrangement: Arrangement,
+    discard: Card | None,
+    found: bool,
+) -> HandScore:
+    big_gin = discard is None and bin(knocker).count("1") == 11
+    ending: Ending = "big_gin" if big_gin else "gin" if arrangement.deadwood_points == 0 else "knock"
+    steps = list(steps)
+    if discard is not None:
+        steps.append(f"the knocker discards {card_name(discard)} face down")
+    steps.append(
+        ("ginref's choice of declaration for the knocker: " if found else "the knocker declares ")
+        + _describe(arrangement)
+        + ("" if ending != "knock" else f", within the knock limit {limit}")
+    )
+    allow = {
+        "knock": True,
+        "gin": rules.layoff_on_gin,
+        "big_gin": rules.layoff_on_big_gin,
+    }[ending]
+    defence = best_defence(defender, arrangement.melds, rules, allow_layoffs=allow)
+    if ending != "knock" and not allow:
+        steps.append(f"no layoffs onto {'big gin' if big_gin else 'gin'}")
+    steps.append(
+        "the defender melds "
+        + (" ".join(str(m) for m in defence.arrangement.melds) or "nothing")
+        + ("; lays off " + ", ".join(str(layoff) for layoff in defence.layoffs) if defence.layoffs else "")
+        + f"; deadwood {' '.join(mask_names(defence.arrangement.deadwood)) or 'none'}"
+        + f" = {defence.deadwood_points}"
+    )
+    settlement = settle(
+        ending, arrangement.deadwood_points, defence.deadwood_points, rules, multiplier=multiplier
+    )
+    steps.extend(settlement.steps)
+    numbered = tuple(f"{i}. {step}" for i, step in enumerate(steps, 1))
+    return HandScore(
+        settlement.outcome,
+        settlement.winner,
+        settlement.points,
+        multiplier,
+        limit,
+        arrangement,
+        discard,
+        defence,
+        numbered,
+        rules,
+        declaration_found=found,
+    )
+
+
+def declarations(hand: Mask, system: MeldSystem, limit: int) -> Iterator[Arrangement]:
+    """Every legal spread of ``hand`` with deadwood within ``limit``.
+
+    Touching runs count once (``[3H..8H]`` covers ``[3H 4H 5H] [6H 7H 8H]``);
+    withheld melds are included, since the declaration decides the layoffs.
+    """
+    points = system.tables.rank_points
+    candidates = _melds_in(hand, system)
+    seen: set[tuple[int, ...]] = set()
+
+    def walk(start: int, used: Mask, chosen: tuple[int, ...]) -> Iterator[Arrangement]:
+        dead = hand & ~used
+        dead_points = sum(points[c % 13] for c in scan(dead))
+        if dead_points <= limit:
+            key = _merged_key(chosen, system)
+            if key not in seen:
+                seen.add(key)
+                melds = tuple(sorted((Meld(m) for m in key), key=lambda m: tuple(scan(m.mask))))
+                yield Arrangement(melds, dead, dead_points)
+        for i in range(start, len(candidates)):
+            if not candidates[i] & used:
+                yield from walk(i + 1, used | candidates[i], (*chosen, candidates[i]))
+
+    yield from walk(0, 0, ())
+
+
+def _merged_key(chosen: tuple[int, ...], system: MeldSystem) -> tuple[int, ...]:
+    runs = system.tables.run_masks
+    merged = list(chosen)
+    changed = True
+    while changed:
+        changed = False
+        for i in range(len(merged)):
+            for j in range(i + 1, len(merged)):
+                if merged[i] | merged[j] in runs and merged[i] in runs and merged[j] in runs:
+                    merged[i] |= merged.pop(j)
+                    changed = True
+                    break
+            if changed:
+                break
+    return tuple(sorted(merged))
+
+
+def _melds_in(hand: Mask, system: MeldSystem) -> list[int]:
+    result = [run for run in system.tables.run_masks if run & hand == run]
+    for rank in range(13):
+        cards = [c for c in scan(hand) if c % 13 == rank]
+        if len(cards) >= 3:
+            full = sum(1 << c for c in cards)
+            result.append(full)
+            if len(cards) == 4:
+                result.extend(full & ~(1 << c) for c in cards)
+    return sorted(result)
+
+
+def _best_declaration(
+    knocker: Mask,
+    defender: Mask,
+    rules: Rules,
+    system: MeldSystem,
+    limit: int,
+    steps: list[str],
+    multiplier: int,
+) -> HandScore:
+    size = bin(knocker).count("1")
+    if size == 11 and rules.big_gin_bonus is not None and min_deadwood(knocker, system) == 0:
+        arrangement = optimal_arrangements(knocker, system)[0]
+        return _rule(knocker, defender, rules, system, limit, steps, multiplier, arrangement, None, True)
+    options: list[tuple[Card | None, Mask]] = (
+        [(c, knocker & ~(1 << c)) for c in scan(knocker)] if size == 11 else [(None, knocker)]
+    )
+    best: tuple[tuple[int, int, int], Arrangement, Card | None] | None = None
+    for discard, hand in options:
+        least = min_deadwood(hand, system)
+        if least > limit:
+            continue
+        if least == 0:
+            candidates: list[Arrangement] = [optimal_arrangements(hand, system)[0]]
+        elif rules.knocker_must_meld_max:
+            candidates = optimal_arrangements(hand, system)
+        else:
+            candidates = list(declarations(hand, system, limit))
+        for arrangement in candidates:
+            net = _net_for_knocker(arrangement, defender, rules, multiplier)
+            key = (-net, arrangement.deadwood_points, -(discard if discard is not None else -1))
+            if best is None or key < best[0]:
+                best = (key, arrangement, discard)
+    if best is None:
+        least = min(min_deadwood(hand, system) for _, hand in options)
+        arrangement = optimal_arrangements(options[0][1], system)[0]
+        reason = f"the knocker's least deadwood is {least}, over the knock limit {limit}"
+        steps.append(f"illegal knock: {reason}; no score")
+        return HandScore(
+            Outcome.ILLEGAL_KNOCK,
+            None,
+            0,
+            multiplier,
+            limit,
+            arrangement,
+            options[0][0],
+            Defence(optimal_arrangements(defender, system)[0], ()),
+            tuple(steps),
+            rules,
+            declaration_found=True,
+            reason=reason,
+        )
+    _, arrangement, discard = best
+    least_arrangement = optimal_arrangements(
+        knocker & ~(1 << discard) if discard is not None else knocker, system
+    )[0]
+    if arrangement.deadwood_points > least_arrangement.deadwood_points:
+        steps.append(
+            f"the knocker's least deadwood is {least_arrangement.deadwood_points}, but declaring "
+            f"{arrangement.deadwood_points} scores better for the knocker against these cards"
+        )
+    elif _merged_key(tuple(m.mask for m in arrangement.melds), system) != _merged_key(
+        tuple(m.mask for m in least_arrangement.melds), system
+    ):
+        steps.append(
+            "of the knocker's least-deadwood spreads, this one gives the defender the fewest layoffs"
+        )
+    return _rule(knocker, defender, rules, system, limit, steps, multiplier, arrangement, discard, True)
+
+
+def _net_for_knocker(arrangement: Arrangement, defender: Mask, rules: Rules, multiplier: int) -> int:
+    ending: Ending = "gin" if arrangement.deadwood_points == 0 else "knock"
+    allow = rules.layoff_on_gin if ending == "gin" else True
+    defence = best_defence(defender, arrangement.melds, rules, allow_layoffs=allow)
+    settlement = settle(
+        ending, arrangement.deadwood_points, defence.deadwood_points, rules, multiplier=multiplier
+    )
+    if settlement.winner == "knocker":
+        return settlement.points
+    return -settlement.points if settlement.winner == "defender" else 0
+
+
+__all__ = [
+    "HandScore",
+    "Outcome",
+    "Settlement",
+    "declarations",
+    "extensions",
+    "score_hand",
+    "settle",
+]
