@@ -152,7 +152,7 @@ def emit(text: str) -> None:
 
 
 @click.group(context_settings=CONTEXT_SETTINGS)
-@click.version_option(package_name="ginref")
+@click.version_option(package_name="ginref", prog_name="ginref")
 @click.pass_context
 def cli(ctx: click.Context) -> None:
     """ginref: the Gin Rummy referee.
