@@ -42,7 +42,7 @@ def test_analyze_text() -> None:
 
 def test_analyze_accepts_several_arguments() -> None:
     _, joined, _ = run("analyze", "--json", "3C 4C 5C 9D 9S 9H KH 2D 6S 7S")
-    _, separate, _ = run("analyze", "--json", *"3C 4C 5C 9D 9S 9H KH 2D 6S 7S".split())
+    _, separate, _ = run("analyze", "--json", *["3C", "4C", "5C", "9D", "9S", "9H", "KH", "2D", "6S", "7S"])
     assert joined == separate
 
 
@@ -53,7 +53,12 @@ def test_analyze_json_ten_cards() -> None:
     assert data["cards"] == ["3C", "4C", "5C", "2D", "9D", "9H", "KH", "6S", "7S", "9S"]
     assert data["melds"] == [["3C", "4C", "5C"], ["9D", "9H", "9S"]]
     assert data["deadwood"] == ["2D", "KH", "6S", "7S"]
-    assert (data["deadwood_points"], data["can_knock"], data["gin"], data["knock_limit"]) == (25, False, False, 10)
+    assert (data["deadwood_points"], data["can_knock"], data["gin"], data["knock_limit"]) == (
+        25,
+        False,
+        False,
+        10,
+    )
     assert data["rules"] == "standard"
 
 
@@ -61,7 +66,12 @@ def test_analyze_json_eleven_cards() -> None:
     _, out, _ = run("analyze", "--json", "5S 6S 3H 4H 5H 6H 2D 4D 5D 6D 3C")
     data = json.loads(out)
     assert data["best_discard"] == "6S"
-    assert (data["deadwood_points"], data["can_knock"], data["gin"], data["big_gin"]) == (10, True, False, False)
+    assert (data["deadwood_points"], data["can_knock"], data["gin"], data["big_gin"]) == (
+        10,
+        True,
+        False,
+        False,
+    )
     assert len(data["discards"]) == 11
     by_card = {d["discard"]: d for d in data["discards"]}
     assert by_card["6S"]["deadwood_points"] == 10 and by_card["6S"]["can_knock"]
@@ -139,7 +149,7 @@ def test_set_and_rules_file(tmp_path: pytest.TempPathFactory) -> None:
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None:
-    code, out, err = run(*args)
+    code, _out, err = run(*args)
     assert code == 2
     assert message in err
     assert "Traceback" not in err
