@@ -246,6 +246,10 @@ def _declared(
     if problem is None and size == 11 and rest:
         discard = max(scan(rest), key=lambda c: (system.tables.rank_points[c % 13], c))
         rest &= ~(1 << discard)
+    elif problem is None and size == 11 and rules.big_gin_bonus is None:
+        declared, discard = _discard_from_spread(declared, system)
+        if discard is None:
+            problem = "all eleven cards are declared, big gin is not a rule here, and no meld can spare a card"
     melds_sorted = tuple(sorted((Meld(m) for m in declared), key=lambda m: tuple(scan(m.mask))))
     points = sum(system.tables.rank_points[c % 13] for c in scan(rest))
     arrangement = Arrangement(melds_sorted, rest, points)
@@ -273,6 +277,21 @@ def _declared(
             reason=problem,
         )
     return _rule(knocker, defender, rules, system, limit, steps, multiplier, arrangement, discard, False)
+
+
+def _discard_from_spread(declared: list[Mask], system: MeldSystem) -> tuple[list[Mask], Card | None]:
+    """Where big gin is not a rule, an all-melded 11 still discards: a card a meld can spare."""
+    spare: list[tuple[int, Card, int]] = []
+    for index, meld in enumerate(declared):
+        for card in scan(meld):
+            if is_meld(meld & ~(1 << card), system):
+                spare.append((system.tables.rank_points[card % 13], card, index))
+    if not spare:
+        return declared, None
+    _, card, index = max(spare)
+    shrunk = list(declared)
+    shrunk[index] &= ~(1 << card)
+    return shrunk, card
 
 
 def _rule(
