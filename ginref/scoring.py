@@ -249,7 +249,7 @@ def _declared(
     elif problem is None and size == 11 and rules.big_gin_bonus is None:
         declared, discard = _discard_from_spread(declared, system)
         if discard is None:
-            problem = "all eleven cards are declared, big gin is not a rule here, and no meld can spare a card"
+            problem = "all eleven cards declared, big gin is not a rule here, and no meld can spare a card"
     melds_sorted = tuple(sorted((Meld(m) for m in declared), key=lambda m: tuple(scan(m.mask))))
     points = sum(system.tables.rank_points[c % 13] for c in scan(rest))
     arrangement = Arrangement(melds_sorted, rest, points)
