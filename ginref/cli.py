@@ -447,5 +447,115 @@ def score(
 # == game command ==
 
 
+@cli.command()
+@click.argument("sheet", metavar="SHEET|-")
+@rules_options
+@click.option(
+    "--players",
+    "players_text",
+    metavar="A,B",
+    help="The two players (instead of the sheet's `players:` line).",
+)
+@click.option(
+    "--hollywood",
+    is_flag=True,
+    help="Score three simultaneous Hollywood games (implied by --rules hollywood).",
+)
+@click.option(
+    "--chart",
+    is_flag=True,
+    help="Also draw the race: running totals per hand as a text bar chart.",
+)
+@click.option("--keep-going", is_flag=True, help="Report every bad line (exit 3) and score the good ones.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON only.")
+def game(
+    sheet: str,
+    rules_name: str | None,
+    rules_file: Path | None,
+    overrides: tuple[str, ...],
+    players_text: str | None,
+    hollywood: bool,
+    chart: bool,
+    keep_going: bool,
+    as_json: bool,
+) -> None:
+    """Score a whole game from a score sheet: running totals, bonuses, winner.
+
+    SHEET is a file (or `-` for stdin) with one hand per line; `#` starts a
+    comment. --rules replaces the sheet's `rules:` line; --set changes knobs
+    of whichever applies. Bad lines are reported as FILE:LINE:COLUMN on
+    stderr with exit code 3 (with --keep-going: every bad line, after scoring
+    the good ones).
+
+    \b
+    Sheet lines:
+      players: Ann Bo          rules: standard          dealer: Bo
+      Ann knock 6 15           (knocker's deadwood, defender's after layoffs)
+      Bo gin 22                Ann big_gin 30           void
+      Ann wins 25 [undercut]   Ann knock 6 15 spade     Ann knock 6 15 upcard 7S
+
+    \b
+    Examples:
+      ginref game samples/sheets/standard-worked.sheet
+      ginref game samples/sheets/tallynight.sheet --chart
+      ginref game samples/sheets/hollywood.sheet --json
+      printf 'Ann knock 6 15\\nBo gin 22\\n' | ginref game - --players Ann,Bo
+    """
+    from ginref.game import read_sheet
+    from ginref.render import game_text, hollywood_text, race_chart, to_json
+    from ginref.rules import parse_override
+
+    rules = resolve_rules(rules_name, rules_file, ()) if rules_name or rules_file else None
+    with input_errors():
+        knobs = dict(parse_override(text) for text in overrides)
+    players = None
+    if players_text is not None:
+        names = [name.strip() for name in players_text.split(",")]
+        if len(names) != 2 or not all(names):
+            fail(f"--players: expected two names separated by a comma, got {players_text!r}")
+        players = (names[0], names[1])
+    source = "<stdin>" if sheet == "-" else sheet
+    try:
+        if sheet == "-":
+            text = click.get_text_stream("stdin").read()
+        else:
+            text = Path(sheet).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise UnreadableError(f"{source}: cannot read the sheet: {reason.lower()}") from None
+    from ginref.errors import RecordError
+
+    try:
+        parsed, errors = read_sheet(
+            text, source=source, rules=rules, overrides=knobs, players=players,
+            hollywood=True if hollywood else None, keep_going=keep_going,
+        )
+    except RecordError as exc:
+        raise UnreadableError(str(exc)) from None
+    except GinrefError as exc:
+        raise InputError(str(exc)) from None
+    for error in errors:
+        click.echo(f"Error: {error}", err=True)
+    if parsed.players is None:
+        raise UnreadableError(f"{source}: the sheet names no players; nothing to score")
+    with input_errors():
+        result = parsed.score()
+    if as_json:
+        document = {"source": source, **result.to_dict()}
+        document["errors"] = [
+            {"line": e.line, "column": e.column, "message": e.message} for e in errors
+        ]
+        emit(to_json(document))
+    else:
+        from ginref.game import GameTally
+
+        emit(game_text(result) if isinstance(result, GameTally) else hollywood_text(result))
+        if chart:
+            emit("")
+            emit(race_chart(result))
+    if errors:
+        sys.exit(3)
+
+
 def main() -> None:
     cli(prog_name="ginref")

@@ -228,3 +228,159 @@ def score_text(result: HandScore, style: CardStyle) -> str:
 
 
 # == game rendering ==
+
+if TYPE_CHECKING:
+    from ginref.game import Bonus, GameTally, HollywoodTally
+
+_CHART_WIDTH = 40
+_BONUS_LABELS = {"game": "game bonus", "shutout": "shutout", "box": "boxes"}
+
+
+def _hand_points(points: int, multiplier: int, box_points: int = 0) -> str:
+    text = str(points)
+    if multiplier > 1:
+        text += f" (x{multiplier})"
+    if box_points:
+        text += f" + {box_points} box"
+    return text
+
+
+def _bonus_rows(players: tuple[str, str], bonuses: dict[str, tuple[Bonus, ...]]) -> list[list[str]]:
+    rows = []
+    for kind, label in _BONUS_LABELS.items():
+        cells = [
+            ", ".join(f"{b.points} ({b.detail})" if kind == "box" else str(b.points)
+                      for b in bonuses[p] if b.kind == kind)
+            for p in players
+        ]
+        if any(cells):
+            rows.append([label, *cells])
+    return rows
+
+
+def game_text(result: GameTally) -> str:
+    """The score sheet of one game: hands with running totals, bonuses, the result."""
+    a, b = result.players
+    rows = [
+        [
+            str(h.number), h.winner or "-", h.outcome.replace("_", " "),
+            _hand_points(h.points, h.multiplier, h.box_points) if h.winner else "",
+            str(h.totals[a]), str(h.totals[b]), h.next_dealer or "?",
+        ]
+        for h in result.hands
+    ]
+    parts = [_table(rows, ["hand", "winner", "outcome", "points", a, b, "next dealer"])] if rows else [
+        "no hands yet"
+    ]
+    target = result.rules.game_target
+    if result.game_over and target:
+        totals = [
+            ["hands", str(result.hand_totals[a]), str(result.hand_totals[b])],
+            *_bonus_rows(result.players, result.bonuses),
+            ["final", str(result.final_totals[a]), str(result.final_totals[b])],
+        ]
+        parts += ["", _table(totals, ["", a, b])]
+    parts.append("")
+    final = f"{a} {result.final_totals[a]}, {b} {result.final_totals[b]}"
+    if not target:
+        outcome = f"{result.winner} wins the hand" if result.winner else "nobody scores"
+        parts.append(f"single hand: {outcome} ({final})" if result.hands else "single hand: not played")
+    elif result.game_over:
+        line = f"{result.winner} wins the game: {final}, margin {result.margin}"
+        if result.shutout:
+            line += " (shutout)"
+        parts.append(line)
+        if result.leader != result.winner:
+            parts.append(f"note: {result.leader or 'nobody'} has the higher final total")
+    else:
+        lead = f"{result.leader} leads by {result.margin}" if result.leader else "level"
+        parts.append(f"game not over (target {target}): {final}; {lead}")
+        if result.next_dealer:
+            parts.append(f"next dealer: {result.next_dealer}")
+    parts.append(f"rules: {result.rules.label}")
+    return "\n".join(parts)
+
+
+def hollywood_text(result: HollywoodTally) -> str:
+    """A Hollywood sheet: hands with the games they went into and all three totals."""
+    a, b = result.players
+    rows = []
+    for h in result.hands:
+        cells = [
+            f"{t[a]}-{t[b]}" + ("*" if i in h.closed else "") for i, t in enumerate(h.totals, 1)
+        ]
+        rows.append([
+            str(h.number), h.winner or "-", h.outcome.replace("_", " "),
+            _hand_points(h.points, h.multiplier) if h.winner else "",
+            " ".join(map(str, h.games)) or "-", *cells, h.next_dealer or "?",
+        ])
+    headers = ["hand", "winner", "outcome", "points", "games",
+               *(f"game {i} {a}-{b}" for i in (1, 2, 3)), "next dealer"]
+    parts = [_table(rows, headers) if rows else "no hands yet", "(* = the hand that closed the game)", ""]
+    games = []
+    for i, game in enumerate(result.games, 1):
+        games.append([
+            str(i), game.winner or "open", str(game.hand_totals[a]), str(game.hand_totals[b]),
+            _bonus_text(game.bonuses[a]), _bonus_text(game.bonuses[b]),
+            str(game.final_totals[a]), str(game.final_totals[b]),
+        ])
+    parts.append(_table(games, ["game", "winner", f"{a} hands", f"{b} hands", f"{a} bonuses",
+                                f"{b} bonuses", f"{a} final", f"{b} final"]))
+    parts.append("")
+    final = f"{a} {result.match_totals[a]}, {b} {result.match_totals[b]}"
+    if result.match_over:
+        parts.append(f"{result.winner or 'nobody'} wins the match: {final}, margin {result.margin}")
+    else:
+        lead = f"{result.leader} leads by {result.margin}" if result.leader else "level"
+        open_games = ", ".join(map(str, result.open_games))
+        parts.append(f"match not over (open games: {open_games}): {final}; {lead}")
+        if result.next_dealer:
+            parts.append(f"next dealer: {result.next_dealer}")
+    parts.append(f"rules: {result.rules.label}")
+    return "\n".join(parts)
+
+
+def _bonus_text(bonuses: tuple[Bonus, ...]) -> str:
+    return " + ".join(f"{_BONUS_LABELS[b.kind]} {b.points}" for b in bonuses) or "-"
+
+
+def _race(
+    players: tuple[str, str], rows: list[tuple[str, dict[str, int]]], target: int, width: int
+) -> list[str]:
+    top = max([target, 1, *(t[p] for _, t in rows for p in players)])
+    mark = round(target * width / top) if target else -1
+    name_width = max(len(p) for p in players)
+    label_width = max([4, *(len(label) for label, _ in rows)])
+    lines = [f"{'hand':>{label_width}}"]
+    for label, totals in rows:
+        for k, player in enumerate(players):
+            filled = round(totals[player] * width / top)
+            cells = ["#"] * filled + [" "] * (width + 1 - filled)
+            if 0 <= mark < len(cells) and cells[mark] == " ":
+                cells[mark] = "|"
+            bar = "".join(cells).rstrip()
+            head = label if k == 0 else ""
+            lines.append(
+                f"{head:>{label_width}}  {player:<{name_width}} {bar:<{width + 1}} {totals[player]:>4}"
+            )
+    return lines
+
+
+def race_chart(result: GameTally | HollywoodTally, width: int = _CHART_WIDTH) -> str:
+    """The race as a plain-text bar chart: each player's running total after each hand."""
+    from ginref.game import GameTally
+
+    games = [result] if isinstance(result, GameTally) else list(result.games)
+    target = result.rules.game_target
+    scale = f"| = {target}" if target else "no target"
+    parts = []
+    for i, game in enumerate(games, 1):
+        title = "race" if isinstance(result, GameTally) else f"game {i}"
+        rows = [(f"{h.number}", h.totals) for h in game.hands]
+        if not rows:
+            parts.append(f"{title}: no hands")
+            continue
+        parts.append(f"{title} ({scale})")
+        parts.extend(_race(game.players, rows, target, width))
+        parts.append("")
+    return "\n".join(parts).rstrip("\n")
