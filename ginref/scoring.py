@@ -230,6 +230,7 @@ def _declared(
 ) -> HandScore:
     melded = 0
     problem = None
+    legal: list[Mask] = []
     for meld in declared:
         if meld & ~knocker:
             problem = f"{' '.join(mask_names(meld & ~knocker))} not in the knocker's hand"
@@ -240,6 +241,8 @@ def _declared(
         if problem:
             break
         melded |= meld
+        legal.append(meld)
+    declared = legal
     size = bin(knocker).count("1")
     discard = None
     rest = knocker & ~melded
@@ -427,10 +430,10 @@ def _best_declaration(
         least = min_deadwood(hand, system)
         if least > limit:
             continue
-        if least == 0:
-            candidates: list[Arrangement] = [optimal_arrangements(hand, system)[0]]
-        elif rules.knocker_must_meld_max:
-            candidates = optimal_arrangements(hand, system)
+        if rules.knocker_must_meld_max:
+            candidates: list[Arrangement] = optimal_arrangements(hand, system)
+        elif least == 0 and not rules.layoff_on_gin:
+            candidates = [optimal_arrangements(hand, system)[0]]
         else:
             candidates = list(declarations(hand, system, limit))
         for arrangement in candidates:
@@ -439,8 +442,10 @@ def _best_declaration(
             if best is None or key < best[0]:
                 best = (key, arrangement, discard)
     if best is None:
-        least = min(min_deadwood(hand, system) for _, hand in options)
-        arrangement = optimal_arrangements(options[0][1], system)[0]
+        least, shown, hand = min(
+            ((min_deadwood(hand, system), discard, hand) for discard, hand in options), key=lambda o: o[0]
+        )
+        arrangement = optimal_arrangements(hand, system)[0]
         reason = f"the knocker's least deadwood is {least}, over the knock limit {limit}"
         steps.append(f"illegal knock: {reason}; no score")
         return HandScore(
@@ -450,7 +455,7 @@ def _best_declaration(
             multiplier,
             limit,
             arrangement,
-            options[0][0],
+            shown,
             Defence(optimal_arrangements(defender, system)[0], ()),
             tuple(steps),
             rules,
