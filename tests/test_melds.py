@@ -232,3 +232,26 @@ def test_card_order_never_changes_the_answer(hand: list[int], rng: random.Random
     shuffled = hand[:]
     rng.shuffle(shuffled)
     assert optimal_arrangements(mask_of(shuffled)) == optimal_arrangements(mask_of(hand))
+
+
+GLYPHS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+
+
+@settings(max_examples=200, deadline=None)
+@given(hands, st.data())
+def test_notation_form_never_changes_the_answer(hand: list[int], data: st.DataObject) -> None:
+    """Any accepted spelling of the same cards (case, 10/T, glyphs, suit first) analyzes the same."""
+    from ginref.analysis import analyze
+    from ginref.cards import card_name
+    from ginref.notation import parse_hand
+
+    words = []
+    for card in hand:
+        rank, suit = card_name(card)
+        rank = data.draw(st.sampled_from(["10", "T", "t"])) if rank == "T" else rank
+        suit = data.draw(st.sampled_from([suit, suit.lower(), GLYPHS[suit]]))
+        words.append(data.draw(st.sampled_from([rank + suit, suit + rank])))
+    separator = data.draw(st.sampled_from([" ", ", ", ","]))
+    spelled = parse_hand(separator.join(words))
+    assert spelled.mask == mask_of(hand)
+    assert analyze(spelled.mask).to_dict() == analyze(mask_of(hand)).to_dict()
