@@ -1,0 +1,935 @@
+"""A seeded random player: complete legal hands and games under any rule set, as records.
+
+The player is not clever, only legal and varied: it shuffles and deals, follows
+the first-turn rule, draws from the stock or the discard pile at random, knocks
+when it may (sometimes withholding a meld while still within the limit), goes
+gin or big gin, plays the stock end per the rules (void, OpenSpiel's wall, the
+50th discard draw, a repeated discard), and records the defence or leaves it
+to the referee. The claimed result, running totals, next dealer and final
+totals are filled in from the real outcome, so a clean record verifies clean.
+
+:func:`corrupt` then breaks a record in one known way and names the finding
+code the referee must produce; together they test the referee both ways.
+
+>>> from ginref.adjudicate import adjudicate
+>>> record = random_game(7, "standard")
+>>> adjudicate(record).clean
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ginref import game
+from ginref.adjudicate import adjudicate
+from ginref.cards import Card, Mask, mask_of, scan
+from ginref.layoffs import best_defence
+from ginref.melds import (
+    Meld,
+    MeldSystem,
+    is_meld,
+    min_deadwood,
+    min_deadwood_after_discard,
+    optimal_arrangements,
+)
+from ginref.record import (
+    ClaimedResult,
+    Defence,
+    Event,
+    GameRecord,
+    HandRecord,
+    Knock,
+    Pass,
+    Place,
+    Turn,
+)
+from ginref.rules import Rules, find_rules
+from ginref.scoring import Ending, settle
+
+__all__ = [
+    "CORRUPTIONS",
+    "PLAYERS",
+    "Style",
+    "corrupt",
+    "play_game",
+    "play_hand",
+    "random_game",
+    "random_hand",
+]
+
+PLAYERS = ("Ann", "Bo")
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """How one hand is played and recorded; drawn at random per hand unless given."""
+
+    discard_draw: float = 0.3
+    """chance to draw from the discard pile (when it may)"""
+    knock: float = 0.7
+    """chance to knock when a knock is legal (gin and big gin: 0.9)"""
+    withhold: float = 0.15
+    """chance to withhold a meld from a knock that stays within the limit"""
+    same_card: float = 0.1
+    """chance to discard the card just taken, where the rules allow it"""
+    record_stock: float = 0.5
+    """chance to record the stock order"""
+    record_defence: float = 0.6
+    """chance to record the defender's spread (else the referee works it out)"""
+    skip_layoffs: float = 0.1
+    """chance that a recorded defence lays nothing off (a legal, poor choice)"""
+    announce: float = 0.6
+    """chance to announce deadwood totals"""
+    hide_draws: bool = False
+    """record stock draws as unseen (card None) when the stock order is not recorded"""
+
+    @classmethod
+    def random(cls, rng: random.Random, *, hide_draws: bool = False) -> Style:
+        return cls(
+            discard_draw=rng.choice((0.05, 0.2, 0.35, 0.6, 0.9)),
+            knock=rng.choice((0.2, 0.6, 0.9, 1.0)),
+            withhold=rng.choice((0.0, 0.2, 0.5)),
+            same_card=rng.choice((0.0, 0.1, 0.5)),
+            record_stock=0.5,
+            record_defence=0.6,
+            skip_layoffs=0.1,
+            announce=0.6,
+            hide_draws=hide_draws,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class _Ruling:
+    """The real outcome of a played hand (what the record then claims)."""
+
+    outcome: str
+    winner: str | None
+    points: int
+    knocker: str | None
+    multiplier: int
+
+
+def _rules(rules: Rules | str) -> Rules:
+    return find_rules(rules) if isinstance(rules, str) else rules
+
+
+def play_hand(
+    rng: random.Random,
+    rules: Rules | str,
+    dealer: str,
+    players: tuple[str, str] = PLAYERS,
+    *,
+    style: Style | None = None,
+    number: int | None = None,
+    line: int = 1,
+) -> tuple[HandRecord, game.HandEntry]:
+    """Play one hand at random; return its record (claims filled) and its game entry.
+
+    ``line`` numbers the record's places: the hand at ``line``, events after it.
+    """
+    rules = _rules(rules)
+    style = style or Style.random(rng)
+    system = MeldSystem.from_rules(rules)
+    d = players.index(dealer)
+    nd = 1 - d
+    deck = list(range(52))
+    rng.shuffle(deck)
+    eleven = rules.first_turn == "eleven_card"
+    first = 11 if eleven else 10
+    hands = [0, 0]
+    hands[nd] = mask_of(deck[:first])
+    hands[d] = mask_of(deck[first:first + 10])
+    upcard = None if eleven else deck[20]
+    stock = deck[21:]
+    record_stock = rng.random() < style.record_stock
+    hide = style.hide_draws and not record_stock
+    pile: list[Card] = [] if upcard is None else [upcard]
+    limit = rules.knock_limit_for(upcard)
+    multiplier = rules.multiplier(upcard)
+    floor = rules.stock_floor
+    events: list[Event] = []
+    pos = 0
+
+    def place() -> Place:
+        return Place(line=line + 1 + len(events), column=1)
+
+    def can_discard(p: int, taken: int) -> list[Card]:
+        return [c for c in scan(hands[p]) if not (rules.no_same_card_discard and c == taken)]
+
+    def knock_discards(p: int, taken: int) -> list[Card]:
+        return [c for c in can_discard(p, taken) if min_deadwood(hands[p] & ~(1 << c), system) <= limit]
+
+    def choose_discard(p: int, taken: int) -> Card:
+        options = can_discard(p, taken)
+        if taken >= 0 and not rules.no_same_card_discard and rng.random() < style.same_card:
+            return taken
+        if rng.random() < 0.7:
+            scored = [(min_deadwood(hands[p] & ~(1 << c), system), c) for c in options]
+            low = min(s for s, _ in scored)
+            return rng.choice([c for s, c in scored if s == low])
+        return rng.choice(options)
+
+    def try_knock(p: int, c: Card | None, source: str, taken: int) -> _Ruling | None:
+        """Knock now if the player can and wants to; None to play on."""
+        hand11 = hands[p]
+        big = rules.big_gin_bonus is not None and min_deadwood(hand11, system) == 0
+        if big and rng.random() < 0.9:
+            return knock(p, c, source, None)
+        options = knock_discards(p, taken)
+        if not options:
+            return None
+        gin = [x for x in options if min_deadwood(hand11 & ~(1 << x), system) == 0]
+        if gin and rng.random() < 0.9:
+            return knock(p, c, source, rng.choice(gin))
+        if rng.random() < style.knock:
+            return knock(p, c, source, rng.choice(options))
+        return None
+
+    def knock(p: int, c: Card | None, source: str, discard: Card | None) -> _Ruling:
+        kept = hands[p] if discard is None else hands[p] & ~(1 << discard)
+        arrangement = rng.choice(optimal_arrangements(kept, system))
+        melds = [m.mask for m in arrangement.melds]
+        dw = arrangement.deadwood_points
+        points = system.tables.rank_points
+        may_withhold = discard is not None and melds and not rules.knocker_must_meld_max
+        if may_withhold and rng.random() < style.withhold:
+            m = rng.choice(melds)
+            extra = sum(points[x % 13] for x in scan(m))
+            if dw + extra <= limit:
+                melds.remove(m)
+                dw += extra
+        rng.shuffle(melds)
+        ending: Ending = "big_gin" if discard is None else "gin" if dw == 0 else "knock"
+        announced = dw if rng.random() < style.announce else None
+        shown = None if hide and source == "stock" else c
+        events.append(Turn(players[p], source, shown,  # type: ignore[arg-type]
+                           knock=Knock(ending, discard, tuple(melds), announced, place()),
+                           place=place()))
+        q = 1 - p
+        allow = (
+            ending == "knock"
+            or (ending == "gin" and rules.layoff_on_gin)
+            or (ending == "big_gin" and rules.layoff_on_big_gin)
+        )
+        knocker_melds = [Meld(m) for m in melds]
+        best = best_defence(hands[q], knocker_melds, rules, allow_layoffs=allow)
+        ddw = best.deadwood_points
+        if rng.random() < style.record_defence:
+            own = [m.mask for m in best.arrangement.melds]
+            layoffs = [(lay.card, melds.index(lay.onto.mask)) for lay in best.layoffs]
+            if layoffs and rng.random() < style.skip_layoffs:
+                layoffs = []
+                ddw += sum(points[lay.card % 13] for lay in best.layoffs)
+            rng.shuffle(own)
+            said = ddw if rng.random() < style.announce else None
+            events.append(Defence(players[q], tuple(own), tuple(layoffs), said, place()))
+        settlement = settle(ending, dw, ddw, rules, multiplier=multiplier)
+        side = settlement.winner
+        winner = None if side is None else players[p] if side == "knocker" else players[q]
+        return _Ruling(settlement.outcome.value, winner, settlement.points, players[p], multiplier)
+
+    ruling: _Ruling | None = None
+    void = _Ruling("void", None, 0, None, multiplier)
+    p = nd
+    first_source: str | None = None
+    if rules.first_turn == "eleven_card":
+        first_source = "none"
+    elif rules.first_turn == "ritual":
+        assert upcard is not None
+        first_source = "stock"
+        for who in (nd, d):
+            better = min_deadwood_after_discard(hands[who] | 1 << upcard, system) < min_deadwood(
+                hands[who], system
+            )
+            if rng.random() < (0.6 if better else 0.08):
+                p, first_source = who, "discard"
+                break
+            events.append(Pass(players[who], place()))
+    draws = 0
+    repeat = False
+    opening = True
+    c: Card | None
+    taken: int
+    while True:
+        # -- the draw
+        if opening and first_source is not None:
+            source = first_source
+            if source == "discard":
+                top = pile.pop()
+                c, taken = top, top
+            elif source == "stock":
+                c, taken = stock[pos], -1
+                pos += 1
+            else:
+                c, taken = None, -1
+        elif pile and rng.random() < style.discard_draw:
+            source = "discard"
+            top = pile.pop()
+            c, taken = top, top
+            if rules.max_discard_draws is not None:
+                draws += 1
+                if draws >= rules.max_discard_draws:
+                    events.append(Turn(players[p], "discard", c, place=place()))
+                    ruling = void
+                    break
+        else:
+            source = "stock"
+            c, taken = stock[pos], -1
+            pos += 1
+        opening = False
+        if c is not None:
+            hands[p] |= 1 << c
+        # -- knock, or discard
+        ruling = try_knock(p, c, source, taken)
+        if ruling is not None:
+            break
+        x = choose_discard(p, taken)
+        hands[p] &= ~(1 << x)
+        shown = None if hide and source == "stock" else c
+        events.append(Turn(players[p], source, shown, x, place=place()))  # type: ignore[arg-type]
+        pile.append(x)
+        if rules.repeat_discard_draw:
+            if x == taken:
+                if repeat:
+                    ruling = void
+                    break
+                repeat = True
+            else:
+                repeat = False
+        p = 1 - p
+        if len(stock) - pos <= floor:
+            if rules.stock_end == "void":
+                ruling = void
+                break
+            # the wall: the next player may take the last discard only to knock
+            top = pile.pop()
+            hands[p] |= 1 << top
+            if knock_discards(p, top) and rng.random() < 0.8:
+                ruling = try_knock(p, top, "discard", top)
+            if ruling is None:
+                hands[p] &= ~(1 << top)
+                pile.append(top)
+                events.append(Pass(players[p], place()))
+                ruling = void
+            break
+    record = HandRecord(
+        dealer=players[d],
+        deal=tuple(
+            (players[who], tuple(scan(hands_dealt)))
+            for who, hands_dealt in ((0, _dealt(deck, 0, d, first)), (1, _dealt(deck, 1, d, first)))
+        ),
+        upcard=upcard,
+        events=tuple(events),
+        stock=tuple(stock) if record_stock else None,
+        result=ClaimedResult(ruling.outcome, ruling.winner, ruling.points,  # type: ignore[arg-type]
+                             Place(line=line + 2 + len(events), column=1)),
+        number=number,
+        place=Place(line=line, column=1),
+    )
+    entry = game.HandEntry(ruling.winner, ruling.points, ruling.outcome, ruling.knocker, ruling.multiplier)
+    return record, entry
+
+
+def _dealt(deck: Sequence[Card], who: int, dealer: int, first: int) -> Mask:
+    if who != dealer:
+        return mask_of(deck[:first])
+    return mask_of(deck[first:first + 10])
+
+
+def play_game(
+    rng: random.Random,
+    rules: Rules | str = "standard",
+    players: tuple[str, str] = PLAYERS,
+    *,
+    first_dealer: str | None = None,
+    max_hands: int = 100,
+    hide_draws: bool = False,
+) -> GameRecord:
+    """Play hands until the game is over (or ``max_hands``), claims filled in from the truth."""
+    rules = _rules(rules)
+    dealer = first_dealer or rng.choice(players)
+    first = dealer
+    hands: list[HandRecord] = []
+    entries: list[game.HandEntry] = []
+    line = 1
+    hollywood = rules.hollywood_columns > 0 and not rules.single_hand
+    over = False
+    final: dict[str, int] = dict.fromkeys(players, 0)
+    while not over and len(hands) < max_hands:
+        style = Style.random(rng, hide_draws=hide_draws)
+        record, entry = play_hand(rng, rules, dealer, players, style=style, number=len(hands) + 1, line=line)
+        entries.append(entry)
+        if hollywood:
+            match = game.hollywood(players, entries, rules, first)
+            running = dict.fromkeys(players, 0)
+            for e in entries:
+                if e.winner is not None:
+                    running[e.winner] += e.points
+            totals, next_dealer = running, match.hands[-1].next_dealer
+            over, final = match.match_over, dict(match.match_totals)
+        else:
+            scored = game.tally(players, entries, rules, first)
+            totals, next_dealer = dict(scored.hands[-1].totals), scored.hands[-1].next_dealer
+            over, final = scored.game_over, dict(scored.final_totals)
+        record = dataclasses.replace(
+            record, score_after=tuple(totals.items()), next_dealer=next_dealer,
+        )
+        hands.append(record)
+        line = record.place.line + len(record.events) + 4
+        assert next_dealer is not None
+        dealer = next_dealer
+    return GameRecord(
+        players=players,
+        hands=tuple(hands),
+        rules=rules.name,
+        overrides=rules.overrides,
+        final_totals=tuple(final.items()),
+        source="randomplay",
+        place=Place(line=0),
+    )
+
+
+def random_game(
+    seed: int,
+    rules: Rules | str = "standard",
+    *,
+    players: tuple[str, str] = PLAYERS,
+    first_dealer: str | None = None,
+    max_hands: int = 100,
+    hide_draws: bool = False,
+) -> GameRecord:
+    """A whole random game from ``seed`` (see :func:`play_game`)."""
+    return play_game(random.Random(seed), rules, players, first_dealer=first_dealer,
+                     max_hands=max_hands, hide_draws=hide_draws)
+
+
+def random_hand(seed: int, rules: Rules | str = "standard") -> GameRecord:
+    """A record of one random hand from ``seed`` (claims filled in, no final totals)."""
+    rng = random.Random(seed)
+    rules = _rules(rules)
+    record, entry = play_hand(rng, rules, rng.choice(PLAYERS), PLAYERS)
+    scored = game.tally(PLAYERS, [entry], rules, record.dealer)
+    record = dataclasses.replace(
+        record, score_after=tuple(scored.hands[0].totals.items()),
+        next_dealer=scored.hands[0].next_dealer,
+    )
+    return GameRecord(PLAYERS, (record,), rules=rules.name, overrides=rules.overrides,
+                      source="randomplay")
+
+
+# -- corruptions ------------------------------------------------------------------------
+
+_Done = tuple[GameRecord, str] | None
+Corruption = Callable[[GameRecord, random.Random, Rules], _Done]
+
+
+def _with_hand(record: GameRecord, index: int, hand: HandRecord) -> GameRecord:
+    hands = list(record.hands)
+    hands[index] = hand
+    return dataclasses.replace(record, hands=tuple(hands))
+
+
+def _with_events(record: GameRecord, index: int, events: Sequence[Event]) -> GameRecord:
+    return _with_hand(record, index, dataclasses.replace(record.hands[index], events=tuple(events)))
+
+
+def _final_hands(hand: HandRecord, players: tuple[str, str]) -> tuple[Mask, Mask] | None:
+    """Both players' cards at the end of a legal, fully recorded hand (None if unseen cards)."""
+    held = [mask_of(hand.dealt(players[0])), mask_of(hand.dealt(players[1]))]
+    pile = [] if hand.upcard is None else [hand.upcard]
+    pos = 0
+    for ev in hand.events:
+        if not isinstance(ev, Turn):
+            continue
+        p = players.index(ev.player)
+        c = ev.card
+        if ev.source == "stock":
+            if c is None:
+                if hand.stock is None:
+                    return None
+                c = hand.stock[pos]
+            pos += 1
+        elif ev.source == "discard":
+            c = pile.pop()
+        if c is not None:
+            held[p] |= 1 << c
+        discard = ev.knock.discard if ev.knock is not None else ev.discard
+        if discard is not None:
+            held[p] &= ~(1 << discard)
+            if ev.knock is None:
+                pile.append(discard)
+    return held[0], held[1]
+
+
+def _hands_where(record: GameRecord, test: Callable[[HandRecord], bool]) -> list[int]:
+    return [i for i, hand in enumerate(record.hands) if test(hand)]
+
+
+def _knock_turn(hand: HandRecord) -> int:
+    for j, ev in enumerate(hand.events):
+        if isinstance(ev, Turn) and ev.knock is not None:
+            return j
+    return -1
+
+
+def _c_card_not_in_hand(record: GameRecord, rng: random.Random, rules: Rules) -> _Done:
+    options = []
+    for i, hand in enumerate(record.hands):
+        for j, ev in enumerate(hand.events):
+            if isinstance(ev, Turn):
+                options.append((i, j))
+                break
+    if not options:
+        return None
+    i, j = rng.choice(options)
+    hand = record.hands[i]
+    turn = hand.events[j]
+    assert isinstance(turn, Turn)
+    other = record.players[1] if turn.player == record.players[0] else record.players[0]
+    wrong = rng.choice(hand.dealt(other))
+    if turn.knock is not None:
+        if turn.knock.discard is None:
+            return None
+        new: Turn = dataclasses.replace(turn, knock=dataclasses.replace(turn.knock, discard=wrong))
+    else:
+        new = dataclasses.replace(turn, discard=wrong)
+    events = list(hand.events)
+    events[j] = new
+    return _with_events(record, i, events), "card_not_in_hand"
+
+
+def _c_wrong_turn(record: GameRecord, rng: random.Random, rules: Rules) -> _Done:
+    options = []
+    for i, hand in enumerate(record.hands):
+        ev = hand.events
+        for j in range(len(ev) - 1):
+            a, b = ev[j], ev[j + 1]
+            if isinstance(a, (Turn, Pass)) and isinstance(b, (Turn, Pass)) and a.player != b.player:
+                options.append((i, j))
+    if not options:
+        return None
+    i, j = rng.choice(options)
+    events = list(record.hands[i].events)
+    events[j], events[j + 1] = events[j + 1], events[j]
+    return _with_events(record, i, events), "wrong_turn"
+
+
+def _c_wrong_score(record: GameRecord, rng: random.Random, rules: Rules) -> _Done:
+    options = _hands_where(record, lambda h: h.result is not None)
+    if not options:
+        return None
+    i = rng.choice(options)
+    hand = record.hands[i]
+    assert hand.result is not None
+    result = dataclasses.replace(hand.result, points=hand.result.points + rng.randint(1, 9))
+    return _with_hand(record, i, dataclasses.replace(hand, result=result)), "wrong_score"
+
+
+def _c_wrong_result(record: GameRecord, rng: random.Random, rules: Rules) -> _Done:
+    options = _hands_where(record, lambda h: h.result is not None)
+    if not options:
+        return None
+    i = rng.choice(options)
+    hand = record.hands[i]
+    claim = hand.result
+    assert claim is not None
+    a, b = record.players
+    if claim.winner is None:
+        new = dataclasses.replace(claim, outcome="knock", winner=rng.choice((a, b)))
+    else:
+        new = dataclasses.replace(claim, winner=b if claim.winner == a else a)
+    return _with_hand(record, i, dataclasses.replace(hand, result=new)), "wrong_result"
+
+
+def _c_deadwood_misdeclared(record: GameRecord, rng: random.Random, rules: Rules) -> _Done:
+    rulings = adjudicate(record, rules).hands
+    options = [
+        (i, ruling.knocker_deadwood)
+        for i, (hand, ruling) in enumerate(zip(record.hands, rulings, strict=False))
+        if _knock_turn(hand) >= 0 and ruling.knocker_deadwood is not None
+    ]
+    if not options:
+        return None
+    i, deadwood = rng.choice(options)
+    hand = record.hands[i]
+    j = _knock_turn(hand)
+    turn = hand.events[j]
+    assert isinstance(turn, Turn) and turn.knock is not None
+    events = list(hand.events)
+    events[j] = dataclasses.replace(
+        turn, knock=dataclasses.replace(turn.knock, deadwood=deadwood + rng.choice((1, 2, 5)))
+    )
+    return _with_events(record, i, events), "deadwood_misdeclared"
+
+
+def _defence_index(hand: HandRecord) -> int:
+    for j, ev in enumerate(hand.events):
+        if isinstance(ev, Defence):
+            return j
+    return -1
+
+
+def _c_illegal_layoff(record: GameRecord, rng: random.Random, rules: Rules) -> _Done:
+    options = []
+    for i, hand in enumerate(record.hands):
+        j = _knock_turn(hand)
+        if j < 0:
+            continue
+        turn = hand.events[j]
+        assert isinstance(turn, Turn) and turn.knock is not None
+        if turn.knock.ending != "knock" or not turn.knock.melds:
+            continue
+        final = _final_hands(hand, record.players)
+        if final is None:
+            continue
+        q = 1 - record.players.index(turn.player)
+        defender = final[q]
+        k = _defence_index(hand)
+        if k >= 0:
+            defence = hand.events[k]
+            assert isinstance(defence, Defence)
+        else:
+            best = best_defence(defender, [Meld(m) for m in turn.knock.melds], rules)
+            defence = Defence(
+                record.players[q], tuple(m.mask for m in best.arrangement.melds),
+                tuple((lay.card, turn.knock.melds.index(lay.onto.mask)) for lay in best.layoffs),
+            )
+        used = mask_of(c for c, _ in defence.layoffs)
+        for m in defence.melds:
+            used |= m
+        for c in scan(defender & ~used):
+            for at, meld in enumerate(turn.knock.melds):
+                # a card of another suit and rank can never join this meld, chain or not
+                if all(x % 13 != c % 13 and x // 13 != c // 13 for x in scan(meld)):
+                    options.append((i, j, k, dataclasses.replace(
+                        defence, layoffs=(*defence.layoffs, (c, at)))))
+    if not options:
+        return None
+    i, j, k, defence = rng.choice(options)
+    events = list(record.hands[i].events)
+    if k >= 0:
+        events[k] = defence
+    else:
+        events.insert(j + 1, defence)
+    return _with_events(record, i, events), "illegal_layoff"
+
+
+def _c_knock_over_limit(record: GameRecord, rng: random.Random, rules: Rules) -> _Done:
+    options = []
+    for i, hand in enumerate(record.hands):
+        j = _knock_turn(hand)
+        if j < 0:
+            continue
+        turn = hand.events[j]
+        assert isinstance(turn, Turn) and turn.knock is not None
+        if turn.knock.discard is not None:
+            options.append((i, j))
+    if not options:
+        return None
+    i, j = rng.choice(options)
+    hand = record.hands[i]
+    turn = hand.events[j]
+    assert isinstance(turn, Turn) and turn.knock is not None
+    knock = dataclasses.replace(turn.knock, ending="knock", melds=(), deadwood=None)
+    events: list[Event] = [ev for ev in hand.events if not isinstance(ev, Defence)]
+    events[j] = dataclasses.replace(turn, knock=knock)
+    return _with_events(record, i, events), "knock_over_limit"
+
+
+def _c_stock_draw_mismatch(
+    record: GameRecord, rng: random.Random, rules: Rules
+) -> _Done:
+    options = []
+    for i, hand in enumerate(record.hands):
+        if hand.stock is None:
+            continue
+        pos = 0
+        for j, ev in enumerate(hand.events):
+            if isinstance(ev, Turn) and ev.source == "stock":
+                if pos + 1 < len(hand.stock):
+                    options.append((i, j, pos))
+                pos += 1
+    if not options:
+        return None
+    i, j, pos = rng.choice(options)
+    hand = record.hands[i]
+    assert hand.stock is not None
+    turn = hand.events[j]
+    assert isinstance(turn, Turn)
+    wrong = rng.choice(hand.stock[pos + 1:])
+    events = list(hand.events)
+    events[j] = dataclasses.replace(turn, card=wrong)
+    return _with_events(record, i, events), "stock_draw_mismatch"
+
+
+def _c_same_card_discard(
+    record: GameRecord, rng: random.Random, rules: Rules
+) -> _Done:
+    if not rules.no_same_card_discard:
+        return None
+    options = [
+        (i, j)
+        for i, hand in enumerate(record.hands)
+        for j, ev in enumerate(hand.events)
+        if isinstance(ev, Turn) and ev.source == "discard" and ev.knock is None
+        and ev.discard is not None and ev.card is not None
+    ]
+    if not options:
+        return None
+    i, j = rng.choice(options)
+    turn = record.hands[i].events[j]
+    assert isinstance(turn, Turn)
+    events = list(record.hands[i].events)
+    events[j] = dataclasses.replace(turn, discard=turn.card)
+    return _with_events(record, i, events), "same_card_discard"
+
+
+def _ends_on_stock(hand: HandRecord, rules: Rules) -> bool:
+    """A hand that ended void at the stock floor under ``stock_end = "void"``."""
+    return (
+        rules.stock_end == "void" and hand.result is not None and hand.result.outcome == "void"
+        and bool(hand.events) and isinstance(hand.events[-1], Turn)
+        and hand.events[-1].discard is not None
+        and _stock_draws(hand) == 31 - rules.stock_floor
+    )
+
+
+def _stock_draws(hand: HandRecord) -> int:
+    return sum(1 for ev in hand.events if isinstance(ev, Turn) and ev.source == "stock")
+
+
+def _extra_turn(record: GameRecord, hand: HandRecord) -> Turn:
+    last = hand.events[-1]
+    who = last.player
+    other = record.players[1] if who == record.players[0] else record.players[0]
+    return Turn(other, "stock", None, hand.dealt(other)[0], place=Place(line=9999, column=1))
+
+
+def _c_moves_after_end(record: GameRecord, rng: random.Random, rules: Rules) -> _Done:
+    options = _hands_where(
+        record, lambda h: bool(h.events) and h.result is not None and not _ends_on_stock(h, rules)
+        and (h.result.outcome != "void" or _ended_early(h, rules)),
+    )
+    if not options:
+        return None
+    i = rng.choice(options)
+    hand = record.hands[i]
+    return _with_events(record, i, (*hand.events, _extra_turn(record, hand))), "moves_after_end"
+
+
+def _ended_early(hand: HandRecord, rules: Rules) -> bool:
+    """A void hand that ended by a rule other than the plain stock floor (wall, draw caps)."""
+    last = hand.events[-1] if hand.events else None
+    if isinstance(last, Pass):
+        return True  # a pass at the wall
+    if isinstance(last, Turn) and last.discard is None and last.knock is None:
+        return True  # the capped discard draw
+    return rules.repeat_discard_draw and _stock_draws(hand) < 31 - rules.stock_floor
+
+
+def _c_stock_exhausted(record: GameRecord, rng: random.Random, rules: Rules) -> _Done:
+    options = _hands_where(record, lambda h: _ends_on_stock(h, rules))
+    if not options:
+        return None
+    i = rng.choice(options)
+    hand = record.hands[i]
+    return _with_events(record, i, (*hand.events, _extra_turn(record, hand))), "stock_exhausted"
+
+
+def _c_incomplete_hand(record: GameRecord, rng: random.Random, rules: Rules) -> _Done:
+    options = [(i, _knock_turn(h)) for i, h in enumerate(record.hands) if _knock_turn(h) >= 0]
+    if not options:
+        return None
+    i, j = rng.choice(options)
+    cut = rng.randint(0, j)
+    return _with_events(record, i, record.hands[i].events[:cut]), "incomplete_hand"
+
+
+def _c_not_top_discard(record: GameRecord, rng: random.Random, rules: Rules) -> _Done:
+    options = [
+        (i, j)
+        for i, hand in enumerate(record.hands)
+        for j, ev in enumerate(hand.events)
+        if isinstance(ev, Turn) and ev.source == "discard" and ev.card is not None
+    ]
+    if not options:
+        return None
+    i, j = rng.choice(options)
+    turn = record.hands[i].events[j]
+    assert isinstance(turn, Turn) and turn.card is not None
+    wrong = (turn.card + rng.randint(1, 51)) % 52
+    events = list(record.hands[i].events)
+    events[j] = dataclasses.replace(turn, card=wrong)
+    return _with_events(record, i, events), "not_top_discard"
+
+
+def _c_wrong_dealer(record: GameRecord, rng: random.Random, rules: Rules) -> _Done:
+    options = _hands_where(record, lambda h: h.next_dealer is not None)
+    if not options:
+        return None
+    i = rng.choice(options)
+    hand = record.hands[i]
+    a, b = record.players
+    wrong = b if hand.next_dealer == a else a
+    return _with_hand(record, i, dataclasses.replace(hand, next_dealer=wrong)), "wrong_dealer"
+
+
+def _c_duplicate_card(record: GameRecord, rng: random.Random, rules: Rules) -> _Done:
+    if not record.hands:
+        return None
+    i = rng.randrange(len(record.hands))
+    hand = record.hands[i]
+    (a, cards_a), (b, cards_b) = hand.deal
+    k = rng.randrange(len(cards_a))
+    stolen = rng.choice(cards_b)
+    cards = [*cards_a[:k], stolen, *cards_a[k + 1:]]
+    deal = ((a, tuple(cards)), (b, cards_b))
+    return _with_hand(record, i, dataclasses.replace(hand, deal=deal)), "duplicate_card"
+
+
+def _c_upcard_ritual(record: GameRecord, rng: random.Random, rules: Rules) -> _Done:
+    if rules.first_turn != "ritual":
+        return None
+    options = []
+    for i, hand in enumerate(record.hands):
+        for j, ev in enumerate(hand.events):
+            if isinstance(ev, Turn):
+                options.append((i, j))
+                break
+    if not options:
+        return None
+    i, j = rng.choice(options)
+    hand = record.hands[i]
+    turn = hand.events[j]
+    assert isinstance(turn, Turn)
+    if turn.source == "discard":
+        new = dataclasses.replace(turn, source="stock", card=None)
+    else:
+        new = dataclasses.replace(turn, source="discard", card=hand.upcard)
+    events = list(hand.events)
+    events[j] = new
+    return _with_events(record, i, events), "upcard_ritual"
+
+
+def _c_draw_from_empty_stock(
+    record: GameRecord, rng: random.Random, rules: Rules
+) -> _Done:
+    if rules.stock_end != "last_discard_knock_only":
+        return None
+    options = _hands_where(
+        record, lambda h: bool(h.events) and isinstance(h.events[-1], Pass) and _stock_draws(h) > 0
+    )
+    if not options:
+        return None
+    i = rng.choice(options)
+    hand = record.hands[i]
+    last = hand.events[-1]
+    events = list(hand.events)
+    events[-1] = Turn(last.player, "stock", None, hand.dealt(last.player)[0], place=last.place)
+    return _with_events(record, i, events), "draw_from_empty_stock"
+
+
+def _c_invalid_meld(record: GameRecord, rng: random.Random, rules: Rules) -> _Done:
+    system = MeldSystem.from_rules(rules)
+    options = []
+    for i, hand in enumerate(record.hands):
+        j = _knock_turn(hand)
+        if j < 0:
+            continue
+        turn = hand.events[j]
+        assert isinstance(turn, Turn) and turn.knock is not None
+        melds = turn.knock.melds
+        for a in range(len(melds)):
+            for b in range(a + 1, len(melds)):
+                if not is_meld(melds[a] | melds[b], system):
+                    options.append((i, j, a, b))
+    if not options:
+        return None
+    i, j, a, b = rng.choice(options)
+    hand = record.hands[i]
+    turn = hand.events[j]
+    assert isinstance(turn, Turn) and turn.knock is not None
+    spread = turn.knock.melds
+    merged = spread[a] | spread[b]
+    kept = [m for k, m in enumerate(spread) if k not in (a, b)] + [merged]
+    events: list[Event] = [ev for ev in hand.events if not isinstance(ev, Defence)]
+    events[j] = dataclasses.replace(turn, knock=dataclasses.replace(turn.knock, melds=tuple(kept)))
+    return _with_events(record, i, events), "invalid_meld"
+
+
+def _c_layoff_on_gin(record: GameRecord, rng: random.Random, rules: Rules) -> _Done:
+    options = []
+    for i, hand in enumerate(record.hands):
+        j = _knock_turn(hand)
+        if j < 0:
+            continue
+        turn = hand.events[j]
+        assert isinstance(turn, Turn) and turn.knock is not None
+        ending = turn.knock.ending
+        allowed = rules.layoff_on_gin if ending == "gin" else rules.layoff_on_big_gin
+        if ending == "knock" or allowed or not turn.knock.melds:
+            continue
+        final = _final_hands(hand, record.players)
+        if final is None:
+            continue
+        q = 1 - record.players.index(turn.player)
+        options.append((i, j, record.players[q], final[q]))
+    if not options:
+        return None
+    i, j, defender, cards = rng.choice(options)
+    hand = record.hands[i]
+    c = rng.choice(list(scan(cards)))
+    events: list[Event] = [ev for ev in hand.events if not isinstance(ev, Defence)]
+    events.insert(j + 1, Defence(defender, (), ((c, 0),), None, Place(line=9998, column=1)))
+    return _with_events(record, i, events), "layoff_on_gin"
+
+
+CORRUPTIONS: dict[str, Corruption] = {
+    "card_not_in_hand": _c_card_not_in_hand,
+    "wrong_turn": _c_wrong_turn,
+    "wrong_score": _c_wrong_score,
+    "wrong_result": _c_wrong_result,
+    "deadwood_misdeclared": _c_deadwood_misdeclared,
+    "illegal_layoff": _c_illegal_layoff,
+    "knock_over_limit": _c_knock_over_limit,
+    "stock_draw_mismatch": _c_stock_draw_mismatch,
+    "same_card_discard": _c_same_card_discard,
+    "moves_after_end": _c_moves_after_end,
+    "stock_exhausted": _c_stock_exhausted,
+    "incomplete_hand": _c_incomplete_hand,
+    "not_top_discard": _c_not_top_discard,
+    "wrong_dealer": _c_wrong_dealer,
+    "duplicate_card": _c_duplicate_card,
+    "upcard_ritual": _c_upcard_ritual,
+    "draw_from_empty_stock": _c_draw_from_empty_stock,
+    "invalid_meld": _c_invalid_meld,
+    "layoff_on_gin": _c_layoff_on_gin,
+}
+"""Every corruption by the finding code it must produce."""
+
+
+def corrupt(
+    record: GameRecord, rng: random.Random, rules: Rules | None = None, *, only: str | None = None
+) -> tuple[GameRecord, str]:
+    """Break ``record`` in one random way; return the broken record and the code it must produce.
+
+    ``only`` picks one corruption by its code. Raises ``ValueError`` when no
+    corruption (or not ``only``) applies to this record.
+    """
+    if rules is None:
+        rules = find_rules(record.rules)
+        if record.overrides:
+            from ginref.rules import with_overrides
+
+            rules = with_overrides(rules, dict(record.overrides))
+    names = [only] if only is not None else list(CORRUPTIONS)
+    rng.shuffle(names)
+    for name in names:
+        done = CORRUPTIONS[name](record, rng, rules)
+        if done is not None:
+            return done
+    raise ValueError(f"no corruption applies to this record: {', '.join(names)}")
