@@ -557,5 +557,206 @@ def game(
         sys.exit(3)
 
 
+# == verify commands ==
+
+
+@cli.command()
+@click.argument("record", metavar="RECORD|-")
+@rules_options
+@click.option("--json", "as_json", is_flag=True, help="Print JSON only: one verdict per record, in a list.")
+def adjudicate(
+    record: str,
+    rules_name: str | None,
+    rules_file: Path | None,
+    overrides: tuple[str, ...],
+    as_json: bool,
+) -> None:
+    """Replay a recorded hand or game move by move and rule on it.
+
+    RECORD is a .gin text record, a .json record or .jsonl records (`-`: stdin).
+    Every move is checked under the record's own rule set unless --rules (or
+    --rules-file, --set) overrides it. Findings name the line and column (text)
+    or JSON pointer, with a stable code. The true result (outcome, winner,
+    points, layoffs, running score, next dealer) is computed and compared with
+    what the record claims.
+
+    Exit 0 when every record is clean (advisories allowed), 1 for findings,
+    3 for an unreadable record, 2 for usage errors.
+
+    \b
+    Examples:
+      ginref adjudicate samples/records/knock-layoffs.gin
+      ginref adjudicate --rules openspiel --json game.json
+    """
+    from ginref.render import to_json, verdict_text
+    from ginref.verify import RecordResult, adjudicate_units
+
+    rules = _record_rules(rules_name, rules_file, overrides)
+    exit_code = 0
+    documents: list[object] = []
+    stdin = click.get_binary_stream("stdin") if record == "-" else None
+    for item in adjudicate_units([record], rules, stdin=stdin):
+        if isinstance(item, RecordResult):
+            exit_code = exit_code or 3
+            click.echo(f"Error: {item.lines[0]}", err=True)
+            if as_json:
+                documents.append(json_loads(item.json))
+            continue
+        unit, verdict = item
+        if not verdict.clean:
+            exit_code = 1
+        if as_json:
+            where = {"source": unit.source, "index": unit.index, "line": unit.line}
+            documents.append({**where, **verdict.to_dict()})
+        else:
+            emit(verdict_text(unit.source, unit.line, verdict))
+    if as_json:
+        emit(to_json(documents))
+    sys.exit(exit_code)
+
+
+def json_loads(text: str) -> object:
+    import json
+
+    return json.loads(text)
+
+
+def _record_rules(
+    rules_name: str | None, rules_file: Path | None, overrides: tuple[str, ...]
+) -> Rules | None:
+    """Rules given on the command line, or None: each record's own rules then apply."""
+    if rules_name is None and rules_file is None and not overrides:
+        return None
+    return resolve_rules(rules_name, rules_file, overrides)
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    help="Worker processes  [default: all cores]",
+)
+@rules_options
+@click.option("--json", "as_json", is_flag=True, help='One report: {"records": [...], "summary": {...}}.')
+@click.option("--jsonl", "as_jsonl", is_flag=True, help="Stream one JSON result per record (huge batches).")
+@click.option("--fail-fast", is_flag=True, help="Stop at the first record with findings or unreadable.")
+def verify(
+    paths: tuple[str, ...],
+    jobs: int | None,
+    rules_name: str | None,
+    rules_file: Path | None,
+    overrides: tuple[str, ...],
+    as_json: bool,
+    as_jsonl: bool,
+    fail_fast: bool,
+) -> None:
+    """Verify recorded hands in bulk: files, folders (recursively) or `-`.
+
+    Reads .gin, .json and .jsonl records, checks each in parallel worker
+    processes and reports in input order: each record with findings (or
+    unreadable) as `source:line:column: code: message`, then a summary of
+    records, clean, with findings, unreadable, and counts by finding code.
+    One unreadable record never stops the rest. Memory stays flat.
+
+    Exit 0 all clean, 1 any findings (wins over 3), 3 any unreadable, 2 usage.
+
+    \b
+    Examples:
+      ginref verify samples/records
+      ginref verify logs/ --jobs 2 --jsonl > results.jsonl
+      cat hands.jsonl | ginref verify - --rules openspiel --json
+    """
+    from ginref.render import verify_summary_text
+    from ginref.verify import Summary
+    from ginref.verify import verify as run
+
+    if as_json and as_jsonl:
+        fail("give --json or --jsonl, not both")
+    rules = _record_rules(rules_name, rules_file, overrides)
+    stdin = click.get_binary_stream("stdin") if "-" in paths else None
+    summary = Summary()
+    results = run(list(paths), rules, jobs=jobs, stdin=stdin)
+    hidden = as_json or as_jsonl or not sys.stderr.isatty()
+    out = click.get_text_stream("stdout")
+    with click.progressbar(results, label="verifying", file=sys.stderr, hidden=hidden, show_pos=True) as bar:
+        if as_json:
+            out.write('{"records":[')
+        for result in bar:
+            if as_json:
+                out.write(("," if summary.records else "") + result.json)
+            elif as_jsonl:
+                out.write(result.json + "\n")
+            elif result.status != "clean" or len(result.codes) > len(result.error_codes):
+                out.write("\n".join(result.lines) + "\n")
+            summary.add(result)
+            if fail_fast and result.status != "clean":
+                break
+    if as_json:
+        from ginref.render import to_json
+
+        out.write('],"summary":' + to_json(summary.to_dict(), compact=True) + "}\n")
+    elif not as_jsonl:
+        out.write(verify_summary_text(summary) + "\n")
+    out.flush()
+    sys.exit(summary.exit_code)
+
+
+# == convert command ==
+
+
+@cli.command()
+@click.argument(
+    "input_path", metavar="INPUT|-", type=click.Path(exists=True, dir_okay=False, allow_dash=True)
+)
+@click.option(
+    "-o",
+    "--output",
+    "output_path",
+    metavar="OUTPUT|-",
+    default="-",
+    show_default=True,
+    type=click.Path(dir_okay=False, writable=True, allow_dash=True),
+    help="Where to write; the extension (.gin, .json, .jsonl) sets the format.",
+)
+@click.option(
+    "--to",
+    "to_format",
+    type=click.Choice(["gin", "json", "jsonl"]),
+    help="Output format  [default: from OUTPUT, else the other form of INPUT]",
+)
+def convert(input_path: str, output_path: str, to_format: str | None) -> None:
+    """Convert records between the text form (.gin) and JSON (.json, .jsonl).
+
+    The input format comes from the extension (stdin is sniffed: `{` first
+    means JSON Lines). Nothing is lost either way: free tags, unseen cards
+    (`??`), claims and totals all carry over. A record that cannot be read is
+    reported on stderr as `source:line:column: message` and the others are
+    still converted; the exit code is then 3.
+
+    \b
+    Examples:
+      ginref convert samples/records/knock-layoffs.gin --to json
+      ginref convert games.jsonl -o games.gin
+      cat hand.gin | ginref convert - --to jsonl >> all.jsonl
+    """
+    from ginref.record import convert_records, record_format
+
+    if input_path != "-" and output_path != "-" and Path(input_path).resolve() == Path(output_path).resolve():
+        fail("the output would overwrite the input; choose another OUTPUT")
+    to = to_format or (None if output_path == "-" else record_format(output_path))
+    source = "<stdin>" if input_path == "-" else input_path
+    # the reader reads stdin's bytes (.buffer), so that bad UTF-8 is one bad record
+    stream = sys.stdin if input_path == "-" else input_path
+    unreadable = False
+    with click.open_file(output_path, "w", encoding="utf-8", atomic=output_path != "-") as out:
+        for error in convert_records(stream, out, to=to, source=source):  # type: ignore[arg-type]
+            unreadable = True
+            click.echo(str(error), err=True)
+    if unreadable:
+        sys.exit(3)
+
+
 def main() -> None:
     cli(prog_name="ginref")

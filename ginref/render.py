@@ -15,11 +15,13 @@ from typing import TYPE_CHECKING, Any
 from ginref.cards import Card, Mask, card_label, scan
 
 if TYPE_CHECKING:
+    from ginref.adjudicate import Verdict
     from ginref.analysis import HandAnalysis
     from ginref.layoffs import LayoffReport
     from ginref.melds import Arrangement, Meld
     from ginref.rules import Rules
     from ginref.scoring import HandScore
+    from ginref.verify import Summary as VerifySummary
 
 
 def to_json(document: object, *, compact: bool = False) -> str:
@@ -384,3 +386,50 @@ def race_chart(result: GameTally | HollywoodTally, width: int = _CHART_WIDTH) ->
         parts.extend(_race(game.players, rows, target, width))
         parts.append("")
     return "\n".join(parts).rstrip("\n")
+
+
+# == verify rendering ==
+
+
+def verdict_text(source: str, line: int, verdict: Verdict) -> str:
+    """A record's ruling for people: each hand's result, then the findings."""
+    from ginref.verify import finding_lines
+
+    status = "clean" if verdict.clean else f"{len(verdict.errors)} error finding(s)"
+    parts = [f"{source}:{line}: {status} (rules: {verdict.rules})"]
+    rows = []
+    for hand in verdict.hands:
+        winner = hand.winner or "nobody"
+        totals = ", ".join(f"{name} {points}" for name, points in hand.totals_after or ())
+        rows.append(
+            [
+                str(hand.number if hand.number is not None else hand.index + 1),
+                hand.outcome,
+                winner,
+                str(hand.points),
+                totals,
+                hand.next_dealer or "",
+            ]
+        )
+    if rows:
+        parts.append(_table(rows, ["hand", "outcome", "winner", "points", "totals", "next dealer"]))
+    if verdict.game_over and verdict.final_totals:
+        finals = ", ".join(f"{name} {points}" for name, points in verdict.final_totals)
+        parts.append(f"game over: {verdict.winner} wins; final totals {finals}")
+    parts.extend(finding_lines(source, line, verdict))
+    return "\n".join(parts)
+
+
+def verify_summary_text(summary: VerifySummary) -> str:
+    rows = [
+        ["records", str(summary.records)],
+        ["clean", str(summary.clean)],
+        ["with findings", str(summary.with_findings)],
+        ["unreadable", str(summary.unreadable)],
+    ]
+    parts = [_table(rows)]
+    if summary.by_code:
+        parts.append("")
+        counts = [[code, str(n)] for code, n in sorted(summary.by_code.items())]
+        parts.append(_table(counts, ["finding", "count"]))
+    return "\n".join(parts)
