@@ -677,7 +677,7 @@ def verify(
     rules = _record_rules(rules_name, rules_file, overrides)
     stdin = click.get_binary_stream("stdin") if "-" in paths else None
     summary = Summary()
-    results = run(list(paths), rules, jobs=jobs, stdin=stdin)
+    results = run(list(paths), rules, jobs=jobs, stdin=stdin, want_json=as_json or as_jsonl)
     hidden = as_json or as_jsonl or not sys.stderr.isatty()
     out = click.get_text_stream("stdout")
     with click.progressbar(results, label="verifying", file=sys.stderr, hidden=hidden, show_pos=True) as bar:

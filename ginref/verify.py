@@ -138,7 +138,7 @@ def units(paths: Sequence[str], stdin: IO[bytes] | None = None) -> Iterator[Unit
                 kind, lines = _sniff(lines)
             if kind == "jsonl":
                 for index, (number, text) in enumerate(item for item in lines if item[1].strip()):
-                    yield Unit("jsonl", source, index, number, text)
+                    yield Unit("jsonl", source, index, number, text.rstrip("\r\n"))
             elif kind == "json":
                 text = "".join(text for _, text in lines)
                 yield Unit("json", source, 0, 1, text)
@@ -199,11 +199,13 @@ def _unreadable(source: str, index: int, line: int, message: str) -> RecordResul
 # -- checking one record ------------------------------------------------------------------
 
 _RULES: Rules | None = None
+_WANT_JSON = True
 
 
-def _set_rules(rules: Rules | None) -> None:
-    global _RULES
+def _set_worker(rules: Rules | None, want_json: bool) -> None:
+    global _RULES, _WANT_JSON
     _RULES = rules
+    _WANT_JSON = want_json
 
 
 def decode_unit(unit: Unit) -> GameRecord | RecordResult:
@@ -244,8 +246,12 @@ def finding_lines(unit_source: str, unit_line: int, verdict: Verdict) -> tuple[s
     return tuple(lines)
 
 
-def check_unit(unit: Unit, rules: Rules | None = None) -> RecordResult:
-    """Decode and adjudicate one raw record; never raises for a bad record."""
+def check_unit(unit: Unit, rules: Rules | None = None, *, want_json: bool = True) -> RecordResult:
+    """Decode and adjudicate one raw record; never raises for a bad record.
+
+    Without ``want_json`` the per-record JSON is not rendered (text reports
+    need only the status and the finding lines).
+    """
     from ginref.adjudicate import adjudicate
 
     record = decode_unit(unit)
@@ -254,13 +260,16 @@ def check_unit(unit: Unit, rules: Rules | None = None) -> RecordResult:
     verdict = adjudicate(record, rules)
     errors = tuple(f.code for f in verdict.findings if f.severity == "error")
     status: Status = "findings" if errors else "clean"
-    document: dict[str, object] = {
-        "source": unit.source,
-        "index": unit.index,
-        "line": unit.line,
-        "status": status,
-    }
-    document.update(verdict.to_dict())
+    text = ""
+    if want_json:
+        document: dict[str, object] = {
+            "source": unit.source,
+            "index": unit.index,
+            "line": unit.line,
+            "status": status,
+        }
+        document.update(verdict.to_dict())
+        text = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
     return RecordResult(
         unit.source,
         unit.index,
@@ -268,13 +277,13 @@ def check_unit(unit: Unit, rules: Rules | None = None) -> RecordResult:
         status,
         tuple(f.code for f in verdict.findings),
         errors,
-        json.dumps(document, ensure_ascii=False, separators=(",", ":")),
-        finding_lines(unit.source, unit.line, verdict),
+        text,
+        finding_lines(unit.source, unit.line, verdict) if verdict.findings else (),
     )
 
 
 def _check_chunk(chunk: list[Unit]) -> list[RecordResult]:
-    return [check_unit(unit, _RULES) for unit in chunk]
+    return [check_unit(unit, _RULES, want_json=_WANT_JSON) for unit in chunk]
 
 
 # -- the batch ----------------------------------------------------------------------------
@@ -294,6 +303,7 @@ def verify(
     jobs: int | None = None,
     stdin: IO[bytes] | None = None,
     chunk: int = CHUNK,
+    want_json: bool = True,
 ) -> Iterator[RecordResult]:
     """Verify every record under ``paths``, yielding results in input order.
 
@@ -304,9 +314,9 @@ def verify(
     jobs = jobs or default_jobs()
     if jobs <= 1:
         for item in stream:
-            yield item if isinstance(item, RecordResult) else check_unit(item, rules)
+            yield item if isinstance(item, RecordResult) else check_unit(item, rules, want_json=want_json)
         return
-    yield from _parallel(stream, rules, jobs, chunk)
+    yield from _parallel(stream, rules, jobs, chunk, want_json)
 
 
 def _batches(stream: Iterable[Unit | RecordResult], size: int) -> Iterator[list[Unit] | RecordResult]:
@@ -328,10 +338,10 @@ def _batches(stream: Iterable[Unit | RecordResult], size: int) -> Iterator[list[
 
 
 def _parallel(
-    stream: Iterable[Unit | RecordResult], rules: Rules | None, jobs: int, chunk: int
+    stream: Iterable[Unit | RecordResult], rules: Rules | None, jobs: int, chunk: int, want_json: bool
 ) -> Iterator[RecordResult]:
     window = jobs * 3
-    with ProcessPoolExecutor(max_workers=jobs, initializer=_set_rules, initargs=(rules,)) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, initializer=_set_worker, initargs=(rules, want_json)) as pool:
         pending: list[Future[list[RecordResult]] | RecordResult] = []
         submit: Callable[[list[Unit]], Future[list[RecordResult]]] = lambda batch: pool.submit(  # noqa: E731
             _check_chunk, batch

@@ -1,0 +1,174 @@
+"""Batch verification and adjudication from the command line and the library."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ginref.cli import cli
+from ginref.randomplay import random_hand
+from ginref.record import format_text, to_json_dict
+from ginref.rules import find_rules
+from ginref.verify import Summary, verify
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples" / "records"
+CLEAN = SAMPLES / "knock-layoffs.gin"
+WRONG = SAMPLES / "wrong-card-not-in-hand.gin"
+
+
+def run(*args: str, stdin: str | bytes | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args), input=stdin, catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def jsonl_records(count: int, rules: str = "standard", seed: int = 0) -> list[str]:
+    return [
+        json.dumps(to_json_dict(random_hand(seed + i, find_rules(rules))), separators=(",", ":"))
+        for i in range(count)
+    ]
+
+
+@pytest.fixture()
+def batch(tmp_path: Path) -> Path:
+    """Good records in both formats plus one unreadable record of each kind."""
+    lines = jsonl_records(6)
+    lines.insert(3, '{"rules": "standard", "players": ["Ann"')  # truncated JSON
+    (tmp_path / "games.jsonl").write_text("\n".join(lines) + "\n")
+    (tmp_path / "nested").mkdir()
+    (tmp_path / "nested" / "hand.gin").write_text(format_text(random_hand(99, find_rules("standard"))))
+    (tmp_path / "nested" / "latin1.gin").write_bytes(b'[Rules "standard"]\n[Event "caf\xe9"]\n')
+    (tmp_path / "junk.gin").write_bytes(b"\x00\x01\x02binary\xff")
+    (tmp_path / "notes.txt").write_text("not a record, skipped by extension")
+    return tmp_path
+
+
+def test_samples_verify_with_their_expected_findings() -> None:
+    code, out, _ = run("verify", str(SAMPLES), "--json")
+    report = json.loads(out)
+    summary = report["summary"]
+    assert code == 1
+    assert summary["records"] == len(report["records"]) > 40
+    assert summary["unreadable"] == 0
+    assert summary["clean"] + summary["with_findings"] == summary["records"]
+    clean_files = {Path(r["source"]).name for r in report["records"] if r["status"] == "clean"}
+    assert "knock-layoffs.gin" in clean_files and "wrong-turn.gin" not in clean_files
+
+
+def test_text_report_names_place_code_and_message() -> None:
+    code, out, _ = run("verify", str(WRONG))
+    assert code == 1
+    assert f"{WRONG}:12:1: error card_not_in_hand: Bo discarded QS" in out
+    assert "with findings  1" in out
+
+
+def test_clean_record_exits_0() -> None:
+    code, out, _ = run("verify", str(CLEAN))
+    assert code == 0
+    assert "clean          1" in out
+
+
+def test_unreadable_records_never_stop_the_rest(batch: Path) -> None:
+    code, out, _ = run("verify", str(batch), "--jsonl", "--jobs", "1")
+    results = [json.loads(line) for line in out.splitlines()]
+    by_status = {status: [r for r in results if r["status"] == status] for status in ("clean", "unreadable")}
+    assert len(results) == 6 + 1 + 1 + 1 + 1  # every record, readable or not, is reported once
+    assert len(by_status["clean"]) == 7
+    reasons = " | ".join(r["error"] for r in by_status["unreadable"])
+    assert "invalid UTF-8" in reasons and "NUL byte" in reasons and "bad JSON" in reasons
+    truncated = next(r for r in by_status["unreadable"] if r["source"].endswith("games.jsonl"))
+    assert truncated["line"] == 4
+    assert code == 3
+
+
+def test_findings_win_over_unreadable(batch: Path) -> None:
+    code, _, _ = run("verify", str(batch), str(WRONG))
+    assert code == 1
+
+
+def test_missing_file_is_unreadable_not_a_crash(tmp_path: Path) -> None:
+    code, out, _ = run("verify", str(tmp_path / "nope.jsonl"))
+    assert code == 3
+    assert "cannot open" in out
+
+
+def test_parallel_gives_the_same_results_in_the_same_order(batch: Path) -> None:
+    serial = run("verify", str(batch), str(SAMPLES), "--jsonl", "--jobs", "1")[1]
+    parallel = run("verify", str(batch), str(SAMPLES), "--jsonl", "--jobs", "2")[1]
+    assert serial == parallel
+    assert len(serial.splitlines()) > 50
+
+
+def test_library_parallel_equals_serial_with_small_chunks() -> None:
+    paths = [str(SAMPLES)]
+    serial = [(r.source, r.index, r.status, r.codes) for r in verify(paths, jobs=1)]
+    parallel = [(r.source, r.index, r.status, r.codes) for r in verify(paths, jobs=2, chunk=3)]
+    assert serial == parallel
+
+
+def test_stdin_json_lines_and_text() -> None:
+    lines = jsonl_records(3, "openspiel")
+    code, out, _ = run("verify", "-", "--rules", "openspiel", "--jsonl", stdin="\n".join(lines) + "\n")
+    assert code == 0 and len(out.splitlines()) == 3
+    code, out, _ = run("verify", "-", stdin=CLEAN.read_text())
+    assert code == 0 and "records        1" in out
+
+
+def test_fail_fast_stops_at_the_first_problem() -> None:
+    code, out, _ = run("verify", str(SAMPLES), "--jsonl", "--fail-fast", "--jobs", "1")
+    results = [json.loads(line) for line in out.splitlines()]
+    assert code == 1
+    assert results[-1]["status"] == "findings"
+    assert all(r["status"] == "clean" for r in results[:-1])
+
+
+def test_json_and_jsonl_together_is_a_usage_error() -> None:
+    code, _, err = run("verify", str(CLEAN), "--json", "--jsonl")
+    assert code == 2 and "not both" in err
+
+
+def test_summary_exit_codes() -> None:
+    summary = Summary()
+    assert summary.exit_code == 0
+    summary.unreadable = 1
+    assert summary.exit_code == 3
+    summary.with_findings = 1
+    assert summary.exit_code == 1
+
+
+# -- adjudicate ----------------------------------------------------------------------
+
+
+def test_adjudicate_clean_record_shows_the_ruling() -> None:
+    code, out, _ = run("adjudicate", str(CLEAN))
+    assert code == 0
+    assert "clean" in out and "knock" in out and "Ann" in out
+
+
+def test_adjudicate_json_and_findings() -> None:
+    code, out, _ = run("adjudicate", str(WRONG), "--json")
+    verdicts = json.loads(out)
+    assert code == 1
+    codes = [f["code"] for f in verdicts[0]["findings"]]
+    assert "card_not_in_hand" in codes
+
+
+def test_adjudicate_rules_override() -> None:
+    tie = SAMPLES / "tie-standard.gin"  # equal deadwood: an undercut under standard
+    standard = json.loads(run("adjudicate", str(tie), "--json")[1])[0]
+    openspiel = json.loads(run("adjudicate", str(tie), "--json", "--rules", "openspiel")[1])[0]
+    assert standard["hands"][0]["outcome"] == "undercut"
+    assert openspiel["hands"][0]["outcome"] == "tie"
+
+
+def test_adjudicate_unreadable_exits_3(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.gin"
+    bad.write_text(
+        '[Rules "standard"]\n[Players "Ann" "Bo"]\n[Hand "1"]\n[Dealer "Bo"]\n[Deal "Ann" "3C 4X"]\n'
+    )
+    code, _, err = run("adjudicate", str(bad))
+    assert code == 3
+    assert "4X" in err and ":5:" in err
+    assert "Traceback" not in err
