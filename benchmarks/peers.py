@@ -175,6 +175,82 @@ def rlcard_min_deadwood_11(prepared: Prepared) -> int:
     return min(_rlcard_10(hand[:i] + hand[i + 1 :]) for i in range(len(hand)))
 
 
+# ----------------------------------------------------------- lean forms for timing
+
+
+@dataclass(frozen=True)
+class PeerSearch:
+    """A peer's least-deadwood search in its leanest call form, for a timed loop.
+
+    ``convert`` turns ginref cards into the peer's own hand once, outside the
+    loop; ``search`` is what the loop calls: the peer's function itself where it
+    takes that hand as is, else the smallest wrapper that can.
+    """
+
+    name: str
+    peer: str
+    size: int
+    exact: bool
+    convert: Callable[[Sequence[int]], Any]
+    search: Callable[[Any], int]
+
+
+def _openspiel_hand(cards: Sequence[int]) -> list[int]:
+    return [openspiel_card(c) for c in cards]
+
+
+def _rlcard_hand(cards: Sequence[int]) -> list[Any]:
+    _, rl_utils = _rlcard()
+    return [rl_utils.get_card(rlcard_card_id(c)) for c in cards]
+
+
+def _openspiel_exact_11() -> Callable[[list[int]], int]:
+    min_deadwood = _openspiel_utils().min_deadwood
+
+    def exact(hand: list[int]) -> int:
+        least: int = min(min_deadwood(hand[:i] + hand[i + 1 :]) for i in range(11))
+        return least
+
+    return exact
+
+
+def _rlcard_searches() -> tuple[Callable[[list[Any]], int], Callable[[list[Any]], int]]:
+    melding, rl_utils = _rlcard()
+    best_clusters = melding.get_best_meld_clusters
+    deadwood_count = rl_utils.get_deadwood_count
+    card_value = rl_utils.get_deadwood_value
+
+    def ten(hand: list[Any]) -> int:
+        clusters = best_clusters(hand)
+        if not clusters:
+            return sum(int(card_value(c)) for c in hand)
+        return int(deadwood_count(hand, clusters[0]))
+
+    def eleven(hand: list[Any]) -> int:
+        return min(ten(hand[:i] + hand[i + 1 :]) for i in range(11))
+
+    return ten, eleven
+
+
+def peer_searches(size: int) -> list[PeerSearch]:
+    """The installed peers' searches for ``size``-card hands (10, or 11 with the best discard)."""
+    versions = available_peers()
+    found: list[PeerSearch] = []
+    if versions["open-spiel"]:
+        native = _openspiel_utils().min_deadwood
+        if size == 10:
+            found.append(PeerSearch("open-spiel", "open-spiel", 10, True, _openspiel_hand, native))
+        else:
+            exact = _openspiel_exact_11()
+            found.append(PeerSearch("open-spiel exact", "open-spiel", 11, True, _openspiel_hand, exact))
+            found.append(PeerSearch("open-spiel heuristic", "open-spiel", 11, False, _openspiel_hand, native))
+    if versions["rlcard"]:
+        ten, eleven = _rlcard_searches()
+        search = ten if size == 10 else eleven
+        found.append(PeerSearch("rlcard", "rlcard", size, True, _rlcard_hand, search))
+    return found
+
+
 # --------------------------------------------------------------- reference search
 
 

@@ -1,0 +1,126 @@
+"""``docs/benchmarks.md``, rendered from a results dict (``run.py --markdown docs/benchmarks.md``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from report import Results, cli_table, deadwood_table, machine_lines, targets_table
+
+REPRODUCE = """\
+```sh
+python -m venv .venv && . .venv/bin/activate && pip install '.[bench]'
+python benchmarks/run.py
+```"""
+
+METHOD = """\
+- **Same hands for everyone.** Each class is dealt from `random.Random("ginref-bench:<seed>:<class>")`
+  (seed 1), so every run and every contestant sees the same hands.
+- **Least deadwood, in one process on one core** (`os.sched_setaffinity(0, {cpu})`). ginref is called as a
+  library, `ginref.melds.min_deadwood(mask)` for 10 cards and `min_deadwood_after_discard(mask)` for 11,
+  on masks from `ginref.cards.mask_of` built before the clock starts; each peer gets its own card form, also
+  built before. OpenSpiel: `pyspiel.gin_rummy.GinRummyUtils(13, 4, 10).min_deadwood`, called directly (C++
+  via pybind11). RLCard: `get_best_meld_clusters` + `get_deadwood_count` (pure Python). Each contestant's
+  first pass warms it up and sets how many passes make a round last at least `min_seconds`; then the
+  contestants take turns (ginref, OpenSpiel, RLCard, ginref, ...) for several rounds with the garbage
+  collector off, timed with `time.perf_counter`. The figure is the median round; a speed ratio is the
+  median of the per-round ratios, since contestants in one round run back to back.
+- **11 cards** means the least deadwood after the best discard. OpenSpiel's own 11-card `min_deadwood` is a
+  heuristic (best 11-card meld group, then drop its highest deadwood card) that overstates the deadwood on
+  some hands; it is timed and its mismatches are counted separately (`heuristic`). The exact OpenSpiel form
+  is the minimum over the 11 discards of its 10-card call (`open-spiel exact`); RLCard is used the same way.
+- **Checking.** Every answer is compared with ginref's (`differs from ginref`). The naive search (every set
+  of disjoint melds, in Python) rules on the first `naive_hands` hands of each class and on every hand an
+  exact peer disputes; `ginref is` against `naive` is a speed ratio on that subset.
+- **Command line**, as subprocesses of the same interpreter: `ginref analyze -` reads random 10-card hands
+  as text lines (output to `/dev/null`; one captured run checks every answer against the library);
+  start-up is `ginref analyze "3C 4C 5C 9D 9S 9H KH 2D 6S 7S" --json` against `python -c "import click"`,
+  interleaved; `ginref verify` reads records (one seeded random legal hand each, from
+  `ginref.randomplay.random_hand`, so every one verifies clean; one captured run checks that) written into
+  a temporary folder, once as JSON Lines and once as text, with `--jobs 1` and `--jobs 2`. Each figure is
+  the median run, start-up included.
+- The machine is shared and has two cores, so `--jobs 2` competes with whatever else runs there: read the
+  load averages above next to the figures. Before each round of `verify` runs and after the last, the
+  script measures the *machine ceiling*: how much plain-Python arithmetic two processes get through at
+  once, as a multiple of what one gets through alone (2.00x on two idle cores); `--jobs 2` cannot beat
+  it. The `--jobs 2` speed-up is the median of the per-round ratios of `--jobs 1` time to `--jobs 2` time."""
+
+
+def _classes(results: Results) -> str:
+    lines = [f"- `{item['name']}`: {item['description']}" for item in results["least_deadwood"]]
+    return "\n".join(lines)
+
+
+def _disputes(results: Results) -> str:
+    lines = []
+    for item in results["least_deadwood"]:
+        for d in item["disputes"][:3]:
+            lines.append(
+                f"- `{item['name']}` `{d['hand']}`: {d['contestant']} {d['theirs']}, "
+                f"ginref {d['ginref']}, naive {d['truth']}"
+            )
+    return "\n".join(lines) if lines else "None."
+
+
+def _settings(s: dict[str, Any]) -> str:
+    return (
+        f"- least deadwood: {s['hands']:,} hands per class, {s['rounds']} rounds, "
+        f"the naive search on {s['naive_hands']:,} of them\n"
+        f"- command line: {s['cli_hands']:,} hands for `analyze -`, {s['startup_runs']} start-ups each, "
+        f"{s['records']:,} records for `verify`, {s['verify_rounds']} runs each"
+    )
+
+
+def page(results: Results) -> str:
+    machine = "\n".join(f"- {line}" for line in machine_lines(results))
+    settings = results["settings"]
+    notes = "".join(f"\n- {note}" for note in results.get("notes", []))
+    return f"""# Benchmarks
+
+How fast ginref finds the least deadwood of a hand, next to two peers that do the same: OpenSpiel (C++)
+and RLCard (Python), and how fast its command line starts, analyzes and verifies. One script measures
+everything in one run: `benchmarks/run.py`. This page is its output; to render it again from the saved
+figures: `python benchmarks/run.py --from-json benchmarks/results.json --markdown docs/benchmarks.md`.
+
+## Reproduce
+
+From a fresh checkout:
+
+{REPRODUCE}
+
+The figures land in `benchmarks/results.json` (machine, package versions, every round). `--smoke` is the quick
+health check CI runs: 300 hands per class, the peers only if installed, exit 1 if ginref disagrees with the
+naive search.
+
+## Latest figures
+
+{machine}
+{_settings(settings)}{notes}
+
+### Targets
+
+{targets_table(results, "github")}
+
+### Least deadwood (hands per second, one core)
+
+`hands/s` is the median round; `ginref is` is how many times faster ginref is: the median, over the rounds,
+of ginref's rate divided by the other search's rate in the same round (for the naive search, timed once on
+its subset: the ratio of the rates).
+
+{deadwood_table(results, "github")}
+
+Hand classes:
+
+{_classes(results)}
+
+Disputed hands (first three per class; the naive search's answer is the truth):
+
+{_disputes(results)}
+
+### Command line
+
+{cli_table(results, "github")}
+
+## How it is measured
+
+{METHOD}
+"""

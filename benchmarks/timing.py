@@ -1,0 +1,171 @@
+"""Timing hygiene shared by the benchmark parts.
+
+In-process timings: ``time.perf_counter``, the garbage collector off while a
+timed loop runs, a warm-up pass that also calibrates how many passes make one
+measurement long enough to read, then rounds that interleave the contestants
+(A, B, C, A, B, C, ...) so that a noisy neighbour slows them all alike. The
+figure reported is the median round.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import math
+import os
+import statistics
+import subprocess
+import time
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@contextlib.contextmanager
+def gc_disabled() -> Iterator[None]:
+    enabled = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+@contextlib.contextmanager
+def pinned_to_one_core() -> Iterator[int | None]:
+    """Pin this process to its lowest allowed CPU; yield it (None where the OS cannot pin)."""
+    if not hasattr(os, "sched_setaffinity"):
+        yield None
+        return
+    allowed = os.sched_getaffinity(0)
+    cpu = min(allowed)
+    os.sched_setaffinity(0, {cpu})
+    try:
+        yield cpu
+    finally:
+        os.sched_setaffinity(0, allowed)
+
+
+def time_passes(fn: Callable[[Any], object], args: Sequence[Any], passes: int) -> float:
+    """Seconds to call ``fn`` on every item of ``args``, ``passes`` times over, GC off."""
+    with gc_disabled():
+        start = time.perf_counter()
+        for _ in range(passes):
+            deque(map(fn, args), maxlen=0)  # the leanest Python loop: no list is built
+        return time.perf_counter() - start
+
+
+@dataclass
+class Contestant:
+    """One function timed over one batch of prepared inputs."""
+
+    name: str
+    fn: Callable[[Any], int]
+    args: Sequence[Any]
+    passes: int = 1
+    seconds: list[float] = field(default_factory=list)
+    """one entry per timed round, each covering ``passes`` passes"""
+
+    def answers(self) -> list[int]:
+        return list(map(self.fn, self.args))
+
+    def calibrate(self, min_seconds: float) -> None:
+        """Warm up, then choose enough passes per round to last ``min_seconds``."""
+        elapsed = time_passes(self.fn, self.args, 1)
+        self.passes = max(1, math.ceil(min_seconds / elapsed)) if elapsed > 0 else 1000
+
+
+def interleaved(contestants: Sequence[Contestant], rounds: int, min_seconds: float) -> None:
+    """Calibrate every contestant, then time them in turn, ``rounds`` times."""
+    for contestant in contestants:
+        contestant.calibrate(min_seconds)
+    for _ in range(rounds):
+        for contestant in contestants:
+            contestant.seconds.append(time_passes(contestant.fn, contestant.args, contestant.passes))
+
+
+@dataclass(frozen=True)
+class Command:
+    """A command line to time as a subprocess, with its standard input."""
+
+    name: str
+    argv: tuple[str, ...]
+    stdin: bytes = b""
+    env: dict[str, str] | None = None
+
+    def run(self, capture: bool = False) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run(
+            self.argv,
+            input=self.stdin,
+            stdout=subprocess.PIPE if capture else subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            env=self.env,
+            check=False,
+        )
+
+
+@dataclass
+class CommandTiming:
+    command: Command
+    seconds: list[float] = field(default_factory=list)
+    returncodes: set[int] = field(default_factory=set)
+    stderr: bytes = b""
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.seconds)
+
+
+def time_round(timings: Sequence[CommandTiming]) -> None:
+    """Run each command once, in turn, adding the time it took to its timing."""
+    for timing in timings:
+        start = time.perf_counter()
+        done = timing.command.run()
+        timing.seconds.append(time.perf_counter() - start)
+        timing.returncodes.add(done.returncode)
+        if done.returncode and not timing.stderr:
+            timing.stderr = done.stderr
+
+
+def time_commands(commands: Sequence[Command], rounds: int) -> list[CommandTiming]:
+    """Run each command once untimed (warm caches), then ``rounds`` interleaved timed runs."""
+    timings = [CommandTiming(command) for command in commands]
+    for timing in timings:
+        timing.command.run()
+    for _ in range(rounds):
+        time_round(timings)
+    return timings
+
+
+def _spin(count: int) -> float:
+    """Pure-Python arithmetic, ``count`` steps; returns the seconds it took."""
+    start = time.perf_counter()
+    total = 0
+    for i in range(count):
+        total += i
+    return time.perf_counter() - start
+
+
+def parallel_ceiling(workers: int = 2, seconds: float = 0.3, repeats: int = 3) -> float:
+    """How many times the pure-Python work of one process ``workers`` processes do here, now.
+
+    The best ``--jobs`` can hope for on this machine: on a shared host two
+    "cores" may deliver far less than twice one.
+    """
+    with ProcessPoolExecutor(workers) as pool:
+        list(pool.map(_spin, [1000] * workers))  # start every worker first
+        count = int(1_000_000 * seconds / pool.submit(_spin, 1_000_000).result())
+        ratios = []
+        for _ in range(repeats):
+            start = time.perf_counter()
+            pool.submit(_spin, count).result()
+            alone = time.perf_counter() - start
+            start = time.perf_counter()
+            list(pool.map(_spin, [count] * workers))
+            together = time.perf_counter() - start
+            ratios.append(workers * alone / together)
+    return statistics.median(ratios)
