@@ -9,38 +9,109 @@
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
+from typing import TYPE_CHECKING, Any
 
-from ginref.analysis import DiscardOption, HandAnalysis, analyze
-from ginref.cards import Card, CardSet, card_name, mask_of
-from ginref.errors import (
-    DuplicateCardError,
-    GinrefError,
-    HandSizeError,
-    NotationError,
-    RecordError,
-    RulingError,
-    UnknownRulesError,
-)
-from ginref.layoffs import Defence, Layoff, LayoffReport, best_defence, layoff_report
-from ginref.melds import (
-    Arrangement,
-    Meld,
-    MeldKind,
-    MeldSystem,
-    best_arrangement,
-    min_deadwood,
-    min_deadwood_after_discard,
-    optimal_arrangements,
-)
-from ginref.notation import format_cards, parse_card, parse_cards, parse_hand, parse_melds
-from ginref.rules import PRESETS, Rules, find_rules, load_rules_file, with_overrides
-from ginref.scoring import HandScore, Outcome, score_hand, settle
+# Names are imported on first use, so `ginref COMMAND` loads only what it needs.
+_EXPORTS = {
+    "DiscardOption": "ginref.analysis",
+    "HandAnalysis": "ginref.analysis",
+    "analyze": "ginref.analysis",
+    "Card": "ginref.cards",
+    "CardSet": "ginref.cards",
+    "card_name": "ginref.cards",
+    "mask_of": "ginref.cards",
+    "DuplicateCardError": "ginref.errors",
+    "GinrefError": "ginref.errors",
+    "HandSizeError": "ginref.errors",
+    "NotationError": "ginref.errors",
+    "RecordError": "ginref.errors",
+    "RulingError": "ginref.errors",
+    "UnknownRulesError": "ginref.errors",
+    "Defence": "ginref.layoffs",
+    "Layoff": "ginref.layoffs",
+    "LayoffReport": "ginref.layoffs",
+    "best_defence": "ginref.layoffs",
+    "layoff_report": "ginref.layoffs",
+    "Arrangement": "ginref.melds",
+    "Meld": "ginref.melds",
+    "MeldKind": "ginref.melds",
+    "MeldSystem": "ginref.melds",
+    "best_arrangement": "ginref.melds",
+    "min_deadwood": "ginref.melds",
+    "min_deadwood_after_discard": "ginref.melds",
+    "optimal_arrangements": "ginref.melds",
+    "format_cards": "ginref.notation",
+    "parse_card": "ginref.notation",
+    "parse_cards": "ginref.notation",
+    "parse_hand": "ginref.notation",
+    "parse_melds": "ginref.notation",
+    "PRESETS": "ginref.rules",
+    "Rules": "ginref.rules",
+    "find_rules": "ginref.rules",
+    "load_rules_file": "ginref.rules",
+    "with_overrides": "ginref.rules",
+    "HandScore": "ginref.scoring",
+    "Outcome": "ginref.scoring",
+    "score_hand": "ginref.scoring",
+    "settle": "ginref.scoring",
+    "GameTally": "ginref.game",
+    "tally": "ginref.game",
+    "GameRecord": "ginref.record",
+    "read_records": "ginref.record",
+    "Verdict": "ginref.adjudicate",
+    "adjudicate": "ginref.adjudicate",
+    "verify": "ginref.verify",
+}
 
-try:
-    __version__ = version("ginref")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree
-    __version__ = "0.0.0"
+if TYPE_CHECKING:
+    from ginref.adjudicate import Verdict, adjudicate
+    from ginref.analysis import DiscardOption, HandAnalysis, analyze
+    from ginref.cards import Card, CardSet, card_name, mask_of
+    from ginref.errors import (
+        DuplicateCardError,
+        GinrefError,
+        HandSizeError,
+        NotationError,
+        RecordError,
+        RulingError,
+        UnknownRulesError,
+    )
+    from ginref.game import GameTally, tally
+    from ginref.layoffs import Defence, Layoff, LayoffReport, best_defence, layoff_report
+    from ginref.melds import (
+        Arrangement,
+        Meld,
+        MeldKind,
+        MeldSystem,
+        best_arrangement,
+        min_deadwood,
+        min_deadwood_after_discard,
+        optimal_arrangements,
+    )
+    from ginref.notation import format_cards, parse_card, parse_cards, parse_hand, parse_melds
+    from ginref.record import GameRecord, read_records
+    from ginref.rules import PRESETS, Rules, find_rules, load_rules_file, with_overrides
+    from ginref.scoring import HandScore, Outcome, score_hand, settle
+    from ginref.verify import verify
+
+
+def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return version("ginref")
+        except PackageNotFoundError:  # pragma: no cover - running from a source tree
+            return "0.0.0"
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'ginref' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "PRESETS",
@@ -50,6 +121,8 @@ __all__ = [
     "Defence",
     "DiscardOption",
     "DuplicateCardError",
+    "GameRecord",
+    "GameTally",
     "GinrefError",
     "HandAnalysis",
     "HandScore",
@@ -65,7 +138,9 @@ __all__ = [
     "Rules",
     "RulingError",
     "UnknownRulesError",
+    "Verdict",
     "__version__",
+    "adjudicate",
     "analyze",
     "best_arrangement",
     "best_defence",
@@ -82,7 +157,10 @@ __all__ = [
     "parse_cards",
     "parse_hand",
     "parse_melds",
+    "read_records",
     "score_hand",
     "settle",
+    "tally",
+    "verify",
     "with_overrides",
 ]

@@ -342,16 +342,36 @@ def min_deadwood_after_discard(mask: Mask, system: MeldSystem = STANDARD_SYSTEM)
     h = mask >> 26 & 8191
     s = mask >> 39
     triples = (c & d & (h | s)) | ((c | d) & h & s)
-    if triples:
-        # A set of four stays open here: one of its cards may be the best discard.
-        c, d, h, s, open_ranks = _forced_sets(c, d, h, s, triples & ~(c & d & h & s), tables.capable)
-        open_ranks |= triples & c & d & h & s
-        if open_ranks:
-            return min(
-                best[c2] + best[d2] + best[h2] + best[s2] + min(gain[c2], gain[d2], gain[h2], gain[s2])
-                for c2, d2, h2, s2 in _set_configurations(c, d, h, s, open_ranks, _ALL_CAPABLE)
-            )
-    return best[c] + best[d] + best[h] + best[s] + min(gain[c], gain[d], gain[h], gain[s])
+    if not triples:
+        return best[c] + best[d] + best[h] + best[s] + min(gain[c], gain[d], gain[h], gain[s])
+    # A set of four stays open here: one of its cards may be the best discard.
+    quads = triples & c & d & h & s
+    c, d, h, s, open_ranks = _forced_sets(c, d, h, s, triples & ~quads, tables.capable)
+    open_ranks |= quads
+    value = best[c] + best[d] + best[h] + best[s] + min(gain[c], gain[d], gain[h], gain[s])
+    if not open_ranks:
+        return value
+    if open_ranks & (open_ranks - 1) == 0:
+        return min(value, _settle_last_rank_with_discard(c, d, h, s, open_ranks, best, gain))
+    return min(
+        best[c2] + best[d2] + best[h2] + best[s2] + min(gain[c2], gain[d2], gain[h2], gain[s2])
+        for c2, d2, h2, s2 in _set_configurations(c, d, h, s, open_ranks, _ALL_CAPABLE)
+    )
+
+
+def _settle_last_rank_with_discard(
+    c: int, d: int, h: int, s: int, low: int, best: list[int], gain: list[int]
+) -> int:
+    """The set choices at the one open rank ``low`` (the full set, or three of four), plus a discard."""
+    c2, d2, h2, s2 = c & ~low, d & ~low, h & ~low, s & ~low
+    value = best[c2] + best[d2] + best[h2] + best[s2] + min(gain[c2], gain[d2], gain[h2], gain[s2])
+    if c & d & h & s & low:
+        for kept in ((c, d2, h2, s2), (c2, d, h2, s2), (c2, d2, h, s2), (c2, d2, h2, s)):
+            w, x, y, z = kept
+            candidate = best[w] + best[x] + best[y] + best[z] + min(gain[w], gain[x], gain[y], gain[z])
+            if candidate < value:
+                value = candidate
+    return value
 
 
 def _forced_sets(

@@ -30,11 +30,6 @@ from typing import Literal, Union, get_args, get_origin, get_type_hints
 from ginref.cards import Card, card_points, rank_of, suit_of
 from ginref.errors import UnknownRulesError
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
-
 __all__ = [
     "ALIASES",
     "KNOB_NAMES",
@@ -517,6 +512,10 @@ def load_rules_file(path: str | os.PathLike[str]) -> Rules:
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise UnknownRulesError(f"{where}: cannot read rules file: {reason.lower()}") from None
+    if sys.version_info >= (3, 11):  # imported here: only rules files need it
+        import tomllib
+    else:  # pragma: no cover - exercised on Python 3.10 only
+        import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
