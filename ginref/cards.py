@@ -141,3 +141,31 @@ class CardSet:
 
     def __repr__(self) -> str:
         return f"CardSet.parse({str(self)!r})"
+
+
+_PLAIN_NAMES: dict[str, Card] = {
+    spelling: suit * 13 + rank
+    for suit, suit_letter in enumerate(SUITS)
+    for rank, rank_letter in enumerate(RANKS)
+    for rank_text in ((rank_letter, "10") if rank_letter == "T" else (rank_letter,))
+    for spelling in (rank_text + suit_letter, suit_letter + rank_text)
+}
+
+
+def plain_mask(text: str) -> Mask | None:
+    """The cards of ``text`` when it is plain letters (``3C 10h, QS``), else None.
+
+    A quick path that needs no grammar: anything else (glyphs, cards run
+    together, an unknown token, a duplicate) returns None, and the caller asks
+    :mod:`ginref.notation`, which also words the error.
+    """
+    mask = 0
+    count = 0
+    names = _PLAIN_NAMES
+    for word in text.replace(",", " ").upper().split():
+        c = names.get(word)
+        if c is None:
+            return None
+        mask |= 1 << c
+        count += 1
+    return mask if bin(mask).count("1") == count else None

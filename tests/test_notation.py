@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pyparsing as pp
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ginref.cards import CardSet
@@ -508,3 +508,26 @@ def test_bad_token_column(written: Written, data: st.DataObject) -> None:
     assert type(info.value) is NotationError
     assert (info.value.column, info.value.token) == (column, bad)
     assert f"{bad!r} at column {column}" in str(info.value)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 51), min_size=0, max_size=12, unique=True), st.data())
+def test_plain_mask_agrees_with_the_grammar(cards: list[int], data: st.DataObject) -> None:
+    """The grammar-free quick path reads plain spellings exactly as the grammar does."""
+    from ginref.cards import card_name, mask_of, plain_mask
+
+    words = []
+    for card in cards:
+        rank, suit = card_name(card)
+        rank = data.draw(st.sampled_from(["T", "10", "t"])) if rank == "T" else rank
+        word = data.draw(st.sampled_from([rank + suit, suit + rank]))
+        words.append(data.draw(st.sampled_from([word, word.lower()])))
+    text = data.draw(st.sampled_from([" ", ", ", ","])).join(words)
+    assert plain_mask(text) == mask_of(parse_cards(text))
+
+
+@pytest.mark.parametrize("text", ["3C 3C", "3C 4X", "♣3 4C", "3C4C", "JK 2C", "1S 2S"])
+def test_plain_mask_leaves_everything_else_to_the_grammar(text: str) -> None:
+    from ginref.cards import plain_mask
+
+    assert plain_mask(text) is None
