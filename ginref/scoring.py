@@ -265,21 +265,44 @@ def _declared(
     ):
         problem = "the knocker must meld as far as possible (knocker_must_meld_max)"
     if problem is not None:
-        steps.append(f"illegal knock: {problem}; no score")
-        return HandScore(
-            Outcome.ILLEGAL_KNOCK,
-            None,
-            0,
-            multiplier,
-            limit,
-            arrangement,
-            discard,
-            Defence(optimal_arrangements(defender, system)[0], ()),
-            tuple(steps),
-            rules,
-            reason=problem,
+        return _illegal_knock(
+            problem, defender, rules, system, limit, steps, multiplier, arrangement, discard
         )
     return _rule(knocker, defender, rules, system, limit, steps, multiplier, arrangement, discard, False)
+
+
+def _illegal_knock(
+    reason: str,
+    defender: Mask,
+    rules: Rules,
+    system: MeldSystem,
+    limit: int,
+    steps: list[str],
+    multiplier: int,
+    arrangement: Arrangement,
+    discard: Card | None,
+    *,
+    found: bool = False,
+) -> HandScore:
+    """No score: the knock breaks the rules for ``reason``; the defender keeps its own melds."""
+    numbered = tuple(
+        f"{i}. {step}" for i, step in enumerate([*steps, f"illegal knock: {reason}; no score"], 1)
+    )
+    defence = Defence(optimal_arrangements(defender, system)[0], ())
+    return HandScore(
+        Outcome.ILLEGAL_KNOCK,
+        None,
+        0,
+        multiplier,
+        limit,
+        arrangement,
+        discard,
+        defence,
+        numbered,
+        rules,
+        declaration_found=found,
+        reason=reason,
+    )
 
 
 def _discard_from_spread(declared: list[Mask], system: MeldSystem) -> tuple[list[Mask], Card | None]:
@@ -447,20 +470,8 @@ def _best_declaration(
         )
         arrangement = optimal_arrangements(hand, system)[0]
         reason = f"the knocker's least deadwood is {least}, over the knock limit {limit}"
-        steps.append(f"illegal knock: {reason}; no score")
-        return HandScore(
-            Outcome.ILLEGAL_KNOCK,
-            None,
-            0,
-            multiplier,
-            limit,
-            arrangement,
-            shown,
-            Defence(optimal_arrangements(defender, system)[0], ()),
-            tuple(steps),
-            rules,
-            declaration_found=True,
-            reason=reason,
+        return _illegal_knock(
+            reason, defender, rules, system, limit, steps, multiplier, arrangement, shown, found=True
         )
     _, arrangement, discard = best
     least_arrangement = optimal_arrangements(
