@@ -242,7 +242,7 @@ def _analyze_stream(
 
     bad = 0
     first = True
-    for number, raw in enumerate(click.get_text_stream("stdin"), 1):
+    for number, raw in enumerate(sys.stdin, 1):
         text = raw.split("#", 1)[0].strip()
         if not text:
             continue
@@ -521,10 +521,7 @@ def game(
         players = (names[0], names[1])
     source = "<stdin>" if sheet == "-" else sheet
     try:
-        if sheet == "-":
-            text = click.get_text_stream("stdin").read()
-        else:
-            text = Path(sheet).read_text(encoding="utf-8")
+        text = sys.stdin.read() if sheet == "-" else Path(sheet).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise UnreadableError(f"{source}: cannot read the sheet: {reason.lower()}") from None
@@ -599,7 +596,7 @@ def adjudicate(
     rules = _record_rules(rules_name, rules_file, overrides)
     exit_code = 0
     documents: list[object] = []
-    stdin = click.get_binary_stream("stdin") if record == "-" else None
+    stdin = sys.stdin.buffer if record == "-" else None
     for item in adjudicate_units([record], rules, stdin=stdin):
         if isinstance(item, RecordResult):
             exit_code = exit_code or 3
@@ -680,11 +677,11 @@ def verify(
     if as_json and as_jsonl:
         fail("give --json or --jsonl, not both")
     rules = _record_rules(rules_name, rules_file, overrides)
-    stdin = click.get_binary_stream("stdin") if "-" in paths else None
+    stdin = sys.stdin.buffer if "-" in paths else None
     summary = Summary()
     results = run(list(paths), rules, jobs=jobs, stdin=stdin, want_json=as_json or as_jsonl)
     hidden = as_json or as_jsonl or not sys.stderr.isatty()
-    out = click.get_text_stream("stdout")
+    out = sys.stdout
     with click.progressbar(results, label="verifying", file=sys.stderr, hidden=hidden, show_pos=True) as bar:
         if as_json:
             out.write('{"records":[')
