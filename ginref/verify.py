@@ -341,6 +341,7 @@ def _parallel(
     stream: Iterable[Unit | RecordResult], rules: Rules | None, jobs: int, chunk: int, want_json: bool
 ) -> Iterator[RecordResult]:
     window = jobs * 3
+    _warm_up()
     with ProcessPoolExecutor(max_workers=jobs, initializer=_set_worker, initargs=(rules, want_json)) as pool:
         pending: list[Future[list[RecordResult]] | RecordResult] = []
         submit: Callable[[list[Unit]], Future[list[RecordResult]]] = lambda batch: pool.submit(  # noqa: E731
@@ -352,6 +353,17 @@ def _parallel(
                 yield from _resolve(pending.pop(0))
         while pending:
             yield from _resolve(pending.pop(0))
+
+
+def _warm_up() -> None:
+    """Load the checking code and meld tables before the workers start.
+
+    Where workers are forked (Linux), they inherit all of it instead of each
+    importing and building it again.
+    """
+    from ginref import adjudicate, melds, record  # noqa: F401
+
+    melds.min_deadwood_after_discard((1 << 11) - 1)
 
 
 def _resolve(item: Future[list[RecordResult]] | RecordResult) -> Iterator[RecordResult]:
