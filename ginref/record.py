@@ -1644,14 +1644,23 @@ def _split(lines: Iterable[_Line]) -> Iterator[list[_Line]]:
         yield chunk
 
 
-def split_text_records(lines: Iterable[tuple[int, str]]) -> Iterator[tuple[int, str]]:
-    """Numbered text lines grouped into records: ``(first line number, the record's text)``.
+def split_text_records(
+    lines: Iterable[tuple[int, str] | tuple[int, str, str | None]],
+) -> Iterator[tuple[int, str, str | None]]:
+    """Numbered text lines grouped into records: ``(first line, the record's text, problem)``.
 
     For callers that read lines themselves (``ginref.verify``); the text of each
-    record goes to :func:`read_record` with ``first_line``.
+    record goes to :func:`read_record` with ``first_line``. A line may carry a
+    problem (bytes that are not text); the record holding it reports the first
+    such problem, so the caller can rule it unreadable and go on to the next.
     """
-    for chunk in _split((number, text.rstrip("\r\n"), None) for number, text in lines):
-        yield chunk[0][0], "\n".join(text for _, text, _ in chunk)
+    items: Iterator[_Line] = (
+        (line[0], line[1].rstrip("\r\n"), (1, line[2]) if len(line) > 2 and line[2] is not None else None)
+        for line in lines
+    )
+    for chunk in _split(items):
+        problem = next((p[1] for _, _, p in chunk if p is not None), None)
+        yield chunk[0][0], "\n".join(text for _, text, _ in chunk), problem
 
 
 def _text_records(lines: Iterable[_Line], source: str) -> Iterator[GameRecord | RecordError]:

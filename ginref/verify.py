@@ -133,47 +133,61 @@ def units(paths: Sequence[str], stdin: IO[bytes] | None = None) -> Iterator[Unit
             yield _unreadable(source, 0, 0, f"cannot open: {exc.strerror or exc}")
             continue
         try:
-            lines = _decoded_lines(handle, source)
+            lines = _decoded_lines(handle)
             if kind is None:
                 kind, lines = _sniff(lines)
             if kind == "jsonl":
-                for index, (number, text) in enumerate(item for item in lines if item[1].strip()):
-                    yield Unit("jsonl", source, index, number, text.rstrip("\r\n"))
+                index = 0
+                for number, text, problem in lines:
+                    if problem is None and not text.strip():
+                        continue
+                    if problem is not None:
+                        yield _unreadable(source, index, number, problem)
+                    else:
+                        yield Unit("jsonl", source, index, number, text.rstrip("\r\n"))
+                    index += 1
             elif kind == "json":
-                text = "".join(text for _, text in lines)
-                yield Unit("json", source, 0, 1, text)
+                numbered = list(lines)
+                problem = next((p for _, _, p in numbered if p is not None), None)
+                if problem is not None:
+                    yield _unreadable(source, 0, 1, problem)
+                else:
+                    yield Unit("json", source, 0, 1, "".join(text for _, text, _ in numbered))
             else:
-                for index, (number, text) in enumerate(split_text_records(lines)):
-                    yield Unit("gin", source, index, number, text)
-        except _BadBytes as exc:
-            yield _unreadable(source, exc.index, exc.line, exc.message)
+                for index, (number, text, problem) in enumerate(split_text_records(lines)):
+                    if problem is not None:
+                        yield _unreadable(source, index, number, problem)
+                    else:
+                        yield Unit("gin", source, index, number, text)
+        except OSError as exc:
+            yield _unreadable(source, 0, 0, f"cannot read: {exc.strerror or exc}")
         finally:
             if handle is not stdin:
                 handle.close()
 
 
-class _BadBytes(Exception):
-    def __init__(self, line: int, message: str, index: int = 0) -> None:
-        super().__init__(message)
-        self.line = line
-        self.message = message
-        self.index = index
+Line = tuple[int, str, "str | None"]
 
 
-def _decoded_lines(handle: IO[bytes], source: str) -> Iterator[tuple[int, str]]:
-    """Lines as text, numbered from 1; invalid UTF-8 or NUL bytes stop the file with a reason."""
+def _decoded_lines(handle: IO[bytes]) -> Iterator[Line]:
+    """Lines as text, numbered from 1, each with the problem that makes it unreadable.
+
+    A line that is not UTF-8 text (or holds NUL bytes) spoils only the record it
+    belongs to; the reading goes on.
+    """
     for number, raw in enumerate(handle, 1):
         if b"\x00" in raw:
-            raise _BadBytes(number, f"binary data (NUL byte) at line {number}")
+            yield number, "", f"binary data (NUL byte) at line {number}"
+            continue
         try:
-            yield number, raw.decode("utf-8")
+            yield number, raw.decode("utf-8"), None
         except UnicodeDecodeError as exc:
-            raise _BadBytes(number, f"invalid UTF-8 at line {number}, byte {exc.start + 1}") from None
+            yield number, "", f"invalid UTF-8 at line {number}, byte {exc.start + 1}"
 
 
-def _sniff(lines: Iterator[tuple[int, str]]) -> tuple[Kind, Iterator[tuple[int, str]]]:
+def _sniff(lines: Iterator[Line]) -> tuple[Kind, Iterator[Line]]:
     """Standard input: JSON Lines when the first non-blank character is ``{``, else text."""
-    seen: list[tuple[int, str]] = []
+    seen: list[Line] = []
     kind: Kind = "gin"
     for item in lines:
         seen.append(item)
@@ -182,7 +196,7 @@ def _sniff(lines: Iterator[tuple[int, str]]) -> tuple[Kind, Iterator[tuple[int, 
             kind = "jsonl" if stripped.startswith("{") else "gin"
             break
 
-    def replay() -> Iterator[tuple[int, str]]:
+    def replay() -> Iterator[Line]:
         yield from seen
         yield from lines
 

@@ -630,8 +630,9 @@ def test_split_text_records_for_callers_with_lines() -> None:
     text = GOOD + SECOND
     lines = list(enumerate(text.splitlines(keepends=True), 1))
     chunks = list(split_text_records(lines))
-    assert [first for first, _ in chunks] == [7, len(GOOD.splitlines()) + 5]
-    first, chunk = chunks[1]
+    assert [first for first, _, _ in chunks] == [7, len(GOOD.splitlines()) + 5]
+    first, chunk, problem = chunks[1]
+    assert problem is None
     assert read_record(chunk, first_line=first) == read_text(SECOND)
 
 

@@ -172,3 +172,32 @@ def test_adjudicate_unreadable_exits_3(tmp_path: Path) -> None:
     assert code == 3
     assert "4X" in err and ":5:" in err
     assert "Traceback" not in err
+
+
+def test_a_bad_line_spoils_only_its_own_record(tmp_path: Path) -> None:
+    """Invalid UTF-8 or binary junk mid-file: that record is unreadable, the rest go on."""
+    good = jsonl_records(4)
+    (tmp_path / "mixed.jsonl").write_bytes(
+        "\n".join(good[:2]).encode()
+        + b'\n{"rules": "caf\xe9"}\n\x00\x00junk\n'
+        + "\n".join(good[2:]).encode()
+        + b"\n"
+    )
+    first, second = (format_text(random_hand(seed, find_rules("standard"))) for seed in (7, 8))
+    (tmp_path / "mixed.gin").write_bytes(first.encode() + b"\n# caf\xe9\n\n" + second.encode())
+    code, out, _ = run("verify", str(tmp_path), "--jsonl", "--jobs", "1")
+    results = [json.loads(line) for line in out.splitlines()]
+    statuses = [(Path(r["source"]).name, r["index"], r["status"]) for r in results]
+    assert statuses == [
+        ("mixed.gin", 0, "unreadable"),  # the comment with a bad byte belongs to the first record
+        ("mixed.gin", 1, "clean"),
+        ("mixed.jsonl", 0, "clean"),
+        ("mixed.jsonl", 1, "clean"),
+        ("mixed.jsonl", 2, "unreadable"),
+        ("mixed.jsonl", 3, "unreadable"),
+        ("mixed.jsonl", 4, "clean"),
+        ("mixed.jsonl", 5, "clean"),
+    ]
+    assert "invalid UTF-8 at line 3" in results[4]["error"]
+    assert "NUL byte) at line 4" in results[5]["error"]
+    assert code == 3
