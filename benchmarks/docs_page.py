@@ -120,6 +120,31 @@ Disputed hands (first three per class; the naive search's answer is the truth):
 
 {cli_table(results, "github")}
 
+## Where the time goes in `ginref verify` (JSON Lines)
+
+The JSON Lines target (10,000 records/s per core) is not met. The records timed are whole hands from
+ginref's random player, about 46 events and 3.9 KB each. Profiled with pyinstrument, one record costs
+about 210 µs, spent as follows:
+
+- 44%: `record.from_json_dict`, mostly building one frozen `Turn` dataclass per event (0.75 µs each, against
+  0.30 µs for a NamedTuple) after five dictionary look-ups.
+- 9%: `json.loads` of the line (25 µs).
+- 40%: the adjudicator's replay (`adjudicate._Replay.run`).
+- the rest: reading, chunking and reporting.
+
+Shorter records go faster: OpenSpiel hands of about 20 events run at about 9,000 records/s per core. What
+would move it:
+
+- A typed decoder such as msgspec, decoding straight into lightweight event structs with validation in C,
+  would replace the first two items (about half the time). It needs the model's event types to become
+  msgspec Structs (or a parallel wire model the replay reads directly), a change across `record.py`,
+  `adjudicate.py` and `randomplay.py`.
+- A leaner replay loop over plain tuples would take the rest of the way.
+
+`--jobs 2` on JSON Lines reaches about 92% of this machine's own two-process ceiling (shown in the table).
+The main process still reads and ships each line to the workers. Sending byte ranges, so that the workers
+read the file themselves, would close most of the remaining gap.
+
 ## How it is measured
 
 {METHOD}
