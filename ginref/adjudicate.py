@@ -1275,7 +1275,9 @@ class _Replay:
                      "defence cannot be checked", place)
             return None
         hand = self.held[q]
-        declared, problems = defence_as_declared(hand, own, laid, knocker_melds, system)
+        declared, problems = defence_as_declared(
+            hand, own, laid, knocker_melds, system, chaining=rules.layoff_chaining
+        )
         for problem in problems:
             self.add(FindingCode.ILLEGAL_LAYOFF, f"{defender} cannot lay off: {problem}", place)
         dw = declared.deadwood_points

@@ -241,12 +241,15 @@ def defence_as_declared(
     layoffs: Sequence[tuple[Card, int]],
     knocker_melds: Sequence[Meld],
     system: MeldSystem,
+    *,
+    chaining: bool = True,
 ) -> tuple[Defence, list[str]]:
     """Score a defender's declared melds and layoffs; return problems found.
 
-    ``layoffs`` are ``(card, meld index)`` in the order laid; each must extend
-    the meld as it stands at that moment. Illegal layoffs are reported and
-    their cards stay in the deadwood.
+    ``layoffs`` are ``(card, meld index)`` in the order laid; each must be the
+    defender's own card, outside its own melds, and extend the meld as it
+    stands at that moment (without ``chaining``: as the knocker declared it).
+    Illegal layoffs are reported and their cards stay in the deadwood.
     """
     problems: list[str] = []
     current = [meld.mask for meld in knocker_melds]
@@ -259,7 +262,10 @@ def defence_as_declared(
         if not 0 <= index < len(current):
             problems.append(f"{card_name(card)} laid off onto meld {index + 1}, which does not exist")
             continue
-        target = current[index]
+        if not defender >> card & 1 or (melded | laid_mask) >> card & 1:
+            problems.append(f"{card_name(card)} is not the defender's to lay off")
+            continue
+        target = current[index] if chaining else knocker_melds[index].mask
         extended = target | 1 << card
         kind = Meld(target).kind
         ok = not target >> card & 1 and (

@@ -60,3 +60,20 @@ def test_spade_upcard_doubles_the_hand_with_its_bonus() -> None:
     oklahoma = find_rules("oklahoma")
     settlement = settle("knock", 8, 5, oklahoma, multiplier=oklahoma.multiplier(parse_cards("9S")[0]))
     assert (settlement.outcome, settlement.points) == (Outcome.UNDERCUT, (3 + 10) * 2)
+
+
+def test_declared_layoffs_respect_chaining_and_ownership() -> None:
+    from ginref.layoffs import defence_as_declared
+    from ginref.melds import STANDARD_SYSTEM, Meld
+
+    run = [Meld(mask("4H 5H 6H"))]
+    defender = mask("3H 7H 8H 2C 2D 9S KD QC JS AC")
+    seven, eight, three = (parse_cards(c)[0] for c in ("7H", "8H", "3H"))
+    laid = [(seven, 0), (eight, 0), (three, 0)]
+    chained, problems = defence_as_declared(defender, [], laid, run, STANDARD_SYSTEM)
+    assert not problems and chained.laid_off == mask("3H 7H 8H")
+    unchained, problems = defence_as_declared(defender, [], laid, run, STANDARD_SYSTEM, chaining=False)
+    assert unchained.laid_off == mask("3H 7H")  # 8H only touches the 7H laid before it
+    assert problems == ["8H does not fit [4H 5H 6H]"]
+    _, problems = defence_as_declared(defender, [], [(parse_cards("3D")[0], 0)], run, STANDARD_SYSTEM)
+    assert problems == ["3D is not the defender's to lay off"]
