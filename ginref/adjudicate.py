@@ -558,6 +558,26 @@ class _Replay:
 
     # -- the deal -----------------------------------------------------------------
 
+    def _distinct(
+        self, cards: Sequence[object], seen: Mask, where: str, twice: str, elsewhere: str
+    ) -> Mask | None:
+        """The cards as a mask, or None once a non-card or a card seen twice is reported."""
+        mask = _fast_mask(cards)
+        if mask >= 0 and not seen & mask:
+            return mask
+        mask = 0
+        for c in cards:
+            if type(c) is not int or not 0 <= c < 52:
+                self.add(FindingCode.BAD_CARD, f"{c!r} in {where} is not a card")
+                return None
+            bit = 1 << c
+            if (seen | mask) & bit:
+                again = twice if mask & bit else elsewhere
+                self.add(FindingCode.DUPLICATE_CARD, f"{card_name(c)} is {again}")
+                return None
+            mask |= bit
+        return mask
+
     def deal(self) -> bool:
         """Check the deal and set up the card state; False when the hand cannot be replayed."""
         hand, rules, players = self.hand, self.rules, self.players
@@ -583,19 +603,10 @@ class _Replay:
                 self.add(FindingCode.DEAL_INCOMPLETE, f"the deal shows {name}'s cards twice")
                 return False
             dealt[p] = True
-            mask = _fast_mask(cards)
-            if mask < 0 or seen & mask:
-                mask = 0
-                for c in cards:
-                    if not _is_card(c):
-                        self.add(FindingCode.BAD_CARD, f"{c!r} in {name}'s deal is not a card")
-                        return False
-                    bit = 1 << c
-                    if (seen | mask) & bit:
-                        twice = "twice" if mask & bit else "to both players"
-                        self.add(FindingCode.DUPLICATE_CARD, f"{card_name(c)} is dealt {twice}")
-                        return False
-                    mask |= bit
+            found = self._distinct(cards, seen, f"{name}'s deal", "dealt twice", "dealt to both players")
+            if found is None:
+                return False
+            mask = found
             seen |= mask
             self.held[p] = mask
             if len(cards) > want[p]:
@@ -631,19 +642,10 @@ class _Replay:
             self.pile.append(up)
         stock = hand.stock
         if stock is not None:
-            smask = _fast_mask(stock)
-            if smask < 0 or seen & smask:
-                smask = 0
-                for c in stock:
-                    if not _is_card(c):
-                        self.add(FindingCode.BAD_CARD, f"{c!r} in the stock is not a card")
-                        return False
-                    bit = 1 << c
-                    if (seen | smask) & bit:
-                        where = "twice in the stock" if smask & bit else "in the stock and dealt"
-                        self.add(FindingCode.DUPLICATE_CARD, f"{card_name(c)} is {where}")
-                        return False
-                    smask |= bit
+            found = self._distinct(stock, seen, "the stock", "twice in the stock", "in the stock and dealt")
+            if found is None:
+                return False
+            smask = found
             if len(stock) != 31:
                 self.add(FindingCode.DEAL_INCOMPLETE,
                          f"the stock shows {len(stock)} cards; after the deal it holds 31")

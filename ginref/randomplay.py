@@ -476,16 +476,22 @@ def _knock_turn(hand: HandRecord) -> int:
     return -1
 
 
-def _c_card_not_in_hand(record: GameRecord, rng: random.Random, rules: Rules) -> _Done:
+def _first_turn(record: GameRecord, rng: random.Random) -> tuple[int, int] | None:
+    """A random hand's first turn, as (hand index, event index); None if no hand has a turn."""
     options = []
     for i, hand in enumerate(record.hands):
         for j, ev in enumerate(hand.events):
             if isinstance(ev, Turn):
                 options.append((i, j))
                 break
-    if not options:
+    return rng.choice(options) if options else None
+
+
+def _c_card_not_in_hand(record: GameRecord, rng: random.Random, rules: Rules) -> _Done:
+    picked = _first_turn(record, rng)
+    if picked is None:
         return None
-    i, j = rng.choice(options)
+    i, j = picked
     hand = record.hands[i]
     turn = hand.events[j]
     assert isinstance(turn, Turn)
@@ -794,15 +800,10 @@ def _c_duplicate_card(record: GameRecord, rng: random.Random, rules: Rules) -> _
 def _c_upcard_ritual(record: GameRecord, rng: random.Random, rules: Rules) -> _Done:
     if rules.first_turn != "ritual":
         return None
-    options = []
-    for i, hand in enumerate(record.hands):
-        for j, ev in enumerate(hand.events):
-            if isinstance(ev, Turn):
-                options.append((i, j))
-                break
-    if not options:
+    picked = _first_turn(record, rng)
+    if picked is None:
         return None
-    i, j = rng.choice(options)
+    i, j = picked
     hand = record.hands[i]
     turn = hand.events[j]
     assert isinstance(turn, Turn)
