@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from ginref import game
@@ -487,6 +487,16 @@ def _first_turn(record: GameRecord, rng: random.Random) -> tuple[int, int] | Non
     return rng.choice(options) if options else None
 
 
+def _knock_turns(record: GameRecord) -> Iterator[tuple[int, HandRecord, int, Turn, Knock]]:
+    """Each hand's knocking turn: (hand index, the hand, event index, the turn, its knock)."""
+    for i, hand in enumerate(record.hands):
+        j = _knock_turn(hand)
+        if j >= 0:
+            turn = hand.events[j]
+            assert isinstance(turn, Turn) and turn.knock is not None
+            yield i, hand, j, turn, turn.knock
+
+
 def _c_card_not_in_hand(record: GameRecord, rng: random.Random, rules: Rules) -> _Done:
     picked = _first_turn(record, rng)
     if picked is None:
@@ -581,13 +591,8 @@ def _defence_index(hand: HandRecord) -> int:
 
 def _c_illegal_layoff(record: GameRecord, rng: random.Random, rules: Rules) -> _Done:
     options = []
-    for i, hand in enumerate(record.hands):
-        j = _knock_turn(hand)
-        if j < 0:
-            continue
-        turn = hand.events[j]
-        assert isinstance(turn, Turn) and turn.knock is not None
-        if turn.knock.ending != "knock" or not turn.knock.melds:
+    for i, hand, j, turn, knock in _knock_turns(record):
+        if knock.ending != "knock" or not knock.melds:
             continue
         final = _final_hands(hand, record.players)
         if final is None:
@@ -599,16 +604,16 @@ def _c_illegal_layoff(record: GameRecord, rng: random.Random, rules: Rules) -> _
             defence = hand.events[k]
             assert isinstance(defence, Defence)
         else:
-            best = best_defence(defender, [Meld(m) for m in turn.knock.melds], rules)
+            best = best_defence(defender, [Meld(m) for m in knock.melds], rules)
             defence = Defence(
                 record.players[q], tuple(m.mask for m in best.arrangement.melds),
-                tuple((lay.card, turn.knock.melds.index(lay.onto.mask)) for lay in best.layoffs),
+                tuple((lay.card, knock.melds.index(lay.onto.mask)) for lay in best.layoffs),
             )
         used = mask_of(c for c, _ in defence.layoffs)
         for m in defence.melds:
             used |= m
         for c in scan(defender & ~used):
-            for at, meld in enumerate(turn.knock.melds):
+            for at, meld in enumerate(knock.melds):
                 # a card of another suit and rank can never join this meld, chain or not
                 if all(x % 13 != c % 13 and x // 13 != c // 13 for x in scan(meld)):
                     options.append((i, j, k, dataclasses.replace(
@@ -626,13 +631,8 @@ def _c_illegal_layoff(record: GameRecord, rng: random.Random, rules: Rules) -> _
 
 def _c_knock_over_limit(record: GameRecord, rng: random.Random, rules: Rules) -> _Done:
     options = []
-    for i, hand in enumerate(record.hands):
-        j = _knock_turn(hand)
-        if j < 0:
-            continue
-        turn = hand.events[j]
-        assert isinstance(turn, Turn) and turn.knock is not None
-        if turn.knock.discard is not None:
+    for i, _, j, _, knock in _knock_turns(record):
+        if knock.discard is not None:
             options.append((i, j))
     if not options:
         return None
@@ -837,13 +837,8 @@ def _c_draw_from_empty_stock(
 def _c_invalid_meld(record: GameRecord, rng: random.Random, rules: Rules) -> _Done:
     system = MeldSystem.from_rules(rules)
     options = []
-    for i, hand in enumerate(record.hands):
-        j = _knock_turn(hand)
-        if j < 0:
-            continue
-        turn = hand.events[j]
-        assert isinstance(turn, Turn) and turn.knock is not None
-        melds = turn.knock.melds
+    for i, _, j, _, knock in _knock_turns(record):
+        melds = knock.melds
         for a in range(len(melds)):
             for b in range(a + 1, len(melds)):
                 if not is_meld(melds[a] | melds[b], system):
@@ -864,15 +859,10 @@ def _c_invalid_meld(record: GameRecord, rng: random.Random, rules: Rules) -> _Do
 
 def _c_layoff_on_gin(record: GameRecord, rng: random.Random, rules: Rules) -> _Done:
     options = []
-    for i, hand in enumerate(record.hands):
-        j = _knock_turn(hand)
-        if j < 0:
-            continue
-        turn = hand.events[j]
-        assert isinstance(turn, Turn) and turn.knock is not None
-        ending = turn.knock.ending
+    for i, hand, j, turn, knock in _knock_turns(record):
+        ending = knock.ending
         allowed = rules.layoff_on_gin if ending == "gin" else rules.layoff_on_big_gin
-        if ending == "knock" or allowed or not turn.knock.melds:
+        if ending == "knock" or allowed or not knock.melds:
             continue
         final = _final_hands(hand, record.players)
         if final is None:
