@@ -19,7 +19,7 @@ import contextlib
 import json
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any, Literal, NoReturn
 
@@ -1196,15 +1196,23 @@ def _json_defence(ev: dict[str, object], player: str, h: int, e: int, place: Pla
     return _checked_defence(ev, player, f"/hands/{h}/events/{e}", place)
 
 
+def _json_choice(
+    value: dict[str, Any], key: str, allowed: Collection[str], pointer: str, expected: str
+) -> Any:
+    """``value[key]``, which must be one of ``allowed``; else the missing or bad key, named."""
+    choice = value.get(key)
+    if choice not in allowed:
+        if key not in value:
+            raise _Invalid(pointer, f"missing key {key!r}")
+        raise _Invalid(f"{pointer}/{key}", f"expected {expected}, got {choice!r}")
+    return choice
+
+
 def _checked_knock(value: object, pointer: str, place: Place) -> Knock:
     """A knock checked step by step, naming the bad element; the slow path."""
     if type(value) is not dict:
         _want(value, "a knock object", pointer)
-    ending = value.get("ending")
-    if ending not in _ENDINGS:
-        if "ending" not in value:
-            raise _Invalid(pointer, "missing key 'ending'")
-        raise _Invalid(f"{pointer}/ending", f"expected 'knock', 'gin' or 'big_gin', got {ending!r}")
+    ending = _json_choice(value, "ending", _ENDINGS, pointer, "'knock', 'gin' or 'big_gin'")
     if "melds" not in value:
         raise _Invalid(pointer, "missing key 'melds'")
     melds = _json_melds(value["melds"], f"{pointer}/melds")
@@ -1314,12 +1322,7 @@ def _check_hand_keys(data: dict[str, object], h: int) -> NoReturn:
 def _json_result(value: object, pointer: str, place: Place) -> ClaimedResult:
     if type(value) is not dict:
         _want(value, "a result object", pointer)
-    outcome = value.get("outcome")
-    if outcome not in _OUTCOMES:
-        if "outcome" not in value:
-            raise _Invalid(pointer, "missing key 'outcome'")
-        raise _Invalid(f"{pointer}/outcome", f"expected one of {', '.join(sorted(_OUTCOMES))}, "
-                       f"got {outcome!r}")
+    outcome = _json_choice(value, "outcome", _OUTCOMES, pointer, f"one of {', '.join(sorted(_OUTCOMES))}")
     known = 1
     winner = value.get("winner")
     if "winner" in value:
