@@ -203,10 +203,13 @@ def _sniff(lines: Iterator[Line]) -> tuple[Kind, Iterator[Line]]:
     return kind, replay()
 
 
-def _unreadable(source: str, index: int, line: int, message: str) -> RecordResult:
-    document = {"source": source, "index": index, "line": line, "status": "unreadable", "error": message}
+def _unreadable(source: str, index: int, line: int, message: str, column: int = 0) -> RecordResult:
+    document: dict[str, object] = {"source": source, "index": index, "line": line}
+    if column:
+        document["column"] = column
+    document.update(status="unreadable", error=message)
     text = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
-    where = f"{source}:{line}" if line else source
+    where = ":".join(str(part) for part in (source, line, column) if part)
     return RecordResult(source, index, line, "unreadable", (), (), text, (f"{where}: unreadable: {message}",))
 
 
@@ -238,7 +241,7 @@ def decode_unit(unit: Unit) -> GameRecord | RecordResult:
             )
         return from_json_dict(data, source=unit.source, index=unit.index, line=unit.line)
     except RecordError as exc:
-        return _unreadable(unit.source, unit.index, exc.line or unit.line, exc.message)
+        return _unreadable(unit.source, unit.index, exc.line or unit.line, exc.message, exc.column)
 
 
 def finding_lines(unit_source: str, unit_line: int, verdict: Verdict) -> tuple[str, ...]:

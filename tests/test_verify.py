@@ -170,7 +170,7 @@ def test_adjudicate_unreadable_exits_3(tmp_path: Path) -> None:
     )
     code, _, err = run("adjudicate", str(bad))
     assert code == 3
-    assert "4X" in err and ":5:" in err
+    assert "4X" in err and "bad.gin:5:17:" in err
     assert "Traceback" not in err
 
 
