@@ -49,3 +49,32 @@ class RecordError(GinrefError, ValueError):
     def __str__(self) -> str:
         where = ":".join(str(part) for part in (self.source, self.line, self.column) if part)
         return f"{where}: {self.message}" if where else self.message
+
+
+class InputFileError(GinrefError, OSError):
+    """A path that cannot be read as input (missing, a folder, a FIFO, no permission).
+
+    ``missing`` is True when the path does not exist (a usage error, exit 2);
+    any other case is unreadable input (exit 3).
+    """
+
+    def __init__(self, message: str, path: str = "", *, missing: bool = False) -> None:
+        super().__init__(message)
+        self.message = message
+        self.path = path
+        self.missing = missing
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class OutputFileError(GinrefError, OSError):
+    """An output that cannot be written (no such folder, a full disk, no permission)."""
+
+    def __init__(self, message: str, path: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.path = path
+
+    def __str__(self) -> str:
+        return self.message

@@ -1,0 +1,137 @@
+"""Opening what the user names: regular files only, read and written safely.
+
+Every command that reads a path (records, score sheets, rules files) opens it
+here, so a FIFO, socket or device is refused at once instead of hanging the
+run, and every failure is a :class:`~ginref.errors.InputFileError` with one
+line of text. Output goes through :func:`atomic_output`: the file appears
+whole or not at all, and an existing file is left untouched when writing fails.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import tempfile
+from collections.abc import Iterator
+from typing import IO
+
+from ginref.errors import InputFileError, OutputFileError
+
+__all__ = ["MAX_TEXT_FILE", "atomic_output", "describe_os_error", "open_input", "read_text_file"]
+
+MAX_TEXT_FILE = 1 << 26
+"""Largest score sheet or rules file read whole (bytes): 64 MiB."""
+
+
+def describe_os_error(exc: OSError) -> str:
+    """``exc`` as a lowercase phrase without the path: ``no such file or directory``."""
+    reason = exc.strerror or exc.__class__.__name__
+    return reason[:1].lower() + reason[1:]
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
+
+
+def _shown(path: str) -> str:
+    """The path as it may be printed (bytes that are not UTF-8 kept visible, not raised)."""
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def open_input(path: str | os.PathLike[str]) -> IO[bytes]:
+    """Open ``path`` for reading bytes; refuse anything but a regular file without blocking.
+
+    Raises :class:`InputFileError` (``missing`` set when the path does not exist).
+    """
+    where = _shown(os.fspath(path))
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise InputFileError(f"{where}: no such file", where, missing=True) from None
+    except OSError as exc:
+        raise InputFileError(f"{where}: cannot open: {describe_os_error(exc)}", where) from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise InputFileError(f"{where}: cannot read {_kind(mode)}; give a regular file", where)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_text_file(path: str | os.PathLike[str], *, limit: int = MAX_TEXT_FILE) -> str:
+    """The whole of a small UTF-8 text file (a sheet, a rules file); raises ``InputFileError``."""
+    where = _shown(os.fspath(path))
+    with open_input(path) as handle:
+        try:
+            data = handle.read(limit + 1)
+        except OSError as exc:
+            raise InputFileError(f"{where}: cannot read: {describe_os_error(exc)}", where) from None
+    if len(data) > limit:
+        raise InputFileError(f"{where}: larger than {limit} bytes", where)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise InputFileError(
+            f"{where}:{line}:{column}: invalid UTF-8 (byte 0x{data[exc.start]:02x}); "
+            "the file must be UTF-8 text",
+            where,
+        ) from None
+
+
+@contextlib.contextmanager
+def atomic_output(path: str | os.PathLike[str], *, encoding: str = "utf-8") -> Iterator[IO[str]]:
+    """A text stream whose content replaces ``path`` only if the block completes.
+
+    A path that exists and is not a regular file (``/dev/null``, a FIFO) is written
+    in place. Any failure raises :class:`OutputFileError` and leaves ``path`` as it was.
+    """
+    target = os.fspath(path)
+    where = _shown(target)
+    try:
+        mode = os.stat(target).st_mode
+    except FileNotFoundError:
+        mode = stat.S_IFREG
+    except OSError as exc:
+        raise OutputFileError(f"{where}: cannot write: {describe_os_error(exc)}", where) from None
+    if not stat.S_ISREG(mode):
+        if stat.S_ISDIR(mode):
+            raise OutputFileError(f"{where}: cannot write: it is a folder", where)
+        try:
+            with open(target, "w", encoding=encoding) as direct:
+                yield direct
+        except OSError as exc:
+            raise OutputFileError(f"{where}: cannot write: {describe_os_error(exc)}", where) from None
+        return
+    folder = os.path.dirname(target) or "."
+    try:
+        fd, temp = tempfile.mkstemp(prefix=".ginref-", suffix=".tmp", dir=folder)
+    except FileNotFoundError:
+        raise OutputFileError(f"{where}: cannot write: the folder {_shown(folder)!r} does not exist",
+                              where) from None
+    except OSError as exc:
+        raise OutputFileError(f"{where}: cannot write: {describe_os_error(exc)}", where) from None
+    try:
+        with os.fdopen(fd, "w", encoding=encoding) as out:
+            yield out
+        os.replace(temp, target)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise OutputFileError(f"{where}: cannot write: {describe_os_error(exc)}", where) from None
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
