@@ -35,7 +35,8 @@ METHOD = """\
   as text lines (output to `/dev/null`; one captured run checks every answer against the library);
   start-up is `ginref analyze "3C 4C 5C 9D 9S 9H KH 2D 6S 7S" --json` against `python -c "import click"`,
   interleaved; `ginref verify` reads records (one seeded random legal hand each, from
-  `ginref.randomplay.random_hand`, so every one verifies clean; one captured run checks that) written into
+  `tests.support.randomplay.random_hand`, so every one verifies clean; one captured run checks that)
+  written into
   a temporary folder, once as JSON Lines and once as text, with `--jobs 1` and `--jobs 2`. Each figure is
   the median run, start-up included.
 - The machine is shared and has two cores, so `--jobs 2` competes with whatever else runs there: read the

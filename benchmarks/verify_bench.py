@@ -1,6 +1,6 @@
 """``ginref verify`` records per second: generated records, JSON Lines and text, ``--jobs 1`` and ``2``.
 
-The records come from ``ginref.randomplay.random_hand`` (one seeded random
+The records come from ``tests.support.randomplay.random_hand`` (one seeded random
 legal hand each, its claims filled in from the truth, so every one verifies
 clean) and are written once, by ``ginref.record.write_records``, into a
 temporary folder in both formats. One captured ``--json`` run per format
@@ -17,6 +17,7 @@ from __future__ import annotations
 import importlib
 import json
 import statistics
+import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -28,6 +29,9 @@ from timing import Command, CommandTiming, parallel_ceiling, time_round
 if TYPE_CHECKING:
     from ginref.record import RecordFormat
 
+# the record generator is a test tool (tests/support), not part of the package
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
 FORMATS: tuple[tuple[RecordFormat, str], ...] = (("jsonl", "records.jsonl"), ("gin", "records.gin"))
 JOBS = (1, 2)
 
@@ -35,7 +39,7 @@ JOBS = (1, 2)
 def unavailable() -> str | None:
     """Why ``ginref verify`` cannot be measured here, or None."""
     try:
-        randomplay = importlib.import_module("ginref.randomplay")
+        randomplay = importlib.import_module("tests.support.randomplay")
         record = importlib.import_module("ginref.record")
     except ImportError as exc:
         return f"cannot import the record generator or writer: {exc}"
@@ -49,7 +53,7 @@ def unavailable() -> str | None:
 
 
 def _records(count: int, seed: int) -> Iterator[Any]:
-    from ginref.randomplay import random_hand
+    from tests.support.randomplay import random_hand
 
     for i in range(count):
         yield random_hand(seed * 1_000_000 + i)
@@ -127,7 +131,7 @@ def measure(count: int, seed: int, rounds: int, progress: Callable[[str], None])
     if reason:
         return {"skipped": reason}
     with tempfile.TemporaryDirectory(prefix="ginref-bench-") as folder:
-        progress(f"generating {count:,} records with ginref.randomplay")
+        progress(f"generating {count:,} records with tests.support.randomplay")
         paths = generate(count, seed, Path(folder))
         problems = [problem for fmt, _ in FORMATS for problem in check(paths[fmt], count)]
         lines = [(fmt, jobs) for fmt, _ in FORMATS for jobs in JOBS]
@@ -138,7 +142,7 @@ def measure(count: int, seed: int, rounds: int, progress: Callable[[str], None])
     by_line = dict(zip(lines, timings, strict=True))
     problems += [f"{t.command.name} exited {sorted(t.returncodes)}" for t in timings if t.returncodes - {0}]
     return {
-        "generator": "ginref.randomplay.random_hand",
+        "generator": "tests.support.randomplay.random_hand",
         "runs": [_run(f, j, count, sizes[f], by_line[(f, j)]) for f, j in lines],
         "speedup": {fmt: _speedup(by_line[(fmt, 1)], by_line[(fmt, 2)]) for fmt, _ in FORMATS},
         "parallel_ceiling": ceilings,

@@ -259,7 +259,7 @@ def test_a_new_hand_starts_at_hand_or_dealer() -> None:
 
 
 def test_fast_path_agrees_with_the_grammar() -> None:
-    from ginref.randomplay import random_game
+    from tests.support.randomplay import random_game
 
     reader = _TextReader("x", 0)
     reader.line = 1
@@ -642,7 +642,7 @@ def test_split_text_records_for_callers_with_lines() -> None:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10_000), st.sampled_from(["standard", "hoyle", "openspiel", "oklahoma", "cardhearth"]))
 def test_random_games_round_trip(seed: int, rules: str) -> None:
-    from ginref.randomplay import random_game, random_hand
+    from tests.support.randomplay import random_game, random_hand
 
     for record in (random_hand(seed, rules), random_game(seed % 50, rules)):
         text = format_text(record)

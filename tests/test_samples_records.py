@@ -80,8 +80,8 @@ def test_samples_fit_the_schema(name: str, validator: Any) -> None:
 
 
 def test_generated_records_fit_the_schema(validator: Any) -> None:
-    from ginref.randomplay import random_game, random_hand
     from ginref.rules import PRESET_NAMES
+    from tests.support.randomplay import random_game, random_hand
 
     for rules in PRESET_NAMES:
         for seed in range(8):

@@ -9,10 +9,10 @@ import pytest
 from click.testing import CliRunner
 
 from ginref.cli import cli
-from ginref.randomplay import random_hand
 from ginref.record import format_text, to_json_dict
 from ginref.rules import find_rules
 from ginref.verify import Summary, verify
+from tests.support.randomplay import random_hand
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples" / "records"
 CLEAN = SAMPLES / "knock-layoffs.gin"
