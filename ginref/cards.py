@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from ginref.errors import DuplicateCardError, NotationError
+
 Card = int
 Mask = int
 
@@ -65,6 +67,20 @@ def card_points(c: Card) -> int:
     return CARD_POINTS[c]
 
 
+_CANONICAL: dict[str, Card] = {card_name(c): c for c in range(52)}
+
+
+def _not_canonical(number: int, word: str, duplicate: bool) -> NotationError:
+    problem = "repeats a card" if duplicate else "is not a canonical card name"
+    error_type = DuplicateCardError if duplicate else NotationError
+    return error_type(
+        f"CardSet.parse: word {number} {problem}; it reads only canonical text such as"
+        " '3C 4C TD' (ginref.notation.parse_cards reads every spelling)",
+        0,
+        word[:80],
+    )
+
+
 def mask_of(cards: Iterable[Card]) -> Mask:
     mask = 0
     for c in cards:
@@ -104,9 +120,19 @@ class CardSet:
 
     @classmethod
     def parse(cls, text: str) -> CardSet:
-        from ginref.notation import parse_cards
+        """The cards of canonical text, as ``str`` and ``repr`` write it: ``"3C 4C TD"``.
 
-        return cls.of(parse_cards(text))
+        Other spellings (``10h``, glyphs, commas) are :func:`ginref.notation.parse_cards`'s.
+        """
+        if type(text) is not str:
+            raise NotationError(f"CardSet.parse takes text, not {type(text).__name__}")
+        mask = 0
+        for number, word in enumerate(text.split(" ") if text else (), 1):
+            c = _CANONICAL.get(word)
+            if c is None or mask >> c & 1:
+                raise _not_canonical(number, word, c is not None)
+            mask |= 1 << c
+        return cls(mask)
 
     def __iter__(self) -> Iterator[Card]:
         return scan(self.mask)
@@ -142,30 +168,3 @@ class CardSet:
     def __repr__(self) -> str:
         return f"CardSet.parse({str(self)!r})"
 
-
-_PLAIN_NAMES: dict[str, Card] = {
-    spelling: suit * 13 + rank
-    for suit, suit_letter in enumerate(SUITS)
-    for rank, rank_letter in enumerate(RANKS)
-    for rank_text in ((rank_letter, "10") if rank_letter == "T" else (rank_letter,))
-    for spelling in (rank_text + suit_letter, suit_letter + rank_text)
-}
-
-
-def plain_mask(text: str) -> Mask | None:
-    """The cards of ``text`` when it is plain letters (``3C 10h, QS``), else None.
-
-    A quick path that needs no grammar: anything else (glyphs, cards run
-    together, an unknown token, a duplicate) returns None, and the caller asks
-    :mod:`ginref.notation`, which also words the error.
-    """
-    mask = 0
-    count = 0
-    names = _PLAIN_NAMES
-    for word in text.replace(",", " ").upper().split():
-        c = names.get(word)
-        if c is None:
-            return None
-        mask |= 1 << c
-        count += 1
-    return mask if bin(mask).count("1") == count else None

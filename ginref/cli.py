@@ -120,7 +120,7 @@ def card_option(name: str, help_text: str) -> Callable[[F], F]:
 
 
 def parse_hand_text(text: str, sizes: tuple[int, ...] = (10, 11), who: str = "") -> Mask:
-    from ginref.cards import plain_mask
+    from ginref.notation import plain_mask
 
     mask = plain_mask(text)
     if mask is not None and bin(mask).count("1") in sizes:

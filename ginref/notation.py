@@ -34,15 +34,17 @@ count characters of the original text.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 import pyparsing as pp
 
-from ginref.cards import RANKS, SUIT_GLYPHS, SUITS, Card, CardSet
+from ginref.cards import FULL_DECK, RANKS, SUIT_GLYPHS, SUITS, Card, CardSet, Mask, card_name
 from ginref.errors import DuplicateCardError, HandSizeError, NotationError
 
 __all__ = [
+    "CARD_NAMES",
+    "CARD_TOKENS",
     "SEPARATORS",
     "CardSyntaxError",
     "card_error_expr",
@@ -50,12 +52,14 @@ __all__ = [
     "card_list_expr",
     "format_cards",
     "format_melds",
+    "hand_mask",
     "meld_list_expr",
     "notation_error",
     "parse_card",
     "parse_cards",
     "parse_hand",
     "parse_melds",
+    "plain_mask",
 ]
 
 # --- spellings ---------------------------------------------------------------
@@ -94,6 +98,20 @@ for _r, _rank in _RANK_SPELLINGS.items():
 for _cp, _card in _CODEPOINTS.items():
     for _vs in _VARIATION_SELECTORS:
         _SPELLINGS[_cp + _vs] = _card
+
+_ASCII_LETTERS = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+_PLAIN_SPELLINGS: dict[str, Card] = {
+    spelling: c for spelling, c in _SPELLINGS.items() if _ASCII_LETTERS.issuperset(spelling)
+}
+"""The letter spellings, rank or suit first, any case: what :func:`plain_mask` reads."""
+
+CARD_TOKENS: Mapping[str, Card] = {
+    spelling: c for spelling, c in _PLAIN_SPELLINGS.items() if spelling[-1] in _SUIT_SPELLINGS
+}
+"""Rank letter then suit letter, any case, ten as ``T`` or ``10``: the spellings records take."""
+
+CARD_NAMES: tuple[str, ...] = tuple(card_name(c) for c in range(52))
+"""Canonical name of each card, ``CARD_NAMES[0] == "AC"``."""
 
 # Separators: every character str.split() splits on (all of them lie below
 # U+3001), plus the comma. Brackets also end a token.
@@ -349,6 +367,94 @@ def parse_melds(text: str) -> list[list[Card]]:
     except pp.ParseBaseException as exc:
         raise notation_error(exc) from None
     return [list(group) for group in result]
+
+
+def plain_mask(text: str) -> Mask | None:
+    """The cards of ``text`` when it is plain letters (``3C 10h, QS``), else None.
+
+    A quick path that needs no grammar: anything else (glyphs, cards run
+    together, an unknown token, a duplicate) returns None, and the caller asks
+    the grammar (:func:`parse_cards`), which also words the error.
+    """
+    mask = 0
+    count = 0
+    names = _PLAIN_SPELLINGS
+    for word in text.replace(",", " ").split():
+        c = names.get(word)
+        if c is None:
+            return None
+        mask |= 1 << c
+        count += 1
+    return mask if mask.bit_count() == count else None
+
+
+def hand_mask(hand: CardSet | str | Iterable[Card | str] | int) -> Mask:
+    """The mask of any hand the library takes: a mask, a ``CardSet``, text or cards.
+
+    An ``int`` is a 52-bit mask; text is read as :func:`parse_cards` reads it;
+    an iterable holds cards as ints 0..51 or card text. Raises ``NotationError``
+    (``DuplicateCardError`` for a repeated card) for anything else.
+    """
+    if type(hand) is int:
+        if 0 <= hand <= FULL_DECK:
+            return hand
+        raise NotationError(f"a hand mask must be 0 to 2**52 - 1, not {_number_text(hand)}")
+    if type(hand) is CardSet:
+        return hand.mask
+    if isinstance(hand, str):
+        mask = plain_mask(hand)
+        return _mask_of_cards(parse_cards(hand)) if mask is None else mask
+    if isinstance(hand, CardSet):
+        return hand.mask
+    if isinstance(hand, (bool, bytes, bytearray, memoryview)):
+        raise NotationError(f"a hand is cards, text or a mask, not {type(hand).__name__}")
+    if isinstance(hand, int):
+        return hand_mask(int(hand))
+    if isinstance(hand, Iterable):
+        return _iterable_mask(hand)
+    raise NotationError(f"a hand is cards, text or a mask, not {type(hand).__name__}")
+
+
+def _number_text(number: int) -> str:
+    """``number`` for a message: whole when short, else its sign and digit count."""
+    if -(10**20) < number < 10**20:
+        return str(number)
+    digits = (abs(number).bit_length() * 30103) // 100000 + 1
+    return f"{'-' if number < 0 else ''}a number of about {digits} digits"
+
+
+def _mask_of_cards(cards: Iterable[Card]) -> Mask:
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    return mask
+
+
+def _iterable_mask(cards: Iterable[object]) -> Mask:
+    """The mask of cards given one by one; a 53rd item is always a repeat, so this stops."""
+    mask = 0
+    for number, item in enumerate(cards, 1):
+        c = _item_card(item, number)
+        if mask >> c & 1:
+            raise DuplicateCardError(
+                f"duplicate card {CARD_NAMES[c]!r} at item {number}", 0, CARD_NAMES[c]
+            )
+        mask |= 1 << c
+    return mask
+
+
+def _item_card(item: object, number: int) -> Card:
+    if type(item) is int and 0 <= item < 52:
+        return item
+    if isinstance(item, str):
+        try:
+            return parse_card(item)
+        except NotationError as exc:
+            raise type(exc)(f"item {number}: {exc}", exc.column, exc.token) from None
+    if isinstance(item, int) and not isinstance(item, bool) and 0 <= item < 52:
+        return int(item)
+    shown = _number_text(item) if isinstance(item, int) else type(item).__name__
+    raise NotationError(f"item {number} is not a card (0 to 51 or card text): {shown}")
 
 
 # --- formatting --------------------------------------------------------------

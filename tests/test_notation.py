@@ -11,6 +11,8 @@ from ginref.cards import CardSet
 from ginref.errors import DuplicateCardError, HandSizeError, NotationError
 from ginref.notation import (
     _SPELLINGS,
+    CARD_NAMES,
+    CARD_TOKENS,
     SEPARATORS,
     CardSyntaxError,
     _parse_cards_grammar,
@@ -19,6 +21,7 @@ from ginref.notation import (
     card_list_expr,
     format_cards,
     format_melds,
+    hand_mask,
     meld_list_expr,
     notation_error,
     parse_card,
@@ -514,7 +517,8 @@ def test_bad_token_column(written: Written, data: st.DataObject) -> None:
 @given(st.lists(st.integers(0, 51), min_size=0, max_size=12, unique=True), st.data())
 def test_plain_mask_agrees_with_the_grammar(cards: list[int], data: st.DataObject) -> None:
     """The grammar-free quick path reads plain spellings exactly as the grammar does."""
-    from ginref.cards import card_name, mask_of, plain_mask
+    from ginref.cards import card_name, mask_of
+    from ginref.notation import plain_mask
 
     words = []
     for card in cards:
@@ -528,6 +532,80 @@ def test_plain_mask_agrees_with_the_grammar(cards: list[int], data: st.DataObjec
 
 @pytest.mark.parametrize("text", ["3C 3C", "3C 4X", "♣3 4C", "3C4C", "JK 2C", "1S 2S"])
 def test_plain_mask_leaves_everything_else_to_the_grammar(text: str) -> None:
-    from ginref.cards import plain_mask
+    from ginref.notation import plain_mask
 
     assert plain_mask(text) is None
+
+
+def test_card_tokens_are_exactly_the_letter_spellings_rank_first() -> None:
+    expected = {
+        rank + suit: NAMES.index(ranks[0] + suits[0])
+        for ranks in RANK_FORMS
+        for suits in SUIT_FORMS
+        for rank in ranks
+        for suit in suits[:2]
+    }
+    assert dict(CARD_TOKENS) == expected
+    assert tuple(NAMES) == CARD_NAMES
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, (1 << 52) - 1))
+def test_card_set_repr_pastes_back(mask: int) -> None:
+    cards = CardSet(mask)
+    assert eval(repr(cards), {"CardSet": CardSet}) == cards
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [("3c", NotationError), ("3C  4C", NotationError), (" 3C", NotationError),
+     ("3C 3C", DuplicateCardError), ("10C", NotationError)],
+)
+def test_card_set_parse_reads_only_canonical_text(text: str, error: type[Exception]) -> None:
+    with pytest.raises(error) as info:
+        CardSet.parse(text)
+    assert type(info.value) is error
+    assert "ginref.notation.parse_cards" in str(info.value)
+
+
+HAND_MASKS = [
+    (0, 0),
+    ((1 << 52) - 1, (1 << 52) - 1),
+    (CardSet.of([0, 13]), 1 | 1 << 13),
+    ("3C 4c, 10h", 1 << 2 | 1 << 3 | 1 << 35),
+    ("♣3♣4", 1 << 2 | 1 << 3),
+    ([2, "4C"], 1 << 2 | 1 << 3),
+    ((c for c in (0, 51)), 1 | 1 << 51),
+    (frozenset({5}), 1 << 5),
+]
+
+
+@pytest.mark.parametrize(("hand", "mask"), HAND_MASKS)
+def test_hand_mask(hand: object, mask: int) -> None:
+    assert hand_mask(hand) == mask  # type: ignore[arg-type]
+
+
+HAND_MASK_ERRORS = [
+    (1 << 52, NotationError, "0 to 2**52 - 1"),
+    (-1, NotationError, "0 to 2**52 - 1"),
+    pytest.param(10**5000, NotationError, "about 5001 digits", id="5001-digit-int"),
+    (True, NotationError, "not bool"),
+    (None, NotationError, "not NoneType"),
+    (3.0, NotationError, "not float"),
+    (b"3C", NotationError, "not bytes"),
+    ("3C 3C", DuplicateCardError, "duplicate card '3C'"),
+    ([2, "3C"], DuplicateCardError, "duplicate card '3C' at item 2"),
+    ([52], NotationError, "item 1 is not a card"),
+    ([False], NotationError, "item 1 is not a card"),
+    ([1.0], NotationError, "item 1 is not a card"),
+    (["4X"], NotationError, "item 1: unknown card '4X'"),
+    (iter(range(10**9)), NotationError, "item 53 is not a card"),
+]
+
+
+@pytest.mark.parametrize(("hand", "error", "message"), HAND_MASK_ERRORS)
+def test_hand_mask_errors(hand: object, error: type[Exception], message: str) -> None:
+    with pytest.raises(error) as info:
+        hand_mask(hand)  # type: ignore[arg-type]
+    assert type(info.value) is error
+    assert message in str(info.value)
