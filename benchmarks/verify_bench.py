@@ -2,7 +2,7 @@
 
 The records come from ``tests.support.randomplay.random_hand`` (one seeded random
 legal hand each, its claims filled in from the truth, so every one verifies
-clean) and are written once, by ``ginref.record.write_records``, into a
+clean) and are written once, by ``ginref.records.write_records``, into a
 temporary folder in both formats. One captured ``--json`` run per format
 checks that every record was read and found clean; then the four command
 lines take turns, and each figure is the median run, start-up included.
@@ -27,7 +27,7 @@ from commands import child_env, ginref_argv
 from timing import Command, CommandTiming, parallel_ceiling, time_round
 
 if TYPE_CHECKING:
-    from ginref.record import RecordFormat
+    from ginref.records import RecordFormat
 
 # the record generator is a test tool (tests/support), not part of the package
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -40,7 +40,7 @@ def unavailable() -> str | None:
     """Why ``ginref verify`` cannot be measured here, or None."""
     try:
         randomplay = importlib.import_module("tests.support.randomplay")
-        record = importlib.import_module("ginref.record")
+        record = importlib.import_module("ginref.records")
     except ImportError as exc:
         return f"cannot import the record generator or writer: {exc}"
     wanted = ((randomplay, "random_hand"), (record, "write_records"))
@@ -61,7 +61,7 @@ def _records(count: int, seed: int) -> Iterator[Any]:
 
 def generate(count: int, seed: int, folder: Path) -> dict[str, Path]:
     """Write ``count`` records into ``folder``, once per format; return each file by format."""
-    from ginref.record import write_records
+    from ginref.records import write_records
 
     records = list(_records(count, seed))
     paths: dict[str, Path] = {}

@@ -56,8 +56,8 @@ _EXPORTS = {
     "settle": "ginref.scoring",
     "GameTally": "ginref.game",
     "tally": "ginref.game",
-    "GameRecord": "ginref.record",
-    "read_records": "ginref.record",
+    "GameRecord": "ginref.records",
+    "read_records": "ginref.records",
     "Verdict": "ginref.adjudicate",
     "adjudicate": "ginref.adjudicate",
     "verify": "ginref.verify",
@@ -89,7 +89,7 @@ if TYPE_CHECKING:
         optimal_arrangements,
     )
     from ginref.notation import format_cards, parse_card, parse_cards, parse_hand, parse_melds
-    from ginref.record import GameRecord, read_records
+    from ginref.records import GameRecord, read_records
     from ginref.rules import PRESETS, Rules, find_rules, load_rules_file, with_overrides
     from ginref.scoring import HandScore, Outcome, score_hand, settle
     from ginref.verify import verify

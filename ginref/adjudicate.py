@@ -115,7 +115,7 @@ from ginref.melds import (
     meld_kind,
     min_deadwood,
 )
-from ginref.record import Defence, GameRecord, HandRecord, Pass, Place, Turn
+from ginref.records.model import Defence, GameRecord, HandRecord, Pass, Place, Turn
 from ginref.rules import STANDARD, Rules, find_rules, with_overrides
 from ginref.scoring import Ending, settle
 

@@ -1,23 +1,44 @@
 """The ``ginref`` command line: parse arguments, make one library call, render.
 
-Exit codes: 0 done (``knock``: may knock; ``adjudicate``/``verify``: clean),
-1 a "no" or findings, 2 bad input or usage, 3 unreadable input files.
+Exit codes (:func:`main`; README's "Exit codes" says the same for users):
+
+- 0 done (``knock``: may knock; ``adjudicate``/``verify``: every record clean)
+- 1 a "no" or findings
+- 2 usage or bad input, a path that does not exist, an ``-o`` that cannot be written to
+- 3 unreadable input: a path that exists but cannot be read (a FIFO, no permission),
+  bytes that are not text, records or sheet lines that do not parse
+- 4 the output could not be written (a full disk; a stdout error other than a closed pipe)
+- 70 an internal error (a bug: one line asks for a report; ``GINREF_DEBUG=1`` shows the traceback)
+- 130 interrupted (SIGINT, Ctrl-C), 143 terminated (SIGTERM): worker processes are shut down first
+- 141 the reader of stdout went away (``ginref verify big | head -1``): quiet, as if
+  killed by SIGPIPE, which is what a shell reports as 141
+
+Every error is one line on stderr. Tests that run :data:`cli` through click's
+``CliRunner`` bypass :func:`main`, so bugs still surface there as exceptions.
 """
 
 from __future__ import annotations
 
+import codecs
+import errno
 import os
+import signal
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, nullcontext, suppress
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import IO, TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
 from ginref.cards import Card, Mask
-from ginref.errors import GinrefError
+from ginref.errors import GinrefError, InputFileError, OutputFileError, RecordError
 from ginref.rules import ALIASES, PRESET_NAMES, PRESETS, Rules
+
+if TYPE_CHECKING:
+    from types import FrameType
+
+    from ginref.analysis import HandAnalysis
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -233,38 +254,100 @@ def _print_analysis(result: Any, as_json: bool, style: Any) -> None:
     emit(to_json(result.to_dict()) if as_json else analysis_text(result, style))
 
 
+MAX_HAND_LINE = 1 << 20
+"""Longest line ``analyze -`` reads (bytes); a longer one is one bad line, skipped without storing it."""
+
+HandLine = tuple[int, str, "tuple[int, str] | None"]
+"""(line number, text without its line end, (column, problem) if the line cannot be read)"""
+
+
 def _analyze_stream(
     rules: Rules, upcard: Card | None, all_arrangements: bool, as_json: bool, style: Any
 ) -> None:
-    from ginref.analysis import analyze as run
-    from ginref.notation import parse_hand
-    from ginref.render import analysis_text, to_json
-
-    bad = 0
-    first = True
-    for number, raw in enumerate(sys.stdin, 1):
-        text = raw.split("#", 1)[0].strip()
-        if not text:
+    """``analyze -``: answer every line of stdin in order; a bad line is reported, never fatal."""
+    bad = answered = 0
+    for number, text, problem in _hand_lines(sys.stdin.buffer):
+        hand = text.split("#", 1)[0]
+        if problem is None and not hand.strip():
             continue
-        try:
-            result = run(parse_hand(text).mask, rules, upcard=upcard, all_arrangements=all_arrangements)
-        except GinrefError as exc:
+        outcome = problem or _analyze_line(hand, rules, upcard, all_arrangements)
+        if isinstance(outcome, tuple):
             bad += 1
-            if as_json:
-                emit(to_json({"line": number, "input": text, "error": str(exc)}, compact=True))
-            else:
-                click.echo(f"Error: line {number}: {exc}", err=True)
-            continue
-        if as_json:
-            emit(to_json({"line": number, **result.to_dict()}, compact=True))
+            _print_stream_error(number, *outcome, hand, as_json)
         else:
-            if not first:
-                emit("")
-            first = False
-            emit(f"line {number}:")
-            emit(analysis_text(result, style))
+            _print_stream_answer(number, outcome, answered, as_json, style)
+            answered += 1
     if bad:
         raise InputError(f"{bad} bad hand{'s' if bad != 1 else ''} in the input (see above)")
+
+
+def _analyze_line(
+    hand: str, rules: Rules, upcard: Card | None, all_arrangements: bool
+) -> HandAnalysis | tuple[int, str]:
+    """The analysis of one line's hand, or (column, message) saying why there is none."""
+    from ginref.analysis import analyze as run
+    from ginref.notation import parse_hand
+
+    try:
+        return run(parse_hand(hand).mask, rules, upcard=upcard, all_arrangements=all_arrangements)
+    except GinrefError as exc:
+        return getattr(exc, "column", 0) or len(hand) - len(hand.lstrip()) + 1, str(exc)
+
+
+def _hand_lines(stream: IO[bytes], limit: int = MAX_HAND_LINE) -> Iterator[HandLine]:
+    """Numbered lines of a byte stream, never holding more than ``limit`` bytes.
+
+    Only LF ends a line (CRLF too; U+2028 is text inside a line), so line numbers
+    match what an editor shows; a line that is too long is skipped unread.
+    """
+    number = 0
+    while raw := stream.readline(limit):
+        number += 1
+        if len(raw) >= limit and not raw.endswith(b"\n"):
+            while raw and not raw.endswith(b"\n"):
+                raw = stream.readline(limit)
+            yield number, "", (1, f"line longer than {limit} bytes")
+            continue
+        yield _hand_line(raw, number)
+
+
+def _hand_line(raw: bytes, number: int) -> HandLine:
+    """One line's text, or where its bytes stop being text (bad UTF-8, a NUL byte)."""
+    raw = raw.removesuffix(b"\n").removesuffix(b"\r")
+    if number == 1:
+        raw = raw.removeprefix(codecs.BOM_UTF8)
+    nul = raw.find(b"\x00")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        column = len(raw[: exc.start].decode("utf-8", "replace")) + 1
+        return number, "", (column, f"invalid UTF-8 (byte 0x{raw[exc.start]:02x}); hands are UTF-8 text")
+    if nul >= 0:
+        return number, "", (len(raw[:nul].decode("utf-8")) + 1, "NUL byte; hands are text")
+    return number, text, None
+
+
+def _print_stream_answer(number: int, result: HandAnalysis, answered: int, as_json: bool, style: Any) -> None:
+    from ginref.render import analysis_text, to_json
+
+    if as_json:
+        emit(to_json({"line": number, **result.to_dict()}, compact=True))
+        return
+    if answered:
+        emit("")
+    emit(f"line {number}:")
+    emit(analysis_text(result, style))
+
+
+def _print_stream_error(number: int, column: int, message: str, hand: str, as_json: bool) -> None:
+    from ginref.render import to_json
+
+    if as_json:
+        shown = hand if len(hand) <= 80 else hand[:77] + "..."
+        document = {"line": number, "column": column, "input": shown, "error": message}
+        emit(to_json(document, compact=True))
+    else:
+        click.echo(f"Error: <stdin>:{number}:{column}: {message}", err=True)
 
 
 @cli.command()
@@ -591,30 +674,51 @@ def adjudicate(
       ginref adjudicate --rules openspiel --json game.json
     """
     from ginref.render import to_json, verdict_text
-    from ginref.verify import RecordResult, adjudicate_units
+    from ginref.verify import RecordResult, adjudicate_records
 
     rules = _record_rules(rules_name, rules_file, overrides)
+    _require_paths([record])
     exit_code = 0
     documents: list[object] = []
+    count = 0
     stdin = sys.stdin.buffer if record == "-" else None
-    for item in adjudicate_units([record], rules, stdin=stdin):
+    for item in adjudicate_records([record], rules, stdin=stdin):
+        count += 1
         if isinstance(item, RecordResult):
             exit_code = exit_code or 3
             click.echo(f"Error: {item.lines[0]}", err=True)
             if as_json:
                 documents.append(json_loads(item.json))
             continue
-        unit, verdict = item
+        found, line, verdict = item
         if not verdict.clean:
             exit_code = 1
         if as_json:
-            where = {"source": unit.source, "index": unit.index, "line": unit.line}
+            where = {"source": found.source, "index": found.index, "line": line}
             documents.append({**where, **verdict.to_dict()})
         else:
-            emit(verdict_text(unit.source, unit.line, verdict))
+            emit(verdict_text(found.source, line, verdict))
     if as_json:
         emit(to_json(documents))
+    if not count:
+        _no_records([record])
     sys.exit(exit_code)
+
+
+def _require_paths(paths: Sequence[str]) -> None:
+    """A path that does not exist is a usage error (exit 2), found before any work starts."""
+    missing = [p for p in paths if p != "-" and not os.path.lexists(p)]
+    if missing:
+        shown = ", ".join(repr(p.encode("utf-8", "surrogateescape").decode("utf-8", "replace"))
+                          for p in missing[:3])
+        more = f" and {len(missing) - 3} more" if len(missing) > 3 else ""
+        fail(f"no such file or folder: {shown}{more}")
+
+
+def _no_records(paths: Sequence[str]) -> NoReturn:
+    """A run that read no record at all must never look clean: say so, exit 3."""
+    where = "standard input" if list(paths) == ["-"] else ", ".join(paths[:3])
+    raise UnreadableError(f"no records found in {where} (record files end in .gin, .json, .jsonl or .ndjson)")
 
 
 def json_loads(text: str) -> object:
@@ -677,9 +781,12 @@ def verify(
     if as_json and as_jsonl:
         fail("give --json or --jsonl, not both")
     rules = _record_rules(rules_name, rules_file, overrides)
+    _require_paths(paths)
     stdin = sys.stdin.buffer if "-" in paths else None
     summary = Summary()
-    results = run(list(paths), rules, jobs=jobs, stdin=stdin, want_json=as_json or as_jsonl)
+    skipped: list[str] = []
+    results = run(list(paths), rules, jobs=jobs, stdin=stdin, want_json=as_json or as_jsonl,
+                  on_skip=skipped.append)
     hidden = as_json or as_jsonl or not sys.stderr.isatty()
     out = sys.stdout
     with click.progressbar(results, label="verifying", file=sys.stderr, hidden=hidden, show_pos=True) as bar:
@@ -702,6 +809,12 @@ def verify(
     elif not as_jsonl:
         out.write(verify_summary_text(summary) + "\n")
     out.flush()
+    if skipped:
+        names = ", ".join(skipped[:3]) + (f" and {len(skipped) - 3} more" if len(skipped) > 3 else "")
+        click.echo(f"note: skipped {len(skipped)} file(s) that are not record files: {names} "
+                   "(name a file to read it whatever its ending)", err=True)
+    if not summary.records:
+        _no_records(paths)
     sys.exit(summary.exit_code)
 
 
@@ -743,22 +856,153 @@ def convert(input_path: str, output_path: str, to_format: str | None) -> None:
       ginref convert games.jsonl -o games.gin
       cat hand.gin | ginref convert - --to jsonl >> all.jsonl
     """
-    from ginref.record import convert_records, record_format
+    from ginref.files import atomic_output
+    from ginref.records import STDIN, convert_records, record_format
 
     if input_path != "-" and output_path != "-" and Path(input_path).resolve() == Path(output_path).resolve():
         fail("the output would overwrite the input; choose another OUTPUT")
+    if output_path != "-" and not os.path.isdir(os.path.dirname(output_path) or "."):
+        fail(f"-o: the folder of {output_path!r} does not exist")
     to = to_format or (None if output_path == "-" else record_format(output_path))
-    source = "<stdin>" if input_path == "-" else input_path
     # the reader reads stdin's bytes (.buffer), so that bad UTF-8 is one bad record
     stream = sys.stdin if input_path == "-" else input_path
+    source = STDIN if input_path == "-" else None
     unreadable = False
-    with click.open_file(output_path, "w", encoding="utf-8", atomic=output_path != "-") as out:
-        for error in convert_records(stream, out, to=to, source=source):  # type: ignore[arg-type]
-            unreadable = True
-            click.echo(str(error), err=True)
+    writer = nullcontext(sys.stdout) if output_path == "-" else atomic_output(output_path)
+    try:
+        with writer as out:
+            for error in convert_records(stream, out, to=to, source=source):  # type: ignore[arg-type]
+                unreadable = True
+                click.echo(str(error), err=True)
+    except InputFileError as exc:
+        raise UnreadableError(str(exc)) from None
     if unreadable:
         sys.exit(3)
 
 
-def main() -> None:
-    cli(prog_name="ginref")
+# == the process: exit codes, signals, pipes ==
+
+EXIT_OUTPUT = 4
+EXIT_INTERNAL = 70
+"""EX_SOFTWARE from sysexits.h: a bug in ginref"""
+EXIT_INTERRUPTED = 128 + signal.SIGINT
+EXIT_PIPE_CLOSED = 128 + signal.SIGPIPE
+EXIT_TERMINATED = 128 + signal.SIGTERM
+_WRITE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+"""errors that only writing the output can cause (an escaped read error is a bug)"""
+
+
+class Terminated(BaseException):
+    """SIGTERM arrived; unwinds like KeyboardInterrupt, so ``with`` blocks and worker pools close."""
+
+
+def main(args: Sequence[str] | None = None) -> NoReturn:
+    """The ``ginref`` program: one command, the documented exit code, never a traceback."""
+    _raise_on_sigterm()
+    sys.exit(_run(args))
+
+
+def _run(args: Sequence[str] | None) -> int:
+    try:
+        code = _invoke(args)
+        if sys.stdout is not None:
+            sys.stdout.flush()  # here, not at shutdown, where a failure is only "Exception ignored"
+        return code
+    except KeyboardInterrupt:
+        return _stopped("interrupted", EXIT_INTERRUPTED)
+    except Terminated:
+        return _stopped("terminated", EXIT_TERMINATED)
+    except BrokenPipeError:
+        _discard_stdout()
+        return EXIT_PIPE_CLOSED
+    except Exception as exc:
+        return _failed(exc)
+
+
+def _invoke(args: Sequence[str] | None) -> int:
+    """Run the command line through click; its exit code instead of click's own exit."""
+    argv = list(sys.argv[1:] if args is None else args)
+    if "_GINREF_COMPLETE" in os.environ:
+        cli.main(argv, prog_name="ginref")  # shell completion: click answers and exits
+    try:
+        with cli.make_context("ginref", argv) as ctx:
+            cli.invoke(ctx)
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    except click.Abort:
+        raise KeyboardInterrupt from None
+    except click.ClickException as exc:
+        exc.show()
+        return exc.exit_code
+    except SystemExit as exc:
+        if exc.code is None or isinstance(exc.code, int):
+            return exc.code or 0
+        _say(str(exc.code))
+        return 1
+    return 0
+
+
+def error_exit_code(exc: GinrefError) -> int:
+    """The documented exit code for a library error that reached the command line."""
+    if isinstance(exc, OutputFileError):
+        return EXIT_OUTPUT
+    if isinstance(exc, InputFileError):
+        return 2 if exc.missing else 3
+    return 3 if isinstance(exc, RecordError) else 2
+
+
+def _failed(exc: Exception) -> int:
+    """One line on stderr for an error no command caught, and its exit code."""
+    if isinstance(exc, GinrefError):
+        _say(f"Error: {exc}")
+        return error_exit_code(exc)
+    if isinstance(exc, OSError) and exc.errno in _WRITE_ERRNOS:
+        _discard_stdout()
+        from ginref.files import describe_os_error
+
+        _say(f"ginref: cannot write the output: {describe_os_error(exc)}")
+        return EXIT_OUTPUT
+    if os.environ.get("GINREF_DEBUG"):
+        raise exc
+    message = " ".join(str(exc).split())
+    message = message if len(message) <= 160 else message[:157] + "..."
+    _say(f"ginref: internal error: {type(exc).__name__}: {message} (please report it)")
+    return EXIT_INTERNAL
+
+
+def _stopped(what: str, code: int) -> int:
+    if sys.stderr is not None and sys.stderr.isatty():
+        _say("")  # end the line the terminal's ^C echo left open
+    _say(f"ginref: {what}")
+    return code
+
+
+def _say(line: str) -> None:
+    """A line on stderr, if stderr can still take it."""
+    with suppress(OSError, ValueError):
+        click.echo(line, err=True)
+
+
+def _discard_stdout() -> None:
+    """Point stdout at /dev/null, so output still buffered cannot fail again at shutdown.
+
+    The recipe from the Python docs' note on SIGPIPE.
+    """
+    with suppress(AttributeError, OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+
+
+def _raise_on_sigterm() -> None:
+    """Make SIGTERM raise :class:`Terminated` in this process; a forked worker dies as usual."""
+    main_pid = os.getpid()
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        if os.getpid() != main_pid:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTERM)
+            return
+        raise Terminated
+
+    signal.signal(signal.SIGTERM, handler)

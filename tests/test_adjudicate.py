@@ -23,7 +23,7 @@ import pytest
 from ginref.adjudicate import ADVISORY_CODES, FindingCode, HandVerdict, Verdict, adjudicate
 from ginref.cards import card_name, mask_of
 from ginref.notation import parse_cards
-from ginref.record import (
+from ginref.records import (
     ClaimedResult,
     Defence,
     Event,

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from ginref.cli import cli
-from ginref.record import GameRecord, format_jsonl, read_records, read_text
+from ginref.records import GameRecord, format_jsonl, read_records, read_text
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples" / "records"
 KNOCK = SAMPLES / "knock-layoffs.gin"

@@ -21,7 +21,7 @@ from ginref.adjudicate import Verdict, _least_defence, adjudicate
 from ginref.cards import mask_of
 from ginref.layoffs import best_defence
 from ginref.melds import Meld, MeldSystem, optimal_arrangements
-from ginref.record import GameRecord, Turn
+from ginref.records import GameRecord, Turn
 from ginref.rules import PRESETS, Rules, find_rules, with_overrides
 from tests.support.randomplay import CORRUPTIONS, Style, corrupt, play_hand, random_game, random_hand
 

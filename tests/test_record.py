@@ -15,14 +15,8 @@ from hypothesis import strategies as st
 
 from ginref.cards import mask_of
 from ginref.errors import RecordError
-from ginref.notation import (
-    claim_line_expr,
-    event_line_expr,
-    parse_cards,
-    record_line_expr,
-    tag_line_expr,
-)
-from ginref.record import (
+from ginref.notation import parse_cards
+from ginref.records import (
     ClaimedResult,
     Defence,
     GameRecord,
@@ -32,16 +26,22 @@ from ginref.record import (
     Pass,
     Place,
     Turn,
-    _TextReader,
     format_json,
     format_jsonl,
     format_text,
     from_json_dict,
+    raw_records,
     read_record,
     read_records,
     read_text,
-    split_text_records,
     to_json_dict,
+)
+from ginref.records.text import (
+    _TextReader,
+    claim_line_expr,
+    event_line_expr,
+    record_line_expr,
+    tag_line_expr,
 )
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples" / "records"
@@ -511,7 +511,7 @@ def test_each_record_yields_exactly_one_item() -> None:
 
 
 def test_a_long_line_is_skipped_without_holding_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    import ginref.record as record_module
+    import ginref.records.io as record_module
 
     monkeypatch.setattr(record_module, "MAX_LINE", 64)
     line = format_jsonl(read_text(GOOD))
@@ -626,14 +626,12 @@ def test_read_record_reads_either_form() -> None:
         read_record("{")
 
 
-def test_split_text_records_for_callers_with_lines() -> None:
+def test_raw_records_cut_text_where_records_start() -> None:
     text = GOOD + SECOND
-    lines = list(enumerate(text.splitlines(keepends=True), 1))
-    chunks = list(split_text_records(lines))
-    assert [first for first, _, _ in chunks] == [7, len(GOOD.splitlines()) + 5]
-    first, chunk, problem = chunks[1]
-    assert problem is None
-    assert read_record(chunk, first_line=first) == read_text(SECOND)
+    units = list(raw_records(io.BytesIO(text.encode()), "two.gin", "gin"))
+    assert [unit.line for unit in units] == [7, len(GOOD.splitlines()) + 5]
+    assert units[1].problem is None
+    assert read_record(units[1].text, first_line=units[1].line) == read_text(SECOND)
 
 
 # -- properties --------------------------------------------------------------------------------

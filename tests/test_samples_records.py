@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from ginref.record import (
+from ginref.records import (
     GameRecord,
     format_json,
     format_jsonl,

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from ginref.cli import cli
-from ginref.record import format_text, to_json_dict
+from ginref.records import format_text, to_json_dict
 from ginref.rules import find_rules
 from ginref.verify import Summary, verify
 from tests.support.randomplay import random_hand
@@ -88,10 +88,10 @@ def test_findings_win_over_unreadable(batch: Path) -> None:
     assert code == 1
 
 
-def test_missing_file_is_unreadable_not_a_crash(tmp_path: Path) -> None:
-    code, out, _ = run("verify", str(tmp_path / "nope.jsonl"))
-    assert code == 3
-    assert "cannot open" in out
+def test_missing_file_is_a_usage_error_not_a_crash(tmp_path: Path) -> None:
+    code, out, err = run("verify", str(tmp_path / "nope.jsonl"), str(SAMPLES))
+    assert code == 2 and not out  # found before any work starts
+    assert "no such file or folder" in err and "nope.jsonl" in err
 
 
 def test_parallel_gives_the_same_results_in_the_same_order(batch: Path) -> None:
@@ -198,6 +198,6 @@ def test_a_bad_line_spoils_only_its_own_record(tmp_path: Path) -> None:
         ("mixed.jsonl", 4, "clean"),
         ("mixed.jsonl", 5, "clean"),
     ]
-    assert "invalid UTF-8 at line 3" in results[4]["error"]
-    assert "NUL byte) at line 4" in results[5]["error"]
+    assert "invalid UTF-8" in results[4]["error"] and (results[4]["line"], results[4]["column"]) == (3, 15)
+    assert "NUL byte" in results[5]["error"] and (results[5]["line"], results[5]["column"]) == (4, 1)
     assert code == 3

@@ -8,7 +8,7 @@ Runs only where ``pyspiel`` is installed (the benchmark peers venv)::
 
 Each game is one hand of ``pyspiel.load_game("gin_rummy")`` played by seeded policies
 (uniform random over ``state.legal_actions()``, a greedy knocker, or a mix), converted
-from its action history into a :class:`ginref.record.GameRecord` under the ``openspiel``
+from its action history into a :class:`ginref.records.GameRecord` under the ``openspiel``
 rules (``oklahoma = gin_only`` when OpenSpiel's ``oklahoma`` parameter is on) and
 adjudicated. A game passes when the referee finds no error and its ruling (outcome,
 winner, points) equals what ``state.returns()`` says.
@@ -50,7 +50,7 @@ import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
 from ginref.adjudicate import Verdict, adjudicate
 from ginref.cards import Card, Mask, card_name, mask_of
-from ginref.record import (
+from ginref.records import (
     ClaimedOutcome,
     ClaimedResult,
     Defence,

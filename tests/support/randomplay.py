@@ -36,7 +36,7 @@ from ginref.melds import (
     min_deadwood_after_discard,
     optimal_arrangements,
 )
-from ginref.record import (
+from ginref.records import (
     ClaimedResult,
     Defence,
     Event,

@@ -1,0 +1,92 @@
+"""Recorded hands and games: the model, the ``.gin`` text form, the JSON form, and reading.
+
+Every command reads records through :mod:`ginref.records.io`; the names most callers
+need are here.
+"""
+
+from __future__ import annotations
+
+from ginref.errors import RecordError
+from ginref.records.io import (
+    MAX_JSON,
+    MAX_LINE,
+    STDIN,
+    SUFFIXES,
+    RawRecord,
+    convert_records,
+    decode,
+    raw_records,
+    read_paths,
+    read_record,
+    read_records,
+    record_format,
+    sniff_format,
+    write_records,
+)
+from ginref.records.jsonform import (
+    JsonRecordError,
+    decode_json_document,
+    decode_json_text,
+    format_json,
+    format_jsonl,
+    from_json_dict,
+    to_json_dict,
+)
+from ginref.records.model import (
+    NOWHERE,
+    ClaimedOutcome,
+    ClaimedResult,
+    Defence,
+    Ending,
+    Event,
+    GameRecord,
+    HandRecord,
+    Knock,
+    Pass,
+    Place,
+    RecordFormat,
+    Source,
+    Turn,
+)
+from ginref.records.text import format_text, read_text
+
+__all__ = [
+    "MAX_JSON",
+    "MAX_LINE",
+    "NOWHERE",
+    "STDIN",
+    "SUFFIXES",
+    "ClaimedOutcome",
+    "ClaimedResult",
+    "Defence",
+    "Ending",
+    "Event",
+    "GameRecord",
+    "HandRecord",
+    "JsonRecordError",
+    "Knock",
+    "Pass",
+    "Place",
+    "RawRecord",
+    "RecordError",
+    "RecordFormat",
+    "Source",
+    "Turn",
+    "convert_records",
+    "decode",
+    "decode_json_document",
+    "decode_json_text",
+    "format_json",
+    "format_jsonl",
+    "format_text",
+    "from_json_dict",
+    "raw_records",
+    "read_paths",
+    "read_record",
+    "read_records",
+    "read_text",
+    "record_format",
+    "sniff_format",
+    "to_json_dict",
+    "write_records",
+]

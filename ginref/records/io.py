@@ -1,0 +1,474 @@
+"""The only way any command reads or writes records: paths, folders and stdin.
+
+Reading goes in two steps, so that a batch can split the work: :func:`raw_records`
+cuts a stream into :class:`RawRecord` units (a ``.jsonl`` line, one ``.json``
+document, one text record) without decoding them, and :func:`decode` turns a unit
+into records. :func:`read_records` does both. Every command uses these, so the same
+bytes give the same records, the same errors and the same positions everywhere.
+
+- One suffix table (:data:`SUFFIXES`); anything else, and stdin, is sniffed
+  (:func:`sniff_format`).
+- One line limit (:data:`MAX_LINE` bytes) and one document limit (:data:`MAX_JSON`);
+  a longer line is one unreadable record, read past without being stored.
+- Bytes, not text: a line that is not UTF-8 (or holds a NUL byte) spoils only its
+  own record. Line 1 may start with a BOM; line ends may be CRLF.
+- Errors read ``source:line:column: message``; standard input is ``<stdin>``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import IO
+
+from ginref.errors import InputFileError, RecordError
+from ginref.files import open_input
+from ginref.records.jsonform import decode_json_document, decode_json_text, format_jsonl, pretty_json
+from ginref.records.model import GameRecord, RecordFormat
+from ginref.records.text import format_text, is_blank_line, is_game_tag_line, read_text
+
+__all__ = [
+    "MAX_JSON",
+    "MAX_LINE",
+    "MAX_RECORD",
+    "STDIN",
+    "SUFFIXES",
+    "InputFile",
+    "RawRecord",
+    "SkippedFile",
+    "convert_records",
+    "decode",
+    "input_files",
+    "raw_records",
+    "read_paths",
+    "read_record",
+    "read_records",
+    "record_format",
+    "sniff_format",
+    "write_records",
+]
+
+SUFFIXES: dict[str, RecordFormat] = {".gin": "gin", ".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl"}
+"""File name endings and the record form each means; folders are searched for these."""
+MAX_LINE = 1 << 22
+"""Longest line read (bytes, 4 MiB); a longer one is an unreadable record."""
+MAX_JSON = 1 << 26
+"""Largest ``.json`` document read whole (bytes, 64 MiB)."""
+MAX_RECORD = 1 << 24
+"""Largest text record (characters, 16 MiB); a longer one is unreadable and read past."""
+STDIN = "<stdin>"
+"""How standard input is named in every message."""
+
+Line = tuple[int, str, "tuple[int, str] | None"]
+"""(line number, text without its line end, (column, problem) if the bytes are bad)"""
+
+
+@dataclass(frozen=True, slots=True)
+class RawRecord:
+    """One record's undecoded text and where it starts; ``problem`` when it cannot be read."""
+
+    format: RecordFormat
+    source: str
+    index: int
+    line: int
+    text: str = ""
+    problem: RecordError | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class InputFile:
+    """A file to read: ``path`` as given to ``open`` (``-`` for stdin), ``source`` as shown."""
+
+    path: str
+    source: str
+    format: RecordFormat | None
+    """from the suffix; None: sniffed"""
+
+
+@dataclass(frozen=True, slots=True)
+class SkippedFile:
+    """A file in a folder whose name is not a record file's (``.txt``, ``.log``, ...)."""
+
+    source: str
+
+
+def record_format(name: str) -> RecordFormat | None:
+    """The record form a file name's ending implies, if any."""
+    return SUFFIXES.get(os.path.splitext(name)[1].lower())
+
+
+def _shown(path: str) -> str:
+    """A path as it may be printed, even when its bytes are not UTF-8."""
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def input_files(paths: Sequence[str]) -> Iterator[InputFile | SkippedFile | InputFileError]:
+    """Each file the paths name, in order: folders are walked (sorted, links not followed)
+    for record files; other files in folders are reported as skipped."""
+    for path in paths:
+        if path == "-":
+            yield InputFile("-", STDIN, None)
+        elif os.path.isdir(path):
+            yield from _walk(path)
+        elif not os.path.lexists(path):
+            yield InputFileError(f"{_shown(path)}: no such file or folder", _shown(path), missing=True)
+        else:
+            yield InputFile(path, _shown(path), record_format(path))
+
+
+def _walk(folder: str) -> Iterator[InputFile | SkippedFile]:
+    found: list[str] = []
+
+    def ignore(error: OSError) -> None:
+        found.append(error.filename or folder)
+
+    for root, dirs, files in os.walk(folder, onerror=ignore):
+        dirs.sort()
+        for name in sorted(files):
+            found.append(os.path.join(root, name))
+    for path in sorted(found):
+        form = record_format(path)
+        yield InputFile(path, _shown(path), form) if form else SkippedFile(_shown(path))
+
+
+# -- lines --------------------------------------------------------------------------------------
+
+
+def _decoded(raw: bytes | str, number: int) -> Line:
+    problem = None
+    if isinstance(raw, str):
+        text = raw
+    elif b"\x00" in raw:
+        text = raw.decode("utf-8", "replace")
+        problem = (raw.index(b"\x00") + 1, "binary data (a NUL byte); records are text")
+    else:
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            text = raw.decode("utf-8", "replace")
+            column = len(raw[: exc.start].decode("utf-8", "replace")) + 1
+            problem = (column, f"invalid UTF-8 (byte 0x{raw[exc.start]:02x}); records are UTF-8 text")
+    if text.endswith("\n"):
+        text = text[:-1]
+    if text.endswith("\r"):
+        text = text[:-1]
+    if number == 1 and text.startswith("\ufeff"):
+        text = text[1:]
+    if problem is None and "\x00" in text:
+        problem = (text.index("\x00") + 1, "binary data (a NUL byte); records are text")
+    return number, text, problem
+
+
+def _lines(stream: IO[bytes] | IO[str]) -> Iterator[Line]:
+    """Numbered lines of ``stream``, one at a time; never more than ``MAX_LINE`` in memory."""
+    readline = stream.readline
+    number = 0
+    while True:
+        raw = readline(MAX_LINE)
+        if not raw:
+            return
+        number += 1
+        if len(raw) >= MAX_LINE and raw[-1:] not in ("\n", b"\n"):
+            while raw and raw[-1:] not in ("\n", b"\n"):
+                raw = readline(MAX_LINE)
+            yield number, "", (1, f"line longer than {MAX_LINE} bytes")
+            continue
+        yield _decoded(raw, number)
+
+
+def sniff_format(first_line: str) -> RecordFormat:
+    """The form of records whose first non-blank line is ``first_line``.
+
+    ``[`` opens one JSON document (a list); ``{`` is JSON Lines when the line closes its
+    object (``}``) and one JSON document otherwise (pretty JSON); anything else is text.
+    """
+    stripped = first_line.strip()
+    if stripped.startswith("["):
+        return "json"
+    if stripped.startswith("{"):
+        return "jsonl" if stripped.endswith("}") else "json"
+    return "gin"
+
+
+def _sniffed(lines: Iterator[Line]) -> tuple[RecordFormat, Iterator[Line]]:
+    seen: list[Line] = []
+    found: RecordFormat = "gin"
+    for item in lines:
+        seen.append(item)
+        if item[1].strip() or item[2] is not None:
+            found = sniff_format(item[1])
+            break
+
+    def replay() -> Iterator[Line]:
+        yield from seen
+        yield from lines
+
+    return found, replay()
+
+
+# -- cutting a stream into raw records ----------------------------------------------------------
+
+
+def raw_records(
+    stream: IO[bytes] | IO[str], source: str, format: RecordFormat | None = None
+) -> Iterator[RawRecord]:
+    """The raw records of a byte stream, in order; ``format`` None sniffs it."""
+    lines = _lines(stream)
+    if format is None:
+        format, lines = _sniffed(lines)
+    if format == "jsonl":
+        yield from _jsonl_units(lines, source)
+    elif format == "json":
+        yield from _json_units(lines, source)
+    else:
+        yield from _text_units(lines, source)
+
+
+def _problem(source: str, number: int, problem: tuple[int, str]) -> RecordError:
+    return RecordError(problem[1], source, number, problem[0])
+
+
+def _jsonl_units(lines: Iterable[Line], source: str) -> Iterator[RawRecord]:
+    index = 0
+    for number, text, problem in lines:
+        if problem is not None:
+            yield RawRecord("jsonl", source, index, number, problem=_problem(source, number, problem))
+        elif not text.strip():
+            continue
+        else:
+            yield RawRecord("jsonl", source, index, number, text)
+        index += 1
+
+
+def _json_units(lines: Iterable[Line], source: str) -> Iterator[RawRecord]:
+    parts: list[str] = []
+    size = 0
+    first = 0
+    for number, text, problem in lines:
+        first = first or number
+        if problem is not None:
+            yield RawRecord("json", source, 0, first, problem=_problem(source, number, problem))
+            return
+        size += len(text) + 1
+        if size > MAX_JSON:
+            error = RecordError(f"JSON document larger than {MAX_JSON} bytes", source, number, 1)
+            yield RawRecord("json", source, 0, first, problem=error)
+            return
+        parts.append(text)
+    text = "\n".join(parts)
+    if text.strip():
+        yield RawRecord("json", source, 0, first, text)
+
+
+class _TextChunk:
+    """The lines of one text record as they are read; past ``MAX_RECORD`` only the problem is kept."""
+
+    def __init__(self, source: str, index: int, number: int) -> None:
+        self.source, self.index, self.first = source, index, number
+        self.parts: list[str] = []
+        self.size = 0
+        self.problem: RecordError | None = None
+        self.in_hands = False
+
+    def add(self, number: int, text: str, problem: tuple[int, str] | None) -> None:
+        if self.problem is not None:
+            return
+        if problem is not None:
+            self.problem = _problem(self.source, number, problem)
+        elif self.size + len(text) + 1 > MAX_RECORD:
+            self.problem = RecordError(f"record longer than {MAX_RECORD} characters", self.source, number, 1)
+        else:
+            self.parts.append(text)
+            self.size += len(text) + 1
+            return
+        self.parts = []
+
+    def unit(self) -> RawRecord:
+        if self.problem is not None:
+            return RawRecord("gin", self.source, self.index, self.first, problem=self.problem)
+        return RawRecord("gin", self.source, self.index, self.first, "\n".join(self.parts))
+
+
+def _text_units(lines: Iterable[Line], source: str) -> Iterator[RawRecord]:
+    """Text records: a game tag after a record's hand lines starts the next one."""
+    chunk: _TextChunk | None = None
+    for number, text, problem in lines:
+        if problem is None and is_blank_line(text):
+            if chunk is not None:
+                chunk.add(number, text, None)
+            continue
+        game_tag = problem is None and is_game_tag_line(text)
+        if chunk is not None and game_tag and chunk.in_hands:
+            yield chunk.unit()
+            chunk = _TextChunk(source, chunk.index + 1, number)
+        if chunk is None:
+            chunk = _TextChunk(source, 0, number)
+        chunk.in_hands = chunk.in_hands or not game_tag
+        chunk.add(number, text, problem)
+    if chunk is not None:
+        yield chunk.unit()
+
+
+# -- decoding -----------------------------------------------------------------------------------
+
+
+def decode(raw: RawRecord) -> Iterator[GameRecord | RecordError]:
+    """The records a raw unit holds: one, or for a ``.json`` list one per item."""
+    if raw.problem is not None:
+        yield raw.problem
+    elif raw.format == "gin":
+        try:
+            yield read_text(raw.text, source=raw.source, first_line=raw.line, index=raw.index)
+        except RecordError as exc:
+            yield exc
+    elif raw.format == "jsonl":
+        yield decode_json_text(raw.text, source=raw.source, index=raw.index, line=raw.line)
+    else:
+        yield from decode_json_document(raw.text, source=raw.source, line=raw.line)
+
+
+@contextlib.contextmanager
+def _opened(input: str | os.PathLike[str] | IO[bytes] | IO[str]) -> Iterator[IO[bytes] | IO[str]]:
+    if isinstance(input, (str, os.PathLike)):
+        with open_input(input) as handle:
+            yield handle
+        return
+    buffer = getattr(input, "buffer", None)
+    # bytes where we can, so that bad UTF-8 is one bad record rather than an exception
+    yield buffer if buffer is not None and hasattr(buffer, "readline") else input
+
+
+def _source_name(input: object, source: str | None) -> str:
+    if source:
+        return source
+    if isinstance(input, (str, os.PathLike)):
+        return _shown(os.fspath(input))
+    name = getattr(input, "name", "")
+    return STDIN if name in ("<stdin>", 0) else str(name or "<stream>")
+
+
+def read_records(
+    input: str | os.PathLike[str] | IO[bytes] | IO[str],
+    *,
+    source: str | None = None,
+    format: RecordFormat | None = None,
+) -> Iterator[GameRecord | RecordError]:
+    """Every record of a file or stream, in order: a ``GameRecord``, or the ``RecordError``
+    that says why that record cannot be read. Never stops at a bad record.
+
+    The format is ``format``, else the ending of the path (or of ``source``), else sniffed
+    (see :func:`sniff_format`). Lines are read one at a time, so memory stays flat however
+    large the input. A path that cannot be opened raises :class:`InputFileError`.
+    """
+    name = _source_name(input, source)
+    with _opened(input) as stream:
+        for raw in raw_records(stream, name, format or record_format(name)):
+            yield from decode(raw)
+
+
+def read_paths(
+    paths: Sequence[str], stdin: IO[bytes] | None = None, *, format: RecordFormat | None = None
+) -> Iterator[RawRecord | SkippedFile | InputFileError]:
+    """The raw records of every file the paths name (``-``: ``stdin``), in order; a file that
+    cannot be opened is its ``InputFileError``, a non-record file in a folder a ``SkippedFile``."""
+    for item in input_files(paths):
+        if not isinstance(item, InputFile):
+            yield item
+            continue
+        form = format or item.format
+        if item.path == "-":
+            if stdin is not None:
+                yield from raw_records(stdin, STDIN, form)
+            continue
+        try:
+            handle = open_input(item.path)
+        except InputFileError as exc:
+            yield exc
+            continue
+        with handle:
+            try:
+                yield from raw_records(handle, item.source, form)
+            except OSError as exc:
+                yield InputFileError(f"{item.source}: cannot read: {exc.strerror or exc}", item.source)
+
+
+def read_record(text: str, *, source: str = "", first_line: int = 1, index: int = 0) -> GameRecord:
+    """One record from text in either form (JSON if it starts with ``{``); raises ``RecordError``."""
+    form: RecordFormat = "jsonl" if text.lstrip().startswith("{") else "gin"
+    items = list(decode(RawRecord(form, source, index, first_line, text)))
+    if isinstance(items[0], RecordError):
+        raise items[0]
+    return items[0]
+
+
+# -- writing ------------------------------------------------------------------------------------
+
+
+def write_records(
+    items: Iterable[GameRecord | RecordError], stream: IO[str], format: RecordFormat
+) -> Iterator[RecordError]:
+    """Write each record to ``stream`` in ``format``; pass each ``RecordError`` on to the caller.
+
+    Text records are separated by a blank line; ``json`` writes one record as an object and
+    several as a list; ``jsonl`` writes one record per line.
+    """
+    if format == "json":
+        yield from _write_json(items, stream)
+        return
+    first = True
+    for item in items:
+        if isinstance(item, RecordError):
+            yield item
+            continue
+        if format == "jsonl":
+            stream.write(format_jsonl(item) + "\n")
+        else:
+            stream.write(("" if first else "\n") + format_text(item))
+        first = False
+
+
+def _write_json(items: Iterable[GameRecord | RecordError], stream: IO[str]) -> Iterator[RecordError]:
+    held: GameRecord | None = None
+    count = 0
+    for item in items:
+        if isinstance(item, RecordError):
+            yield item
+            continue
+        count += 1
+        if held is None:
+            held = item
+            continue
+        if count == 2:
+            stream.write("[\n" + pretty_json(held, 2))
+        stream.write(",\n" + pretty_json(item, 2))
+    if count == 1 and held is not None:
+        stream.write(pretty_json(held, 0) + "\n")
+    elif count >= 2:
+        stream.write("\n]\n")
+
+
+def convert_records(
+    input: str | os.PathLike[str] | IO[bytes] | IO[str],
+    output: IO[str],
+    *,
+    to: RecordFormat | None = None,
+    source: str | None = None,
+    format: RecordFormat | None = None,
+) -> Iterator[RecordError]:
+    """Read every record of ``input`` and write it to ``output`` in ``to``; yield each
+    ``RecordError`` met (the record is skipped, the rest are converted).
+
+    ``to`` defaults to the other form: JSON Lines from text, text from JSON.
+    """
+    name = _source_name(input, source)
+    with _opened(input) as stream:
+        found = format or record_format(name)
+        lines = _lines(stream)
+        if found is None:
+            found, lines = _sniffed(lines)
+        target: RecordFormat = to or ("gin" if found != "gin" else "jsonl")
+        units = {"jsonl": _jsonl_units, "json": _json_units, "gin": _text_units}[found](lines, name)
+        records = (record for raw in units for record in decode(raw))
+        yield from write_records(records, output, target)

@@ -1,0 +1,201 @@
+"""Recorded hands and games: the data model shared by the readers, writers and the referee.
+
+A record is a :class:`GameRecord`: the rule set, the two players and one or
+more :class:`HandRecord` (a single hand is a game of one). Each hand holds its
+deal and its events in the order played, plus anything the record *claims*
+(result, running score, next dealer), which the adjudicator recomputes and
+compares rather than trusts. Every element carries a :class:`Place` so a
+finding can point at the line and column (text) or JSON pointer (JSON). Places,
+``source`` and ``index`` say where a record was read from, not what it says, so
+equality ignores them: a record read from text equals the same record read
+from JSON.
+
+Cards are ints and melds 52-bit masks, as everywhere in ginref.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+from ginref.cards import Card, Mask
+
+__all__ = [
+    "ENDINGS",
+    "GAME_TAGS",
+    "HAND_TAGS",
+    "KNOWN_TAGS",
+    "MAX_NUMBER",
+    "NOWHERE",
+    "OUTCOMES",
+    "SOURCES",
+    "ClaimedOutcome",
+    "ClaimedResult",
+    "Defence",
+    "Ending",
+    "Event",
+    "GameRecord",
+    "HandRecord",
+    "Knock",
+    "Pass",
+    "Place",
+    "RecordFormat",
+    "Source",
+    "Turn",
+]
+
+RecordFormat = Literal["gin", "json", "jsonl"]
+"""The record forms: ``.gin`` text, one ``.json`` document (a record or a list), ``.jsonl`` lines."""
+Source = Literal["stock", "discard", "none"]
+"""Where a turn's card came from; ``none`` for the eleven-card opening discard."""
+Ending = Literal["knock", "gin", "big_gin"]
+ClaimedOutcome = Literal["knock", "gin", "big_gin", "undercut", "tie", "void", "illegal_knock"]
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where an element stands in its source: line and column, or a JSON pointer."""
+
+    line: int = 0
+    column: int = 0
+    pointer: str = ""
+
+    def __str__(self) -> str:
+        if self.pointer:
+            return self.pointer
+        if self.line and self.column:
+            return f"line {self.line}, column {self.column}"
+        return f"line {self.line}" if self.line else ""
+
+    def to_dict(self) -> dict[str, object]:
+        if self.pointer:
+            return {"pointer": self.pointer}
+        return {"line": self.line, "column": self.column}
+
+
+NOWHERE = Place()
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """A player declines: the upcard on the first turn, or the last discard at the wall."""
+
+    player: str
+    place: Place = field(default=NOWHERE, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Knock:
+    """The end of a knocker's turn: face-down discard (none for big gin) and declared spread."""
+
+    ending: Ending
+    discard: Card | None
+    melds: tuple[Mask, ...]
+    """in the order declared; layoffs name them by index"""
+    deadwood: int | None = None
+    """deadwood points the knocker announced, if recorded"""
+    place: Place = field(default=NOWHERE, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One turn: a draw and a discard, or a draw and a knock."""
+
+    player: str
+    source: Source
+    card: Card | None
+    """the card drawn; None when not recorded (an unseen stock card)"""
+    discard: Card | None = None
+    """None when the turn ends in ``knock`` (whose discard is face down)"""
+    knock: Knock | None = None
+    place: Place = field(default=NOWHERE, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Defence:
+    """The defender's spread after a knock: own melds, layoffs in order, announced deadwood.
+
+    ``layoffs`` are ``(card, index)`` with ``index`` 0-based into the knocker's
+    declared melds; a chain lays its cards in order onto the same index.
+    """
+
+    player: str
+    melds: tuple[Mask, ...] = ()
+    layoffs: tuple[tuple[Card, int], ...] = ()
+    deadwood: int | None = None
+    place: Place = field(default=NOWHERE, compare=False)
+
+
+Event = Pass | Turn | Defence
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimedResult:
+    """What the record says the hand came to."""
+
+    outcome: ClaimedOutcome
+    winner: str | None = None
+    points: int = 0
+    place: Place = field(default=NOWHERE, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """One hand: the deal, the events in order, and what the record claims."""
+
+    dealer: str
+    deal: tuple[tuple[str, tuple[Card, ...]], ...]
+    """each player's dealt cards, in the players' order"""
+    upcard: Card | None
+    events: tuple[Event, ...] = ()
+    stock: tuple[Card, ...] | None = None
+    """the stock from the top, after the upcard, when known"""
+    result: ClaimedResult | None = None
+    score_after: tuple[tuple[str, int], ...] | None = None
+    """claimed running totals (hand points, no bonuses) after this hand"""
+    next_dealer: str | None = None
+    number: int | None = None
+    place: Place = field(default=NOWHERE, compare=False)
+
+    def dealt(self, player: str) -> tuple[Card, ...]:
+        for name, cards in self.deal:
+            if name == player:
+                return cards
+        return ()
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A record: rule set, players, hands in order, and claimed end-of-game totals."""
+
+    players: tuple[str, str]
+    hands: tuple[HandRecord, ...]
+    rules: str = "standard"
+    overrides: tuple[tuple[str, str], ...] = ()
+    tags: tuple[tuple[str, str], ...] = ()
+    """free tags kept for round trips (event, date, site, ...)"""
+    final_totals: tuple[tuple[str, int], ...] | None = None
+    """claimed totals after end-of-game bonuses"""
+    source: str = field(default="", compare=False)
+    index: int = field(default=0, compare=False)
+    """0-based position of the record in its source (a .jsonl line, a game in a .gin file)"""
+    place: Place = field(default=NOWHERE, compare=False)
+
+
+
+# -- the vocabulary both forms share ----------------------------------------------------------
+
+GAME_TAGS = ("Rules", "Set", "Players")
+HAND_TAGS = ("Hand", "Dealer", "Deal", "Upcard", "Stock")
+KNOWN_TAGS = {name.lower(): name for name in (*GAME_TAGS, *HAND_TAGS)}
+"""The tags the format defines, by lowercase name; any other tag is a free tag."""
+HAND_TAG_KEYS = frozenset(name.lower() for name in HAND_TAGS)
+TAG_NAME_RE = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+KNOB_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+ENDINGS = frozenset({"knock", "gin", "big_gin"})
+OUTCOMES = frozenset({"knock", "gin", "big_gin", "undercut", "tie", "void", "illegal_knock"})
+SOURCES = frozenset({"stock", "discard", "none"})
+MAX_NUMBER = 10**15
+"""Points, deadwood and hand numbers at or above this are refused by every reader: no real
+game comes near it, and it keeps text that Python cannot turn into an int out of the record."""

@@ -1,0 +1,999 @@
+"""The text form of records (``.gin``): one reader and one writer.
+
+A record is a block of game tags, then its hands; a hand is its tags, its events and its
+claims; the last hand may be followed by the claimed final totals. docs/record-format.md
+has the whole format. The reader goes line by line: the comment is cut off, and the line
+is parsed by the tag, claim or event expression of the grammar (a fast path takes the
+commonest event lines without pyparsing and gives the same result; tests compare them).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+import pyparsing as pp
+
+from ginref.cards import Card, Mask, mask_of, scan
+from ginref.errors import RecordError
+from ginref.notation import (
+    CARD_NAMES,
+    CARD_TOKENS,
+    CardSyntaxError,
+    _bad_card,
+    _distinct_cards,
+    _failing,
+    _located_card,
+    _meld_not_closed,
+    _seps,
+    card_expr,
+)
+from ginref.records.model import (
+    ENDINGS,
+    HAND_TAG_KEYS,
+    KNOB_RE,
+    KNOWN_TAGS,
+    MAX_NUMBER,
+    NOWHERE,
+    OUTCOMES,
+    ClaimedResult,
+    Defence,
+    Event,
+    GameRecord,
+    HandRecord,
+    Knock,
+    Pass,
+    Place,
+    Source,
+    Turn,
+)
+
+__all__ = ["format_text", "is_blank_line", "is_game_tag_line", "read_text"]
+
+# -- the grammar ------------------------------------------------------------------------------
+# One line of a ``.gin`` record (see ``docs/record-format.md``). ``ginref.record``
+# reads a record line by line, removes the ``#`` comment, and parses the line with
+# one of the expressions below, so every error has its line and column. The
+# grammar knows nothing of the record model: cards are ints (``??``, an unseen
+# card, is None), melds lists of ints, names and tag values plain strings.
+#
+#   tag_line    ::= "[" tag_name string* "]"
+#   event_line  ::= name ("pass" | defence | turn)
+#   turn        ::= draw [discard] [ending] | discard [ending] | ending
+#   draw        ::= ("draw" | "take") (card | "??")       draw: stock, take: discard pile
+#   discard     ::= "discard" card
+#   ending      ::= ("knock" | "gin" | "big_gin") [card] meld* ["deadwood" count]
+#   defence     ::= "defend" meld* layoff* ["deadwood" count]
+#   layoff      ::= card ">" number                      the knocker's meld, from 1
+#   claim_line  ::= "result" outcome [name] [number]
+#                 | ("score" | "final") (name number)*
+#                 | "next_dealer" name
+#   outcome     ::= "knock" | "gin" | "big_gin" | "undercut" | "tie" | "void"
+#                 | "illegal_knock"
+#   name        ::= word | string      word: a letter, then letters, digits, "_" and
+#                                      inner "'", "." or "-"; never a keyword
+#   string      ::= a JSON string literal, e.g. "Ann \"Ace\" Lee"
+#   count       ::= digit+             number ::= ["+" | "-"] digit+
+#
+# Keywords are lower case and case-sensitive, as names are. Results: tag lines give
+# ``tag`` and ``values``; event lines give ``player`` and ``pass``, ``defend`` or the
+# turn parts ``source``, ``card``, ``discard``, ``ending``, ``knock_card``, with
+# ``melds`` (lists of cards), ``layoffs`` (``[card, count]``) and ``deadwood``; claim
+# lines give ``claim`` and ``outcome``, ``winner``, ``points``, ``totals`` (``[name,
+# number]``) or ``name``. Keywords, names, tag names and tag values are
+# ``RecordToken`` so that the reader knows their columns. Errors are raised as
+# ``RecordSyntaxError`` (card problems keep their message and hint) or as plain
+# pyparsing exceptions ("Expected ...").
+
+
+@dataclass(frozen=True, slots=True)
+class RecordToken:
+    """A keyword, name or tag value of a record line and where it starts (0-based)."""
+
+    loc: int
+    text: str
+
+
+class RecordSyntaxError(pp.ParseSyntaxException):
+    """A precise problem in a record line; ``problem`` and ``hint`` as in ``CardSyntaxError``.
+
+    A ``ParseSyntaxException`` so that pyparsing passes it on untouched.
+    """
+
+    def __init__(self, text: str, at: int, problem: str, hint: str = "") -> None:
+        super().__init__(text, at, problem)
+        self.text = text
+        self.at = at
+        self.problem = problem
+        self.hint = hint
+
+    @classmethod
+    def from_card(cls, exc: CardSyntaxError) -> RecordSyntaxError:
+        return cls(exc.text, exc.at, exc.problem, exc.hint)
+
+
+RECORD_KEYWORDS = (
+    "pass", "draw", "take", "discard", "knock", "gin", "big_gin", "defend", "deadwood",
+    "result", "score", "final", "next_dealer", "undercut", "tie", "void", "illegal_knock",
+)
+RECORD_OUTCOMES = ("knock", "gin", "big_gin", "undercut", "tie", "void", "illegal_knock")
+RECORD_NAME_RE = rf"(?!(?:{'|'.join(RECORD_KEYWORDS)})(?!['.-]?\w))[^\W\d]\w*(?:['.-]\w+)*"
+"""A player name that needs no quotes; the formatter quotes every other name."""
+RECORD_STRING_RE = r'"(?:[^"\\\x00-\x1f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"'
+"""A JSON string literal, the quoted text of tag values and unusual names."""
+_ESCAPE_RE = re.compile(r'\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})')
+
+
+def _record_token(s: str, loc: int, toks: pp.ParseResults) -> RecordToken:
+    return RecordToken(loc, toks[0])
+
+
+def _record_string(s: str, loc: int, toks: pp.ParseResults) -> RecordToken:
+    return RecordToken(loc, json.loads(toks[0]))
+
+
+def _to_number(s: str, loc: int, toks: pp.ParseResults) -> int:
+    """A number of the record; one that no game reaches (``MAX_NUMBER``) is refused."""
+    digits = toks[0]
+    if len(digits) > 16 or abs(int(digits)) >= MAX_NUMBER:
+        raise RecordSyntaxError(s, loc, f"number too large: {_cut(digits)}")
+    return int(digits)
+
+
+def _cut(text: str, width: int = 40) -> str:
+    """``text`` quoted, cut to ``width`` characters so a message stays one short line."""
+    return repr(text) if len(text) <= width else repr(text[:width]) + f"... ({len(text)} characters)"
+
+
+def _bad_string(s: str, loc: int, toks: pp.ParseResults) -> None:
+    """Explain quoted text that does not end well; a plain failure if none starts here."""
+    if loc >= len(s) or s[loc] != '"':
+        raise pp.ParseException(s, loc, "Expected quoted text")
+    end = loc + 1
+    while end < len(s) and s[end] != '"':
+        if s[end] == "\\":
+            if not _ESCAPE_RE.match(s, end):
+                token = s[end : end + 2]
+                hint = 'write \\" for a quote and \\\\ for a backslash'
+                raise RecordSyntaxError(s, end, f"bad escape {token!r} in quoted text", hint)
+            end += 1
+        elif s[end] < " ":
+            raise RecordSyntaxError(s, end, f"control character {s[end]!r} in quoted text")
+        end += 1
+    raise RecordSyntaxError(s, loc, "unterminated quoted text")
+
+
+def _record_bad_card(s: str, loc: int, toks: pp.ParseResults) -> None:
+    raise RecordSyntaxError.from_card(_bad_card(s, loc))
+
+
+def _layoff_bad_card(s: str, loc: int, toks: pp.ParseResults) -> None:
+    """As ``_record_bad_card``, with the token cut at ``>``: ``6X>1`` names ``6X``."""
+    gt = s.find(">", loc)
+    raise RecordSyntaxError.from_card(_bad_card(s if gt < 0 else s[:gt], loc))
+
+
+def _record_kw(word: str) -> pp.ParserElement:
+    """A keyword; a failure is reported where the word starts (``knocked`` is not ``knock``)."""
+    return pp.Regex(rf"{word}(?!\w)").set_parse_action(_record_token).set_name(repr(word))
+
+
+def _record_failing(name: str, action: pp.ParseAction) -> pp.ParserElement:
+    return pp.Empty().set_name(name).set_parse_action(action, call_during_try=True)
+
+
+def _record_distinct(s: str, loc: int, toks: pp.ParseResults) -> list[list[Card]]:
+    """Each meld's cards, checked distinct within the meld (not across melds)."""
+    try:
+        return [_distinct_cards(s, loc, group) for group in toks]
+    except CardSyntaxError as exc:
+        raise RecordSyntaxError.from_card(exc) from None
+
+
+def _record_meld_not_closed(s: str, loc: int, toks: pp.ParseResults) -> None:
+    try:
+        _meld_not_closed(s, loc, toks)
+    except CardSyntaxError as exc:
+        raise RecordSyntaxError.from_card(exc) from None
+
+
+_record_string_expr = (
+    pp.Regex(RECORD_STRING_RE).set_parse_action(_record_string)
+    | _record_failing("quoted text", _bad_string)
+)
+_record_name = (
+    pp.Regex(RECORD_NAME_RE).set_parse_action(_record_token)
+    | pp.Regex(RECORD_STRING_RE).set_parse_action(_record_string)
+    | _record_failing("player name", _bad_string)
+).set_name("player name")
+_record_count = pp.Regex(r"\d+(?![\w.])").set_parse_action(_to_number).set_name("count")
+_record_meld_number = (
+    pp.Regex(r"[1-9]\d*(?![\w.])").set_parse_action(_to_number)
+    .set_name("meld number (the knocker's melds count from 1)")
+)
+_record_number = (
+    pp.Regex(r"[+-]?\d+(?![\w.])").set_parse_action(_to_number).set_name("number")
+)
+_line_end = pp.StringEnd().set_name("end of line")
+
+_rec_card = card_expr.copy()
+_rec_card_error = _record_failing("card", _record_bad_card)
+_rec_unseen = pp.Literal("??").set_parse_action(pp.replace_with(None)).set_name("'??'")
+_rec_meld = pp.Group(
+    _seps(pp.Suppress("["), "'['")
+    + pp.ZeroOrMore(_located_card.copy())
+    + (
+        _seps(pp.Suppress("]"), "']'")
+        | _failing("']'", _record_meld_not_closed)
+    )
+)
+_rec_melds = pp.Group(
+    pp.ZeroOrMore(_rec_meld).set_parse_action(_record_distinct)
+)
+_rec_deadwood = _record_kw("deadwood").suppress() - _record_count("deadwood")
+_not_card = pp.Literal("[") | _record_kw("deadwood") | _line_end
+
+_rec_draw = (_record_kw("draw") | _record_kw("take"))("source") - (
+    _rec_card | _rec_unseen | _rec_card_error
+)("card")
+_rec_discard = _record_kw("discard").suppress() - (_rec_card | _rec_card_error)("discard")
+_rec_ending = (
+    (_record_kw("knock") | _record_kw("gin") | _record_kw("big_gin"))("ending")
+    - pp.Opt(_rec_card | (~_not_card + _rec_card_error))("knock_card")
+    - _rec_melds("melds")
+    - pp.Opt(_rec_deadwood)
+)
+_rec_turn = (
+    (_rec_draw + pp.Opt(_rec_discard) + pp.Opt(_rec_ending))
+    | (_rec_discard + pp.Opt(_rec_ending))
+    | _rec_ending
+)
+_rec_layoff = pp.Group(
+    (_rec_card - pp.Suppress(">").set_name("'>'") - _record_meld_number)
+    | (~_not_card + _record_failing("card", _layoff_bad_card))
+)
+_rec_defence = (
+    _record_kw("defend")("defend")
+    - _rec_melds("melds")
+    - pp.Group(pp.ZeroOrMore(_rec_layoff))("layoffs")
+    - pp.Opt(_rec_deadwood)
+)
+_rec_action = (_record_kw("pass")("pass") | _rec_defence | _rec_turn).set_name(
+    "'pass', 'draw', 'take', 'discard', 'knock', 'gin', 'big_gin' or 'defend'"
+)
+event_line_expr = (_record_name("player") - _rec_action - _line_end).parse_with_tabs()
+"""An event: ``Ann draw 8S discard KH``, ``Bo defend [JC JD JH] 6C>1 deadwood 23``."""
+
+_rec_outcome = (
+    pp.Regex(rf"(?:{'|'.join(RECORD_OUTCOMES)})(?!\w)").set_parse_action(_record_token)
+    .set_name("an outcome (" + ", ".join(RECORD_OUTCOMES) + ")")
+)
+_rec_totals = pp.Group(pp.ZeroOrMore(pp.Group(_record_name - _record_number)))
+claim_line_expr = (
+    (
+        _record_kw("result")("claim") - _rec_outcome("outcome")
+        - pp.Opt(_record_name("winner")) - pp.Opt(_record_number("points")) - _line_end
+    )
+    | ((_record_kw("score") | _record_kw("final"))("claim") - _rec_totals("totals") - _line_end)
+    | (_record_kw("next_dealer")("claim") - _record_name("name") - _line_end)
+).parse_with_tabs()
+"""A claim: ``result knock Ann 21``, ``score Ann 21 Bo 0``, ``next_dealer Ann``."""
+
+_rec_tag_name = (
+    pp.Regex(r"[A-Za-z][A-Za-z0-9_]*").set_parse_action(_record_token).set_name("tag name")
+)
+tag_line_expr = (
+    pp.Suppress("[") - _rec_tag_name("tag")
+    - pp.Group(pp.ZeroOrMore(_record_string_expr))("values")
+    - pp.Suppress("]").set_name("quoted text or ']'") - _line_end
+).parse_with_tabs()
+"""A tag pair: ``[Deal "Ann" "3C 4C 5C 9D 9S KH 2D 6S 7S QC"]``."""
+
+record_cards_expr = (
+    pp.ZeroOrMore(_rec_card) + (_seps(pp.StringEnd(), "end of text") | _rec_card_error)
+).parse_with_tabs()
+"""The cards of a tag value, in order; repeats are allowed (the referee reports them)."""
+
+record_line_expr = (tag_line_expr | claim_line_expr | event_line_expr).set_name("record line")
+"""Any record line without its comment (the reader picks one of the three itself)."""
+
+
+# -- the reader ---------------------------------------------------------------------------------
+
+
+_NAME_RE = re.compile(RECORD_NAME_RE)
+_TAG_START_RE = re.compile(r"\s*\[\s*([A-Za-z][A-Za-z0-9_]*)")
+_CLAIMS = frozenset({"result", "score", "next_dealer", "final"})
+_SOURCE_WORDS = {"draw": "stock", "take": "discard"}
+_SOURCE_KEYWORDS = {"stock": "draw", "discard": "take"}
+
+
+
+def _strip_comment(line: str) -> str:
+    """``line`` without its ``#`` comment; a ``#`` inside quoted text is kept."""
+    at = line.find("#")
+    if at < 0:
+        return line
+    if '"' not in line[:at]:
+        return line[:at]
+    quoted = False
+    i = 0
+    while i < len(line):
+        ch = line[i]
+        if quoted:
+            if ch == "\\":
+                i += 1
+            elif ch == '"':
+                quoted = False
+        elif ch == '"':
+            quoted = True
+        elif ch == "#":
+            return line[:i]
+        i += 1
+    return line
+
+
+def _syntax_error(exc: pp.ParseBaseException, source: str, line: int) -> RecordError:
+    """A ``RecordError`` from a failed line parse, with the column of the problem."""
+    if isinstance(exc, RecordSyntaxError):
+        message = exc.problem + (f": {exc.hint}" if exc.hint else "")
+        return RecordError(message, source, line, pp.col(exc.at, exc.text))
+    text, loc = exc.pstr, exc.loc
+    while loc < len(text) and text[loc] in " \t":
+        loc += 1
+    message = exc.msg[:1].lower() + exc.msg[1:]
+    rest = text[loc:].split()
+    message += f", found {rest[0]!r}" if rest else " at the end of the line"
+    return RecordError(message, source, line, pp.col(loc, text) if text else 1)
+
+
+def _opt(res: Any, name: str, default: Any = None) -> Any:
+    """``res[name]`` if the line has it (``ParseResults.get`` is untyped)."""
+    return res[name] if name in res else default  # noqa: SIM401
+
+
+def _quote(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _name_text(name: str) -> str:
+    """A player name as written in event and claim lines: bare when it can be."""
+    return name if _NAME_RE.fullmatch(name) else _quote(name)
+
+
+def _cards_text(cards: Iterable[Card]) -> str:
+    try:
+        return " ".join(CARD_NAMES[c] for c in cards)
+    except (IndexError, TypeError):
+        raise ValueError(f"not a card in {tuple(cards)!r}") from None
+
+
+def _meld_text(mask: Mask) -> str:
+    if type(mask) is not int or mask < 0 or mask >> 52:
+        raise ValueError(f"not a meld: {mask!r}")
+    return "[" + " ".join(CARD_NAMES[c] for c in scan(mask)) + "]"
+
+
+_FAST_TAG_RE = re.compile(r'\s*\[([A-Za-z][A-Za-z0-9_]*)((?:[ \t]+"[^"\\\x00-\x1f]*")*)[ \t]*\][ \t]*')
+_FAST_VALUE_RE = re.compile(r'"([^"\\\x00-\x1f]*)"')
+_INT_RE = re.compile(r"[+-]?[0-9]{1,15}")
+"""numbers the fast paths take; longer ones go to the grammar, which refuses them"""
+_COUNT_RE = re.compile(r"[0-9]{1,15}")
+_MELD_NUMBER_RE = re.compile(r"[1-9][0-9]*")
+_ENDING_RE = re.compile(r"(?<!\S)(?:knock|gin|big_gin)(?!\S)")
+
+
+def _fast_melds(words: list[str], i: int, melds: list[Mask]) -> int:
+    """Read bracketed melds from ``words[i:]`` into ``melds``; the next index, or -1 when
+    the text is not plain (the grammar then reads the line)."""
+    n = len(words)
+    cards = CARD_TOKENS
+    while i < n and words[i][:1] == "[":
+        word = words[i][1:]
+        mask = 0
+        count = 0
+        while True:
+            closed = word.endswith("]")
+            if closed:
+                word = word[:-1]
+            if word:
+                c = cards.get(word)
+                if c is None:
+                    return -1
+                mask |= 1 << c
+                count += 1
+            if closed:
+                break
+            i += 1
+            if i >= n or words[i][:1] == "[":
+                return -1
+            word = words[i]
+        if mask.bit_count() != count:
+            return -1
+        melds.append(mask)
+        i += 1
+    return i
+
+
+class _Hand:
+    """A hand being read (mutable); ``build`` makes the ``HandRecord``."""
+
+    __slots__ = (
+        "claimed", "deal", "dealer", "events", "next_dealer", "number", "place", "result",
+        "score_after", "stock", "upcard", "upcard_seen",
+    )
+
+    def __init__(self, place: Place) -> None:
+        self.place = place
+        self.number: int | None = None
+        self.dealer: str | None = None
+        self.deal: list[tuple[str, tuple[Card, ...]]] = []
+        self.upcard: Card | None = None
+        self.upcard_seen = False
+        self.stock: tuple[Card, ...] | None = None
+        self.events: list[Event] = []
+        self.result: ClaimedResult | None = None
+        self.score_after: tuple[tuple[str, int], ...] | None = None
+        self.next_dealer: str | None = None
+        self.claimed = False
+
+    @property
+    def started(self) -> bool:
+        """True once the hand has events or claims: its tags are over."""
+        return bool(self.events) or self.claimed
+
+    def build(self, source: str, ordinal: int) -> HandRecord:
+        if self.dealer is None:
+            raise RecordError(
+                f"hand {ordinal} has no [Dealer] tag", source, self.place.line, self.place.column
+            )
+        return HandRecord(
+            dealer=self.dealer,
+            deal=tuple(self.deal),
+            upcard=self.upcard,
+            events=tuple(self.events),
+            stock=self.stock,
+            result=self.result,
+            score_after=self.score_after,
+            next_dealer=self.next_dealer,
+            number=self.number,
+            place=self.place,
+        )
+
+
+class _TextReader:
+    """Reads one text record, a line at a time; every problem raises ``RecordError``."""
+
+    def __init__(self, source: str, index: int) -> None:
+        self.source = source
+        self.index = index
+        self.place: Place | None = None
+        self.rules: str | None = None
+        self.overrides: list[tuple[str, str]] = []
+        self.players: tuple[str, str] | None = None
+        self.tags: list[tuple[str, str]] = []
+        self.hands: list[HandRecord] = []
+        self.hand: _Hand | None = None
+        self.final: tuple[tuple[str, int], ...] | None = None
+        self.final_place = NOWHERE
+        self.line = 0
+        self.names: dict[str, bool] = {}
+        """bare-word names seen, so the fast path checks each name once"""
+
+    # -- errors ---------------------------------------------------------------------------
+
+    def fail(self, message: str, column: int = 1, line: int = 0) -> NoReturn:
+        raise RecordError(message, self.source, line or self.line, column)
+
+    def parse(self, expr: pp.ParserElement, text: str) -> pp.ParseResults:
+        try:
+            return expr.parse_string(text)
+        except pp.ParseBaseException as exc:
+            raise _syntax_error(exc, self.source, self.line) from None
+
+    # -- lines ----------------------------------------------------------------------------
+
+    def feed(self, line: int, text: str) -> None:
+        """Read one line (without its line end)."""
+        self.line = line
+        if "#" in text:
+            text = _strip_comment(text)
+        stripped = text.strip()
+        if not stripped:
+            return
+        if self.place is None:
+            self.place = Place(line, len(text) - len(text.lstrip()) + 1)
+        if stripped[0] == "[":
+            self.tag(text)
+            return
+        if self.final is not None:
+            self.fail("nothing but a new record may follow the final totals",
+                      len(text) - len(text.lstrip()) + 1)
+        word = stripped.split(None, 1)[0]
+        if word in _CLAIMS:
+            self.claim(text)
+        else:
+            self.event(text)
+
+    def finish(self) -> GameRecord:
+        """The record read so far; raises if it is not complete."""
+        if self.place is None:
+            raise RecordError("no record: the text holds only blank lines and comments",
+                              self.source, self.line or 1, 0)
+        line, column = self.place.line, self.place.column
+        if self.rules is None:
+            raise RecordError("the record has no [Rules] tag", self.source, line, column)
+        if self.players is None:
+            raise RecordError("the record has no [Players] tag", self.source, line, column)
+        self.close_hand()
+        if not self.hands:
+            raise RecordError("the record has no hands: a hand starts with [Hand] or [Dealer]",
+                              self.source, line, column)
+        return GameRecord(
+            players=self.players,
+            hands=tuple(self.hands),
+            rules=self.rules,
+            overrides=tuple(self.overrides),
+            tags=tuple(self.tags),
+            final_totals=self.final,
+            source=self.source,
+            index=self.index,
+            place=self.place,
+        )
+
+    def close_hand(self) -> None:
+        if self.hand is not None:
+            self.hands.append(self.hand.build(self.source, len(self.hands) + 1))
+            self.hand = None
+
+    def new_hand(self, column: int) -> _Hand:
+        self.close_hand()
+        self.hand = _Hand(Place(self.line, column))
+        return self.hand
+
+    # -- tags -----------------------------------------------------------------------------
+
+    def tag(self, text: str) -> None:
+        fast = _FAST_TAG_RE.fullmatch(text)
+        if fast is not None:  # simple quoted values: no escapes, spaces between
+            name = RecordToken(fast.start(1), fast.group(1))
+            values = [
+                RecordToken(m.start(), m.group(1))
+                for m in _FAST_VALUE_RE.finditer(text, fast.end(1), fast.end(2))
+            ]
+        else:
+            res = self.parse(tag_line_expr, text)
+            name = res["tag"]
+            values = list(res["values"])
+        column = len(text) - len(text.lstrip()) + 1  # the '['
+
+        key = name.text.lower()
+        known = KNOWN_TAGS.get(key)
+        if self.final is not None:
+            self.fail(f"[{name.text}] follows the final totals; a record's tags come first",
+                      column)
+        if key in HAND_TAG_KEYS:
+            self.hand_tag(known or name.text, values, column)
+            return
+        if self.hands or self.hand is not None:
+            self.fail(
+                f"[{name.text}] is a game tag, but the hands have begun: a new record starts "
+                "here (read files of several records with read_records)", column,
+            )
+        if known == "Rules":
+            (value,) = self.values(name, values, 1)
+            if self.rules is not None:
+                self.fail("the record has two [Rules] tags", column)
+            if not value.text.strip():
+                self.fail("[Rules] needs a rule set name", value.loc + 1)
+            self.rules = value.text.strip()
+        elif known == "Set":
+            (value,) = self.values(name, values, 1)
+            knob, sep, setting = value.text.partition("=")
+            knob, setting = knob.strip(), setting.strip()
+            if not sep or not KNOB_RE.fullmatch(knob):
+                self.fail(f"bad rule override {value.text!r}; expected knob=value", value.loc + 1)
+            if any(k == knob for k, _ in self.overrides):
+                self.fail(f"the record sets {knob} twice", value.loc + 1)
+            self.overrides.append((knob, setting))
+        elif known == "Players":
+            first, second = self.values(name, values, 2)
+            if self.players is not None:
+                self.fail("the record has two [Players] tags", column)
+            self.players = (first.text, second.text)
+        else:
+            (value,) = self.values(name, values, 1)
+            if any(k == name.text for k, _ in self.tags):
+                self.fail(f"the record has two [{name.text}] tags", column)
+            self.tags.append((name.text, value.text))
+
+    def values(self, name: RecordToken, values: list[RecordToken], count: int) -> list[RecordToken]:
+        if len(values) == count:
+            return values
+        what = "one value" if count == 1 else f"{count} values"
+        column = values[count].loc + 1 if len(values) > count else name.loc + len(name.text) + 1
+        self.fail(f"[{name.text}] takes {what}, got {len(values)}", column)
+
+    def hand_tag(self, tag: str, values: list[RecordToken], column: int) -> None:
+        hand = self.hand
+        name = RecordToken(column, tag)
+        if tag == "Hand":
+            (value,) = self.values(name, values, 1)
+            if not _COUNT_RE.fullmatch(value.text):
+                too_big = value.text.isdigit()
+                self.fail(f"[Hand] needs a hand number{' below 10**15' if too_big else ''}, "
+                          f"got {_cut(value.text)}", value.loc + 1)
+            self.new_hand(column).number = int(value.text)
+            return
+        if tag == "Dealer":
+            (value,) = self.values(name, values, 1)
+            if hand is None or hand.dealer is not None or hand.started:
+                hand = self.new_hand(column)
+            hand.dealer = value.text
+            return
+        if hand is None:
+            hand = self.new_hand(column)
+        elif hand.started:
+            self.fail(f"[{tag}] after the hand's events; start the next hand with [Hand] or [Dealer]",
+                      column)
+        if tag == "Deal":
+            player, dealt = self.values(name, values, 2)
+            if any(p == player.text for p, _ in hand.deal):
+                self.fail(f"the hand deals to {player.text} twice", column)
+            hand.deal.append((player.text, self.cards(dealt)))
+        elif tag == "Upcard":
+            (value,) = self.values(name, values, 1)
+            if hand.upcard_seen:
+                self.fail("the hand has two [Upcard] tags", column)
+            cards = self.cards(value)
+            if len(cards) != 1:
+                self.fail(f"[Upcard] takes one card, got {len(cards)}", value.loc + 1)
+            hand.upcard, hand.upcard_seen = cards[0], True
+        else:  # Stock
+            (value,) = self.values(name, values, 1)
+            if hand.stock is not None:
+                self.fail("the hand has two [Stock] tags", column)
+            hand.stock = self.cards(value)
+
+    def cards(self, value: RecordToken) -> tuple[Card, ...]:
+        """The cards of a tag value, in order (repeats allowed: the referee reports them)."""
+        lookup = CARD_TOKENS.get
+        fast = [lookup(token) for token in value.text.split()]
+        if None not in fast:
+            return tuple(fast)  # type: ignore[arg-type]
+        try:
+            return tuple(record_cards_expr.parse_string(value.text))
+        except pp.ParseBaseException as exc:
+            error = _syntax_error(exc, self.source, self.line)
+            error.column += value.loc + 1  # the value's text starts after its quote
+            raise error from None
+
+    # -- claims ---------------------------------------------------------------------------
+
+    def claim(self, text: str) -> None:
+        res: Any = self.fast_claim(text)
+        if res is None:
+            res = self.parse(claim_line_expr, text)
+        word: RecordToken = res["claim"]
+        column = word.loc + 1
+        if word.text == "final":
+            if self.hand is None and not self.hands:
+                self.fail("final totals before any hand", column)
+            self.close_hand()
+            self.final = self.totals(res["totals"])
+            self.final_place = Place(self.line, column)
+            return
+        hand = self.hand
+        if hand is None:
+            self.fail(f"a {word.text!r} line before the hand's tags; a hand starts with [Hand] "
+                      "or [Dealer]", column)
+        if word.text == "result":
+            if hand.result is not None:
+                self.fail("the hand has two 'result' lines", column)
+            winner = _opt(res, "winner")
+            hand.result = ClaimedResult(
+                res["outcome"].text, winner.text if winner is not None else None,
+                _opt(res, "points", 0), Place(self.line, column),
+            )
+        elif word.text == "score":
+            if hand.score_after is not None:
+                self.fail("the hand has two 'score' lines", column)
+            hand.score_after = self.totals(res["totals"])
+        else:
+            if hand.next_dealer is not None:
+                self.fail("the hand has two 'next_dealer' lines", column)
+            hand.next_dealer = res["name"].text
+        hand.claimed = True
+
+    def fast_claim(self, text: str) -> dict[str, Any] | None:
+        """The claim's parts, as the grammar names them, for plain lines; None otherwise."""
+        if '"' in text:
+            return None
+        words = text.split()
+        word = RecordToken(len(text) - len(text.lstrip()), words[0])
+        n = len(words)
+        if word.text == "result":
+            if n < 2 or n > 4 or words[1] not in OUTCOMES:
+                return None
+            out: dict[str, Any] = {"claim": word, "outcome": RecordToken(0, words[1])}
+            rest = words[2:]
+            if rest and _INT_RE.fullmatch(rest[-1]):
+                out["points"] = int(rest.pop())
+            if rest:
+                if len(rest) > 1 or not self.bare(rest[0]):
+                    return None
+                out["winner"] = RecordToken(0, rest[0])
+            return out
+        if word.text == "next_dealer":
+            if n != 2 or not self.bare(words[1]):
+                return None
+            return {"claim": word, "name": RecordToken(0, words[1])}
+        pairs: list[tuple[RecordToken, int]] = []
+        for i in range(1, n, 2):
+            if i + 1 >= n or not self.bare(words[i]) or not _INT_RE.fullmatch(words[i + 1]):
+                return None
+            if any(name.text == words[i] for name, _ in pairs):
+                return None  # the grammar's path reports where
+            pairs.append((RecordToken(0, words[i]), int(words[i + 1])))
+        return {"claim": word, "totals": pairs}
+
+    def bare(self, name: str) -> bool:
+        """True if ``name`` is a player name written without quotes (cached)."""
+        bare = self.names.get(name)
+        if bare is None:
+            bare = self.names[name] = _NAME_RE.fullmatch(name) is not None
+        return bare
+
+    def totals(self, pairs: Iterable[tuple[RecordToken, int]]) -> tuple[tuple[str, int], ...]:
+        out: list[tuple[str, int]] = []
+        for token, points in pairs:
+            if any(name == token.text for name, _ in out):
+                self.fail(f"{token.text} is named twice", token.loc + 1)
+            out.append((token.text, points))
+        return tuple(out)
+
+    # -- events ---------------------------------------------------------------------------
+
+    def event(self, text: str) -> None:
+        hand = self.hand
+        column = len(text) - len(text.lstrip()) + 1
+        if hand is None:
+            self.fail("an event before the hand's tags; a hand starts with [Hand] or [Dealer]",
+                      column)
+        if hand.claimed:
+            self.fail("an event after the hand's claims (result, score, next_dealer); start "
+                      "the next hand with [Hand] or [Dealer]", column)
+        event = self.fast_event(text, column)
+        hand.events.append(event if event is not None else self.parsed_event(text))
+
+    def fast_event(self, text: str, column: int) -> Event | None:
+        """The event of a plain line (bare name, canonical tokens) without pyparsing.
+
+        Anything unusual returns None and goes to the grammar, which gives the same
+        result for what this accepts and the error messages for what it does not.
+        """
+        if '"' in text:
+            return None
+        words = text.split()
+        name = words[0]
+        if not self.bare(name):
+            return None
+        n = len(words)
+        place = Place(self.line, column)
+        second = words[1] if n > 1 else ""
+        if second == "pass":
+            return Pass(name, place) if n == 2 else None
+        if second == "defend":
+            return self.fast_defence(words, name, place)
+        cards = CARD_TOKENS
+        source = "none"
+        card = None
+        i = 1
+        if second in _SOURCE_WORDS:
+            if n < 3:
+                return None
+            source = _SOURCE_WORDS[second]
+            if words[2] != "??":
+                card = cards.get(words[2])
+                if card is None:
+                    return None
+            i = 3
+        discard = None
+        if i < n and words[i] == "discard":
+            discard = cards.get(words[i + 1]) if i + 1 < n else None
+            if discard is None:
+                return None
+            i += 2
+        knock = None
+        if i < n and words[i] in ENDINGS:
+            ending = words[i]
+            i += 1
+            face_down = None
+            if i < n and words[i][:1] != "[" and words[i] != "deadwood":
+                face_down = cards.get(words[i])
+                if face_down is None:
+                    return None
+                i += 1
+            melds: list[Mask] = []
+            i = _fast_melds(words, i, melds)
+            if i < 0:
+                return None
+            deadwood = None
+            if i < n and words[i] == "deadwood":
+                if i + 1 >= n or not _COUNT_RE.fullmatch(words[i + 1]):
+                    return None
+                deadwood = int(words[i + 1])
+                i += 2
+            match = _ENDING_RE.search(text, len(text) - len(text.lstrip()) + len(name))
+            assert match is not None
+            knock = Knock(ending, face_down, tuple(melds), deadwood,  # type: ignore[arg-type]
+                          Place(self.line, match.start() + 1))
+        if i != n or (source == "none" and discard is None and knock is None):
+            return None
+        return Turn(name, source, card, discard, knock, place)  # type: ignore[arg-type]
+
+    def fast_defence(self, words: list[str], name: str, place: Place) -> Defence | None:
+        melds: list[Mask] = []
+        n = len(words)
+        i = _fast_melds(words, 2, melds)
+        if i < 0:
+            return None
+        layoffs = []
+        while i < n and ">" in words[i]:
+            token, _, number = words[i].partition(">")
+            c = CARD_TOKENS.get(token)
+            if c is None or not _MELD_NUMBER_RE.fullmatch(number):
+                return None
+            layoffs.append((c, int(number) - 1))
+            i += 1
+        deadwood = None
+        if i < n and words[i] == "deadwood":
+            if i + 1 >= n or not _COUNT_RE.fullmatch(words[i + 1]):
+                return None
+            deadwood = int(words[i + 1])
+            i += 2
+        if i != n:
+            return None
+        return Defence(name, tuple(melds), tuple(layoffs), deadwood, place)
+
+    def parsed_event(self, text: str) -> Event:
+        res = self.parse(event_line_expr, text)
+        player: RecordToken = res["player"]
+        place = Place(self.line, player.loc + 1)
+        if "pass" in res:
+            return Pass(player.text, place)
+        if "defend" in res:
+            return Defence(
+                player.text,
+                melds=tuple(mask_of(meld) for meld in res["melds"]),
+                layoffs=tuple((c, number - 1) for c, number in res["layoffs"]),
+                deadwood=_opt(res, "deadwood"),
+                place=place,
+            )
+        word = _opt(res, "source")
+        source: Source = "none" if word is None else _SOURCE_WORDS[word.text]  # type: ignore[assignment]
+        knock = None
+        ending = _opt(res, "ending")
+        if ending is not None:
+            knock = Knock(
+                ending=ending.text,
+                discard=_opt(res, "knock_card"),
+                melds=tuple(mask_of(meld) for meld in res["melds"]),
+                deadwood=_opt(res, "deadwood"),
+                place=Place(self.line, ending.loc + 1),
+            )
+        return Turn(
+            player.text, source, _opt(res, "card") if word is not None else None,
+            _opt(res, "discard"), knock, place,
+        )
+
+
+def read_text(text: str, *, source: str = "", first_line: int = 1, index: int = 0) -> GameRecord:
+    """One record in the text form; raises ``RecordError`` (with line and column) if it is bad.
+
+    ``first_line`` numbers the first line of ``text`` (for a record cut out of a file).
+    """
+    reader = _TextReader(source, index)
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()  # the end of the last line, not a line
+    for number, line in enumerate(lines, first_line):
+        reader.feed(number, line[:-1] if line.endswith("\r") else line)
+    return reader.finish()
+
+
+def is_game_tag_line(text: str) -> bool:
+    """True for a line that opens with a game tag (``[Rules ...]``, ``[Event ...]``): after a
+    record's hands, such a line starts the next record."""
+    match = _TAG_START_RE.match(text)
+    return match is not None and match.group(1).lower() not in HAND_TAG_KEYS
+
+
+def is_blank_line(text: str) -> bool:
+    """True for a line with nothing but white space or a comment."""
+    stripped = text.lstrip()
+    return not stripped or stripped[0] == "#"
+
+
+def format_text(record: GameRecord) -> str:
+    """The canonical text form of ``record``; :func:`read_text` reads it back equal.
+
+    Raises ``ValueError`` for what no record text can say (a card number outside
+    0..51, a turn with no draw, discard or knock).
+    """
+    out = [f"[{name} {_quote(value)}]" for name, value in record.tags]
+    out.append(f"[Rules {_quote(record.rules)}]")
+    out.extend(f"[Set {_quote(f'{knob}={value}')}]" for knob, value in record.overrides)
+    out.append(f"[Players {_quote(record.players[0])} {_quote(record.players[1])}]")
+    for hand in record.hands:
+        out.append("")
+        if hand.number is not None:
+            out.append(f'[Hand "{hand.number}"]')
+        out.append(f"[Dealer {_quote(hand.dealer)}]")
+        for name, cards in hand.deal:
+            out.append(f'[Deal {_quote(name)} "{_cards_text(cards)}"]')
+        if hand.upcard is not None:
+            out.append(f'[Upcard "{_cards_text((hand.upcard,))}"]')
+        if hand.stock is not None:
+            out.append(f'[Stock "{_cards_text(hand.stock)}"]')
+        out.extend(_event_text(event) for event in hand.events)
+        result = hand.result
+        if result is not None:
+            words = ["result", result.outcome]
+            if result.winner is not None:
+                words.append(_name_text(result.winner))
+            if result.points or result.winner is not None:
+                words.append(str(result.points))
+            out.append(" ".join(words))
+        if hand.score_after is not None:
+            out.append(" ".join(["score", *_totals_words(hand.score_after)]))
+        if hand.next_dealer is not None:
+            out.append(f"next_dealer {_name_text(hand.next_dealer)}")
+    if record.final_totals is not None:
+        out.append("")
+        out.append(" ".join(["final", *_totals_words(record.final_totals)]))
+    return "\n".join(out) + "\n"
+
+
+def _totals_words(totals: tuple[tuple[str, int], ...]) -> list[str]:
+    return [word for name, points in totals for word in (_name_text(name), str(points))]
+
+
+def _event_text(event: Event) -> str:
+    words = [_name_text(event.player)]
+    if type(event) is Pass:
+        words.append("pass")
+    elif type(event) is Defence:
+        words.append("defend")
+        words.extend(_meld_text(m) for m in event.melds)
+        for c, onto in event.layoffs:
+            if type(onto) is not int or onto < 0:
+                raise ValueError(f"bad layoff meld index {onto!r}")
+            words.append(f"{_cards_text((c,))}>{onto + 1}")
+        if event.deadwood is not None:
+            words.append(f"deadwood {event.deadwood}")
+    elif type(event) is Turn:
+        if event.source != "none":
+            words.append(_SOURCE_KEYWORDS[event.source])
+            words.append("??" if event.card is None else _cards_text((event.card,)))
+        elif event.card is not None:
+            raise ValueError(f"a turn with no draw cannot have drawn {event.card!r}")
+        if event.discard is not None:
+            words.append(f"discard {_cards_text((event.discard,))}")
+        knock = event.knock
+        if knock is not None:
+            words.append(knock.ending)
+            if knock.discard is not None:
+                words.append(_cards_text((knock.discard,)))
+            words.extend(_meld_text(m) for m in knock.melds)
+            if knock.deadwood is not None:
+                words.append(f"deadwood {knock.deadwood}")
+        if len(words) == 1:
+            raise ValueError(f"{event.player}'s turn has no draw, discard or knock")
+    else:
+        raise TypeError(f"not a record event: {event!r}")
+    return " ".join(words)
+
