@@ -13,6 +13,7 @@ round-the-corner knobs use the same search.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -31,6 +32,14 @@ class MeldKind(Enum):
     RUN = "run"
 
 
+SET_MASKS = frozenset(
+    (RANK_STRIDE << rank) & ~(1 << (13 * left_out + rank) if left_out < 4 else 0)
+    for rank in range(13)
+    for left_out in range(5)
+)
+"""Every set: the four cards of a rank, and each three of them."""
+
+
 @dataclass(frozen=True, slots=True)
 class MeldSystem:
     """What counts as a run, and what an unmatched ace costs.
@@ -44,13 +53,13 @@ class MeldSystem:
 
     @classmethod
     def from_rules(cls, rules: object) -> MeldSystem:
-        """The system a rule set plays, interned so the standard one is ``STANDARD_SYSTEM``."""
+        """The system a rule set plays; the standard one is ``STANDARD_SYSTEM`` itself (the fast path)."""
         system = cls(
             ace_high=getattr(rules, "ace", "low") == "high_or_low",
             wraparound=bool(getattr(rules, "wraparound", False)),
             ace_points=int(getattr(rules, "unmatched_ace_value", 1)),
         )
-        return _INTERNED.setdefault(system, system)
+        return STANDARD_SYSTEM if system == STANDARD_SYSTEM else system
 
     @property
     def tables(self) -> _Tables:
@@ -163,6 +172,8 @@ class _Tables:
     run_masks: frozenset[int] = frozenset()
     """every run of the system as a 52-bit mask"""
     suit_run_set: frozenset[int] = frozenset()
+    kinds: dict[Mask, MeldKind] = field(default_factory=dict)
+    """every legal meld of the system (runs and the 65 sets) and its kind"""
     _all_optimal: dict[int, tuple[tuple[int, ...], ...]] = field(default_factory=dict)
 
     def build(self) -> None:
@@ -188,6 +199,7 @@ class _Tables:
         self.best = best
         self.suit_run_set = frozenset(self.suit_runs)
         self.run_masks = frozenset(run << (13 * s) for run in self.suit_runs for s in range(4))
+        self.kinds = dict.fromkeys(self.run_masks, MeldKind.RUN) | dict.fromkeys(SET_MASKS, MeldKind.SET)
         self.capable = [_in_three_window(mask, self.system) for mask in range(size)]
 
     @cached_property
@@ -241,27 +253,41 @@ class _Tables:
         return tuple(sorted(merged))
 
 
-_TABLES: dict[MeldSystem, _Tables] = {}
-_INTERNED: dict[MeldSystem, MeldSystem] = {}
+CACHED_SYSTEMS = 8
+"""Tables kept for this many other systems (about 200 KB each when fully used);
+the standard system's are kept for good."""
+
+
+@functools.lru_cache(maxsize=CACHED_SYSTEMS)
+def _built_tables(system: MeldSystem) -> _Tables:
+    points = (system.ace_points, *(min(rank + 1, 10) for rank in range(1, 13)))
+    tables = _Tables(system, points, _suit_runs(system))
+    tables.build()
+    return tables
+
+
+_standard_tables: _Tables | None = None
+_recent: tuple[MeldSystem, _Tables] | None = None
+"""The last other system asked for, found by identity (a hash of the system costs more)."""
 
 
 def _tables_for(system: MeldSystem) -> _Tables:
-    if system is STANDARD_SYSTEM and _STANDARD_TABLES:
-        return _STANDARD_TABLES[0]
-    tables = _TABLES.get(system)
-    if tables is None:
-        points = (system.ace_points, *(min(rank + 1, 10) for rank in range(1, 13)))
-        tables = _Tables(system, points, _suit_runs(system))
-        tables.build()
-        _TABLES[system] = tables
-        if system == STANDARD_SYSTEM:
-            _STANDARD_TABLES.append(tables)
+    global _standard_tables, _recent
+    if system is STANDARD_SYSTEM and _standard_tables:
+        return _standard_tables
+    recent = _recent
+    if recent is not None and recent[0] is system:
+        return recent[1]
+    if system == STANDARD_SYSTEM:
+        if _standard_tables is None:
+            _standard_tables = _built_tables.__wrapped__(STANDARD_SYSTEM)
+        return _standard_tables
+    tables = _built_tables(system)
+    _recent = (system, tables)
     return tables
 
 
 STANDARD_SYSTEM = MeldSystem()
-_INTERNED[STANDARD_SYSTEM] = STANDARD_SYSTEM
-_STANDARD_TABLES: list[_Tables] = []
 _ALL_CAPABLE = [8191] * 8192
 """Stands in for ``capable`` where every three-card set must be tried."""
 NO_CARD = 1 << 20
@@ -306,7 +332,7 @@ def min_deadwood(mask: Mask, system: MeldSystem = STANDARD_SYSTEM) -> int:
     closed form: no set, the full set, or the set without the card whose
     removal costs its suit the most.
     """
-    tables = _STANDARD_TABLES[0] if system is STANDARD_SYSTEM and _STANDARD_TABLES else _tables_for(system)
+    tables = _standard_tables if system is STANDARD_SYSTEM and _standard_tables else _tables_for(system)
     best = tables.best
     c = mask & 8191
     d = mask >> 13 & 8191
@@ -334,7 +360,7 @@ def min_deadwood_after_discard(mask: Mask, system: MeldSystem = STANDARD_SYSTEM)
     ``discard_gain`` holds, per suit mask, the best change from dropping one of
     its cards, so the discard costs one ``min`` per set configuration.
     """
-    tables = _STANDARD_TABLES[0] if system is STANDARD_SYSTEM and _STANDARD_TABLES else _tables_for(system)
+    tables = _standard_tables if system is STANDARD_SYSTEM and _standard_tables else _tables_for(system)
     best = tables.best
     gain = tables.discard_gain
     c = mask & 8191
@@ -514,20 +540,17 @@ def _canonical_key(arrangement: Arrangement) -> tuple[tuple[tuple[Card, ...], ..
 
 def meld_kind(mask: Mask, system: MeldSystem = STANDARD_SYSTEM) -> MeldKind | None:
     """``SET`` or ``RUN`` if ``mask`` is a legal meld under ``system``, else None."""
-    count = bin(mask).count("1")
-    if count < 3:
-        return None
-    low = mask & -mask
-    rank = (low.bit_length() - 1) % 13
-    if count <= 4 and mask & ~(RANK_STRIDE << rank) == 0:
-        return MeldKind.SET
-    if mask in _tables_for(system).run_masks:
-        return MeldKind.RUN
-    return None
+    tables = _standard_tables if system is STANDARD_SYSTEM and _standard_tables else _tables_for(system)
+    return tables.kinds.get(mask)
 
 
 def is_meld(mask: Mask, system: MeldSystem = STANDARD_SYSTEM) -> bool:
-    return meld_kind(mask, system) is not None
+    """The only meld test: one look-up in the table of the system's melds.
+
+    The referee asks it of every declared meld, so it is not a call to ``meld_kind``.
+    """
+    tables = _standard_tables if system is STANDARD_SYSTEM and _standard_tables else _tables_for(system)
+    return mask in tables.kinds
 
 
 def card_points_in(system: MeldSystem, cards: Iterable[Card]) -> int:

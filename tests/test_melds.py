@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import random
 import re
 
@@ -11,9 +12,11 @@ from hypothesis import strategies as st
 
 from ginref.cards import mask_names, mask_of, scan
 from ginref.melds import (
+    CACHED_SYSTEMS,
     STANDARD_SYSTEM,
     MeldKind,
     MeldSystem,
+    is_meld,
     meld_kind,
     min_deadwood,
     min_deadwood_after_discard,
@@ -139,6 +142,58 @@ def test_eleven_card_hands(hand: str, after_discard: int) -> None:
 )
 def test_meld_kind(cards: str, system: MeldSystem, kind: MeldKind | None) -> None:
     assert meld_kind(mask(cards), system) is kind
+
+
+cards_of_one_suit_or_rank = st.one_of(
+    st.integers(0, 3).flatmap(lambda suit: st.sets(st.integers(0, 12).map(lambda r: suit * 13 + r))),
+    st.integers(0, 12).flatmap(lambda rank: st.sets(st.integers(0, 3).map(lambda s: s * 13 + rank))),
+    st.sets(st.integers(0, 51), max_size=6),
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(cards_of_one_suit_or_rank, st.integers(0, 2))
+def test_meld_kind_agrees_with_the_oracle(cards: set[int], which: int) -> None:
+    system, oracle_system = SYSTEMS[which]
+    ordered = tuple(sorted(cards))
+    expected = None
+    if oracle.is_set(ordered):
+        expected = MeldKind.SET
+    elif oracle.is_run(ordered, oracle_system):
+        expected = MeldKind.RUN
+    assert meld_kind(mask_of(cards), system) is expected
+    assert is_meld(mask_of(cards), system) is (expected is not None)
+
+
+@pytest.mark.parametrize("not_a_hand", [0, -1, -(1 << 20), 1 << 52, 7 << 51, (1 << 5000) - 1, -(7 << 2)])
+def test_masks_outside_the_deck_are_no_meld(not_a_hand: int) -> None:
+    assert meld_kind(not_a_hand) is None
+    assert not is_meld(not_a_hand, MeldSystem(ace_high=True, wraparound=True))
+
+
+def _live_tables() -> int:
+    from ginref.melds import _Tables
+
+    gc.collect()
+    return sum(isinstance(o, _Tables) for o in gc.get_objects())
+
+
+def test_tables_stay_bounded_over_many_systems() -> None:
+    """A record may ask for any unmatched ace value: each distinct system must not stay forever."""
+    from ginref.rules import STANDARD, with_overrides
+
+    standard = STANDARD_SYSTEM.tables
+    hand = mask("AC 2C 3C 9D 9S 9H KH QD 6S 7S")
+    for ace_points in range(2, 4 * CACHED_SYSTEMS + 2):
+        system = MeldSystem(ace_points=ace_points)
+        assert min_deadwood(hand, system) == 33  # the ace is melded
+        assert min_deadwood(hand & ~mask("2C"), system) == 36 + ace_points
+    for value in (1, 5, 11, 15):
+        rules = with_overrides(STANDARD, {"unmatched_ace_value": str(value)})
+        assert min_deadwood(mask("AC 5D"), MeldSystem.from_rules(rules)) == value + 5
+    assert _live_tables() <= CACHED_SYSTEMS + 2  # plus the standard ones and the last used
+    assert STANDARD_SYSTEM.tables is standard
+    assert MeldSystem.from_rules(STANDARD) is STANDARD_SYSTEM
 
 
 def test_round_the_corner_counts_an_unmatched_ace_15() -> None:
