@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from ginref.cards import Card, Mask, card_name, scan
 from ginref.errors import RulingError
 from ginref.melds import (
+    RANK_STRIDE,
     Arrangement,
     Meld,
     MeldKind,
@@ -95,7 +96,48 @@ def extensions(meld: Meld, available: Mask, system: MeldSystem, *, chaining: boo
                     found.add(extra | 1 << c)
                     grown.append(extra | 1 << c)
         frontier = grown
-    return sorted(found, key=lambda m: (bin(m).count("1"), m))
+    return sorted(found, key=_extension_order)
+
+
+def layoff_options(meld: Mask, available: Mask, system: MeldSystem, *, chaining: bool = True) -> list[Mask]:
+    """:func:`extensions` of the legal meld ``meld`` by mask, in the same order.
+
+    The defence search calls this for every knocker meld, so ace-low systems
+    take a closed form: a set's fourth card, or a run's unbroken chains of
+    cards below and above it. Other systems ask :func:`extensions`.
+    """
+    if system.ace_high or system.wraparound:
+        return extensions(Meld(meld), available, system, chaining=chaining)
+    low = (meld & -meld).bit_length() - 1
+    rank = low % 13
+    if meld & ~(RANK_STRIDE << rank) == 0:
+        fourth = available & (RANK_STRIDE << rank) & ~meld
+        return [0, fourth] if fourth else [0]
+    base = low - rank
+    downs = _chain(available, low - 1, -1, base - 1, chaining)
+    ups = _chain(available, meld.bit_length(), 1, base + 13, chaining)
+    if len(ups) == 1:
+        return downs
+    if len(downs) == 1:
+        return ups
+    return sorted((down | up for down in downs for up in ups), key=_extension_order)
+
+
+def _chain(available: Mask, start: int, step: int, stop: int, chaining: bool) -> list[Mask]:
+    """The empty chain, then the held cards from ``start`` onwards one by one, until a gap or ``stop``."""
+    chains = [0]
+    bit, chained = start, 0
+    while bit != stop and available >> bit & 1:
+        chained |= 1 << bit
+        chains.append(chained)
+        if not chaining:
+            break
+        bit += step
+    return chains
+
+
+def _extension_order(extra: Mask) -> tuple[int, Mask]:
+    return extra.bit_count(), extra
 
 
 def layoff_order(meld: Meld, extra: Mask) -> list[Card]:
@@ -133,11 +175,35 @@ def candidate_layoffs(defender: Mask, knocker_melds: Sequence[Meld], rules: Rule
     result: dict[Card, list[Meld]] = {}
     for meld in knocker_melds:
         reach = 0
-        for extra in extensions(meld, defender, system, chaining=rules.layoff_chaining):
+        for extra in layoff_options(meld.mask, defender, system, chaining=rules.layoff_chaining):
             reach |= extra
         for c in scan(reach):
             result.setdefault(c, []).append(meld)
     return dict(sorted(result.items()))
+
+
+def least_defence(
+    defender: Mask,
+    knocker_melds: Sequence[Mask],
+    rules: Rules,
+    system: MeldSystem | None = None,
+    *,
+    allow_layoffs: bool = True,
+) -> tuple[int, tuple[Mask, ...]]:
+    """The defender's least deadwood, and the cards it lays off onto each knocker meld.
+
+    ``knocker_melds`` are disjoint legal melds (as :func:`check_spread` makes
+    sure); the cards laid come in their order. This is the one defence
+    search: :func:`best_defence` builds its response from the same choice.
+    """
+    if system is None:
+        system = MeldSystem.from_rules(rules)
+    if not allow_layoffs or not knocker_melds:
+        return min_deadwood(defender, system), (0,) * len(knocker_melds)
+    if rules.defender_layoff_mode == "meld_first":
+        points, _, choice = _meld_first_search(defender, knocker_melds, rules, system)
+        return points, choice
+    return _joint_search(defender, knocker_melds, rules.layoff_chaining, system)
 
 
 def best_defence(
@@ -156,26 +222,54 @@ def best_defence(
     system = MeldSystem.from_rules(rules)
     if not allow_layoffs or not knocker_melds:
         return Defence(optimal_arrangements(defender, system)[0], ())
+    masks = [meld.mask for meld in knocker_melds]
     if rules.defender_layoff_mode == "meld_first":
-        return _meld_first_defence(defender, knocker_melds, rules, system)
-    choices = _layoff_choices(defender, knocker_melds, rules, system)
-    best_key: tuple[int, int] | None = None
-    best_choice: tuple[Mask, ...] = ()
-    for choice in choices:
-        laid = 0
-        for extra in choice:
-            laid |= extra
-        key = (min_deadwood(defender & ~laid, system), bin(laid).count("1"))
-        if best_key is None or key < best_key:
-            best_key, best_choice = key, choice
-    return _defence(defender, knocker_melds, best_choice, system)
+        points, arrangement, choice = _meld_first_search(defender, masks, rules, system)
+        left = Arrangement(arrangement.melds, arrangement.deadwood & ~_union(choice), points)
+        return Defence(left, _layoff_list(knocker_melds, choice))
+    _, choice = _joint_search(defender, masks, rules.layoff_chaining, system)
+    arrangement = optimal_arrangements(defender & ~_union(choice), system)[0]
+    return Defence(arrangement, _layoff_list(knocker_melds, choice))
+
+
+def _joint_search(
+    defender: Mask, knocker_melds: Sequence[Mask], chaining: bool, system: MeldSystem
+) -> tuple[int, tuple[Mask, ...]]:
+    """Every disjoint choice of one extension per knocker meld: least deadwood, then fewest cards laid.
+
+    The first such choice in enumeration order wins, so the response is
+    deterministic; melds that take nothing are left out of the walk.
+    """
+    options = [layoff_options(meld, defender, system, chaining=chaining) for meld in knocker_melds]
+    open_melds = [index for index, extras in enumerate(options) if len(extras) > 1]
+    best = (min_deadwood(defender, system), 0)
+    chosen = [0] * len(options)
+    best_choice = tuple(chosen)
+
+    def walk(at: int, laid: Mask) -> None:
+        nonlocal best, best_choice
+        if at == len(open_melds):
+            if laid:
+                key = (min_deadwood(defender & ~laid, system), laid.bit_count())
+                if key < best:
+                    best, best_choice = key, tuple(chosen)
+            return
+        index = open_melds[at]
+        for extra in options[index]:
+            if not extra & laid:
+                chosen[index] = extra
+                walk(at + 1, laid | extra)
+        chosen[index] = 0
+
+    walk(0, 0)
+    return best[0], best_choice
 
 
 def _layoff_choices(
-    available: Mask, knocker_melds: Sequence[Meld], rules: Rules, system: MeldSystem
+    available: Mask, knocker_melds: Sequence[Mask], chaining: bool, system: MeldSystem
 ) -> list[tuple[Mask, ...]]:
     """Every way to lay off disjoint extensions, one per knocker meld."""
-    per_meld = [extensions(meld, available, system, chaining=rules.layoff_chaining) for meld in knocker_melds]
+    per_meld = [layoff_options(meld, available, system, chaining=chaining) for meld in knocker_melds]
     choices: list[tuple[Mask, ...]] = []
 
     def walk(index: int, used: Mask, chosen: tuple[Mask, ...]) -> None:
@@ -190,26 +284,27 @@ def _layoff_choices(
     return choices
 
 
-def _meld_first_defence(
-    defender: Mask, knocker_melds: Sequence[Meld], rules: Rules, system: MeldSystem
-) -> Defence:
+def _meld_first_search(
+    defender: Mask, knocker_melds: Sequence[Mask], rules: Rules, system: MeldSystem
+) -> tuple[int, Arrangement, tuple[Mask, ...]]:
+    """Keep a least-deadwood arrangement and lay off only its deadwood: points, arrangement, cards laid."""
     best: tuple[tuple[int, int], Arrangement, tuple[Mask, ...]] | None = None
     for arrangement in optimal_arrangements(defender, system):
-        for choice in _layoff_choices(arrangement.deadwood, knocker_melds, rules, system):
-            laid = 0
-            for extra in choice:
-                laid |= extra
-            points = arrangement.deadwood_points - _points(laid, system)
-            key = (points, bin(laid).count("1"))
+        for choice in _layoff_choices(arrangement.deadwood, knocker_melds, rules.layoff_chaining, system):
+            laid = _union(choice)
+            key = (arrangement.deadwood_points - _points(laid, system), laid.bit_count())
             if best is None or key < best[0]:
                 best = (key, arrangement, choice)
     assert best is not None
-    _, arrangement, choice = best
-    laid = 0
-    for extra in choice:
-        laid |= extra
-    left = Arrangement(arrangement.melds, arrangement.deadwood & ~laid, best[0][0])
-    return Defence(left, _layoff_list(knocker_melds, choice))
+    (points, _), arrangement, choice = best
+    return points, arrangement, choice
+
+
+def _union(masks: Sequence[Mask]) -> Mask:
+    union = 0
+    for mask in masks:
+        union |= mask
+    return union
 
 
 def _points(mask: Mask, system: MeldSystem) -> int:
@@ -223,16 +318,6 @@ def _layoff_list(knocker_melds: Sequence[Meld], choice: tuple[Mask, ...]) -> tup
         for meld, extra in zip(knocker_melds, choice, strict=True)
         for card in layoff_order(meld, extra)
     )
-
-
-def _defence(
-    defender: Mask, knocker_melds: Sequence[Meld], choice: tuple[Mask, ...], system: MeldSystem
-) -> Defence:
-    laid = 0
-    for extra in choice:
-        laid |= extra
-    arrangement = optimal_arrangements(defender & ~laid, system)[0]
-    return Defence(arrangement, _layoff_list(knocker_melds, choice))
 
 
 def defence_as_declared(

@@ -32,8 +32,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ginref.cards import card_name, mask_of, scan
-from ginref.layoffs import best_defence, candidate_layoffs
-from ginref.melds import Meld, MeldSystem, optimal_arrangements
+from ginref.layoffs import best_defence, candidate_layoffs, extensions, layoff_options, least_defence
+from ginref.melds import STANDARD_SYSTEM, Meld, MeldSystem, optimal_arrangements
 from ginref.rules import Rules, find_rules, with_overrides
 from tests import oracle
 from tests import oracle_layoffs as lo
@@ -212,6 +212,12 @@ def check(config: Config, situation: Situation) -> tuple[int, int]:
         f"{where}: engine {defence.deadwood_points} ({defence.arrangement}, layoffs "
         f"{', '.join(str(x) for x in defence.layoffs)}), oracle {expected}"
     )
+    # least_defence is the same search: the same deadwood and the same cards onto each meld
+    laid_per_meld = [0] * len(melds)
+    for layoff in defence.layoffs:
+        laid_per_meld[melds.index(layoff.onto)] |= 1 << layoff.card
+    least = least_defence(defender_mask, [m.mask for m in melds], config.rules)
+    assert least == (expected, tuple(laid_per_meld)), f"{where}: least_defence {least}"
     # layoffs: the defender's, disjoint, onto declared melds, layable in the order given
     declared = {mask_of(m): tuple(sorted(m)) for m in situation.knocker_melds}
     current = dict(declared)
@@ -388,6 +394,49 @@ def test_joint_beats_meld_first_beats_no_layoffs(case: tuple[Situation, str], ch
     if not chaining:
         chained = with_overrides(base, {"layoff_chaining": "true"})
         assert best_defence(defender, melds, chained).deadwood_points <= joint
+
+
+@st.composite
+def meld_and_cards(draw: st.DrawFn) -> tuple[MeldSystem, int, int]:
+    """A legal meld of an ace-low system, and cards crowded round it (its suit and rank, often)."""
+    system = draw(st.sampled_from([STANDARD_SYSTEM, MeldSystem(ace_points=15)]))
+    meld = draw(st.sampled_from(sorted(system.tables.kinds)))
+    low = (meld & -meld).bit_length() - 1
+    near = 0x1FFF << (low - low % 13) | (1 | 1 << 13 | 1 << 26 | 1 << 39) << low % 13
+    available = draw(st.integers(0, (1 << 52) - 1)) | draw(st.integers(0, (1 << 52) - 1)) & near
+    return system, meld, available
+
+
+@settings(max_examples=1000, deadline=None)
+@given(meld_and_cards(), st.booleans())
+def test_closed_form_layoffs_equal_extensions(case: tuple[MeldSystem, int, int], chaining: bool) -> None:
+    system, meld, available = case
+    assert layoff_options(meld, available, system, chaining=chaining) == extensions(
+        Meld(meld), available, system, chaining=chaining
+    )
+
+
+@pytest.mark.parametrize(
+    ("meld", "available", "chaining", "expected"),
+    [
+        (
+            "4H 5H 6H",
+            "2H 3H 7H 8H 9S",
+            True,
+            ["", "3H", "7H", "2H 3H", "3H 7H", "7H 8H", "2H 3H 7H", "3H 7H 8H", "2H 3H 7H 8H"],
+        ),
+        ("4H 5H 6H", "2H 3H 7H 8H", False, ["", "3H", "7H", "3H 7H"]),
+        ("AH 2H 3H", "KH 4H", True, ["", "4H"]),  # ace low: nothing below the ace
+        ("JH QH KH", "AH TH", True, ["", "TH"]),  # nor above the king
+        ("9C 9D 9S", "9H TC 8C", True, ["", "9H"]),
+        ("9C 9D 9H 9S", "TC 8C", True, [""]),
+    ],
+)
+def test_layoff_options_cases(meld: str, available: str, chaining: bool, expected: list[str]) -> None:
+    got = layoff_options(
+        mask_of(_cards(meld)), mask_of(_cards(available)), STANDARD_SYSTEM, chaining=chaining
+    )
+    assert [" ".join(card_name(c) for c in scan(extra)) for extra in got] == expected
 
 
 # ---- the knocker's best declaration (score_hand without --melds) against brute force ----
