@@ -58,13 +58,15 @@ _EXPORTS = {
     "tally": "ginref.game",
     "GameRecord": "ginref.records",
     "read_records": "ginref.records",
-    "Verdict": "ginref.adjudicate",
-    "adjudicate": "ginref.adjudicate",
-    "verify": "ginref.verify",
+    "Verdict": "ginref.referee",
+    "adjudicate": "ginref.referee",
 }
 
+_SUBMODULES = frozenset({"records", "referee", "verify"})
+"""Packages and modules reached as attributes (``ginref.verify.verify(...)``); no exported
+name is also a submodule's name, so ``ginref.X`` means one thing whatever was imported first."""
+
 if TYPE_CHECKING:
-    from ginref.adjudicate import Verdict, adjudicate
     from ginref.analysis import DiscardOption, HandAnalysis, analyze
     from ginref.cards import Card, CardSet, card_name, mask_of
     from ginref.errors import (
@@ -90,9 +92,9 @@ if TYPE_CHECKING:
     )
     from ginref.notation import format_cards, parse_card, parse_cards, parse_hand, parse_melds
     from ginref.records import GameRecord, read_records
+    from ginref.referee import Verdict, adjudicate
     from ginref.rules import PRESETS, Rules, find_rules, load_rules_file, with_overrides
     from ginref.scoring import HandScore, Outcome, score_hand, settle
-    from ginref.verify import verify
 
 
 def __getattr__(name: str) -> Any:
@@ -103,6 +105,10 @@ def __getattr__(name: str) -> Any:
             return version("ginref")
         except PackageNotFoundError:  # pragma: no cover - running from a source tree
             return "0.0.0"
+    if name in _SUBMODULES:
+        import importlib
+
+        return importlib.import_module(f"ginref.{name}")
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'ginref' has no attribute {name!r}")
@@ -161,6 +167,5 @@ __all__ = [
     "score_hand",
     "settle",
     "tally",
-    "verify",
     "with_overrides",
 ]

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any
 from ginref.cards import Card, Mask, card_label, scan
 
 if TYPE_CHECKING:
-    from ginref.adjudicate import Verdict
     from ginref.analysis import HandAnalysis
     from ginref.layoffs import LayoffReport
     from ginref.melds import Arrangement, Meld
+    from ginref.referee import Verdict
     from ginref.rules import Rules
     from ginref.scoring import HandScore
     from ginref.verify import Summary as VerifySummary

@@ -26,7 +26,7 @@ from ginref.records.model import GameRecord
 from ginref.rules import Rules
 
 if TYPE_CHECKING:
-    from ginref.adjudicate import Verdict
+    from ginref.referee import Verdict
 
 Status = Literal["clean", "findings", "unreadable"]
 CHUNK = 128
@@ -133,7 +133,7 @@ def check_record(
 ) -> RecordResult:
     """Adjudicate one decoded record; without ``want_json`` its JSON is not rendered
     (text reports need only the status and the finding lines)."""
-    from ginref.adjudicate import adjudicate
+    from ginref.referee import adjudicate
 
     verdict = adjudicate(record, rules)
     errors = tuple(f.code for f in verdict.findings if f.severity == "error")
@@ -293,7 +293,7 @@ def _warm_up() -> None:
     Where workers are forked (Linux), they inherit all of it instead of each
     importing and building it again.
     """
-    from ginref import adjudicate, melds  # noqa: F401
+    from ginref import melds, referee  # noqa: F401
 
     melds.min_deadwood_after_discard((1 << 11) - 1)
 
@@ -310,7 +310,7 @@ def adjudicate_records(
 ) -> Iterator[tuple[GameRecord, int, Verdict] | RecordResult]:
     """In-process adjudication that keeps each :class:`Verdict` (for ``ginref adjudicate``):
     each record with its line, or the unreadable result in its place."""
-    from ginref.adjudicate import adjudicate
+    from ginref.referee import adjudicate
 
     for item in _raws(read_paths(paths, stdin), None):
         if isinstance(item, RecordResult):

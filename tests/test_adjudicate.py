@@ -20,7 +20,6 @@ from collections.abc import Sequence
 
 import pytest
 
-from ginref.adjudicate import ADVISORY_CODES, FindingCode, HandVerdict, Verdict, adjudicate
 from ginref.cards import card_name, mask_of
 from ginref.notation import parse_cards
 from ginref.records import (
@@ -34,6 +33,7 @@ from ginref.records import (
     Place,
     Turn,
 )
+from ginref.referee import ADVISORY_CODES, FindingCode, HandVerdict, Verdict, adjudicate
 from ginref.rules import PRESETS, find_rules, with_overrides
 
 A, B = "Ann", "Bo"
@@ -292,7 +292,7 @@ EXTRA_CODES = [
 
 
 def test_docstring_table_lists_every_code_with_its_severity() -> None:
-    import ginref.adjudicate as module
+    import ginref.referee.findings as module
 
     assert module.__doc__ is not None
     table = {}

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from ginref.adjudicate import Verdict, adjudicate
 from ginref.records import GameRecord, Turn, read_records
+from ginref.referee import Verdict, adjudicate
 from ginref.rules import find_rules, with_overrides
 
 GAMES = Path(__file__).resolve().parent.parent / "samples" / "records" / "openspiel" / "games.jsonl"

@@ -17,11 +17,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ginref import game
-from ginref.adjudicate import Verdict, _least_defence, adjudicate
 from ginref.cards import mask_of
 from ginref.layoffs import best_defence
 from ginref.melds import Meld, MeldSystem, optimal_arrangements
 from ginref.records import GameRecord, Turn
+from ginref.referee import Verdict, adjudicate
+from ginref.referee.replay import _least_defence
 from ginref.rules import PRESETS, Rules, find_rules, with_overrides
 from tests.support.randomplay import CORRUPTIONS, Style, corrupt, play_hand, random_game, random_hand
 

@@ -59,9 +59,9 @@ def test_doc_block_round_trips(kind: str, line: int, body: str) -> None:
 
 def adjudicate_or_skip() -> Any:
     try:
-        from ginref.adjudicate import adjudicate
+        from ginref.referee import adjudicate
     except ImportError:  # pragma: no cover - the referee is written separately
-        pytest.skip("ginref.adjudicate is not there yet")
+        pytest.skip("ginref.referee is not there yet")
     return adjudicate
 
 

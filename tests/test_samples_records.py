@@ -107,9 +107,9 @@ def test_the_schema_rejects_what_the_reader_rejects(validator: Any) -> None:
 
 def adjudicate_or_skip() -> Any:
     try:
-        from ginref.adjudicate import adjudicate
+        from ginref.referee import adjudicate
     except ImportError:  # pragma: no cover - the referee is written separately
-        pytest.skip("ginref.adjudicate is not there yet")
+        pytest.skip("ginref.referee is not there yet")
     return adjudicate
 
 

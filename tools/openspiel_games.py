@@ -48,7 +48,6 @@ from typing import Any
 
 import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
-from ginref.adjudicate import Verdict, adjudicate
 from ginref.cards import Card, Mask, card_name, mask_of
 from ginref.records import (
     ClaimedOutcome,
@@ -63,6 +62,7 @@ from ginref.records import (
     Turn,
     write_records,
 )
+from ginref.referee import Verdict, adjudicate
 
 GR = pyspiel.gin_rummy
 PLAYERS = ("P0", "P1")

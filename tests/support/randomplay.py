@@ -11,7 +11,7 @@ totals are filled in from the real outcome, so a clean record verifies clean.
 :func:`corrupt` then breaks a record in one known way and names the finding
 code the referee must produce; together they test the referee both ways.
 
->>> from ginref.adjudicate import adjudicate
+>>> from ginref.referee import adjudicate
 >>> record = random_game(7, "standard")
 >>> adjudicate(record).clean
 True
@@ -25,7 +25,6 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from ginref import game
-from ginref.adjudicate import adjudicate
 from ginref.cards import Card, Mask, mask_of, scan
 from ginref.layoffs import best_defence
 from ginref.melds import (
@@ -47,6 +46,7 @@ from ginref.records import (
     Place,
     Turn,
 )
+from ginref.referee import adjudicate
 from ginref.rules import Rules, find_rules
 from ginref.scoring import Ending, settle
 

@@ -1,109 +1,17 @@
-"""Replay a recorded game under a rule set and report what disagrees with the rules.
+"""The replay of one hand: every event checked against the rules, in order.
 
-:func:`adjudicate` takes a :class:`ginref.record.GameRecord` and returns a
-:class:`Verdict`: the ruling on every hand (:class:`HandVerdict`), the game
-tally, and the :class:`Finding` list. It never raises on a bad record: every
-problem is a finding, placed at the line/column or JSON pointer of the event
-that shows it. Claims in the record (result, points, running totals, next
-dealer, final totals) are recomputed and compared, never trusted.
-
-Finding codes (stable; ``error`` breaks a rule or misstates the outcome,
-``advisory`` is worth a player's attention but breaks nothing):
-
-=======================  ========  ==============================================================
-code                     severity  meaning
-=======================  ========  ==============================================================
-unknown_rules            error     the record names a rule set or override ginref does not know
-                                   (standard rules, or the knobs that are valid, are used)
-unknown_player           error     a name in the deal, the dealer or an event is not one of the
-                                   record's two players (or both players share one name)
-bad_card                 error     a card number outside 0..51
-deal_incomplete          error     a player dealt the wrong number of cards, a missing upcard (or
-                                   an upcard with the eleven-card deal), a stock that is not 31
-duplicate_card           error     one card in two places at once: twice in the deal/upcard/stock,
-                                   or drawn from the stock while known to be elsewhere
-wrong_turn               error     a player moves (or defends) out of turn
-upcard_ritual            error     the first turn breaks ``first_turn`` (a stock draw before both
-                                   players passed the upcard, taking the upcard after both
-                                   passed, a pass where the rules have no ritual, ...)
-illegal_pass             error     a pass anywhere but on the first upcard or at the wall
-no_draw                  error     a turn with no draw, other than the eleven-card opening
-draw_from_empty_stock    error     a stock draw that would take one of the ``stock_floor`` cards
-stock_draw_mismatch      error     the card drawn is not the next card of the recorded stock
-not_top_discard          error     a draw from the discard pile of a card that is not its top
-card_not_in_hand         error     a player discards, melds or lays off a card it does not hold
-missing_discard          error     a turn with a draw and neither discard nor knock, followed by
-                                   more play; or a knock with no face-down discard but no big gin
-same_card_discard        error     discarding the card just taken from the discard pile, also as
-                                   the face-down knock discard (``no_same_card_discard``)
-stock_exhausted          error     play went on after the hand ended at the stock floor (void
-                                   rule), or the wall discard was taken without knocking
-moves_after_end          error     an event after the end of the hand, or a hand after the end
-                                   of the game
-incomplete_hand          error     the record stops before the hand ended and does not claim void
-defence_without_knock    error     a defence recorded where nobody knocked
-knock_over_limit         error     knocked with more deadwood than the knock limit (Oklahoma: the
-                                   first upcard's value; 0 = gin only); the hand is an illegal knock
-knock_not_max            error     with ``knocker_must_meld_max``, the knocker withheld a meld
-invalid_meld             error     a declared meld that is not a set or run, or reuses a card;
-                                   its cards count as deadwood
-deadwood_misdeclared     error     announced deadwood or the declared ending (gin, big gin)
-                                   differs from the cards shown
-big_gin_not_recognised   error     a big gin (11 cards, no discard) where the rules have none;
-                                   ruled as gin
-illegal_layoff           error     a layoff that does not fit the meld as it stands (or onto a
-                                   meld that was not declared); the card stays deadwood
-layoff_on_gin            error     a layoff onto gin or big gin where the rules forbid it
-wrong_result             error     the claimed outcome or winner differs from the ruling
-wrong_score              error     claimed points, running totals or final totals differ
-wrong_dealer             error     the claimed next dealer, or the next hand's dealer, is not the
-                                   one the rules name
-missed_layoff            advisory  the defender's declared defence leaves more deadwood than its
-                                   best response (the declared one is scored)
-knock_not_best           advisory  the knocker declared more deadwood than the least its 10 cards
-                                   allow (withholding a meld is allowed; the declaration stands)
-knock_is_gin             advisory  a "knock" showing no deadwood: it is gin and scored as gin
-cards_unknown            advisory  unseen cards (e.g. unrecorded stock draws) are still in a
-                                   hand at the end, so the result cannot be checked
-void_unverified          advisory  the record stops before the stock floor but claims a void hand
-=======================  ========  ==============================================================
-
-Rulings where the sources are silent (see ``shared/rules/VARIANTS.md``):
-
-- The cards speak: a declared "gin" with deadwood is ruled a knock (within the
-  limit) and a "knock" with none is gin; an invalid meld's cards are deadwood.
-- An illegal knock ends the replay of the hand: outcome ``illegal_knock``, no
-  score, no winner, and later events of that hand are not checked (what
-  follows depends on ``illegal_knock``, which a record cannot show).
-- Big gin where the rules have none is ruled as plain gin: eleven melded cards
-  always contain a meld of four or more, so a discard keeping gin was there.
-- A hand that ends with no knock (stock floor, wall pass, 50th discard draw,
-  repeated discard) is ``void``: no winner, no score; ``end`` tells which.
-- ``max_discard_draws``: the draw that reaches the cap ends the hand at once
-  (OpenSpiel); a discard or knock recorded in that turn is ``moves_after_end``.
-  Draws during the upcard ritual do not count; under ``first_turn = "none"``
-  the opening draw is a normal turn and counts.
-- After a card-integrity error (a card not held, in two places, a pile or
-  stock draw that cannot be followed) the replay of that hand stops; its
-  outcome is ``unresolved`` and the claimed result is used to carry the game
-  on. Hands after the end of the game are reported once and not replayed.
-- Under Hollywood scoring a hand's claimed running totals are compared with
-  each player's plain cumulative hand points; the final totals with the
-  match totals.
+:class:`HandReplay` follows the cards (each hand's known cards and count of unseen
+ones, the discard pile, the stock) through the deal, the play, the knock and the
+defence, and leaves a :class:`HandRuling`. Findings go to the list it is given.
 """
 
 from __future__ import annotations
 
-import enum
 import functools
 import operator
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Literal
 
-from ginref import game
 from ginref.cards import FULL_DECK, Card, Mask, card_name, mask_of, scan
-from ginref.errors import GinrefError, UnknownRulesError
 from ginref.layoffs import Layoff, best_defence, defence_as_declared, extensions, layoff_order
 from ginref.melds import (
     RANK_STRIDE,
@@ -111,272 +19,15 @@ from ginref.melds import (
     Meld,
     MeldKind,
     MeldSystem,
-    best_arrangement,
     meld_kind,
     min_deadwood,
 )
-from ginref.records.model import Defence, GameRecord, HandRecord, Pass, Place, Turn
-from ginref.rules import STANDARD, Rules, find_rules, with_overrides
+from ginref.records.model import Defence, HandRecord, Pass, Place, Turn
+from ginref.referee.findings import Finding, FindingCode, finding
+from ginref.rules import Rules
 from ginref.scoring import Ending, settle
 
-__all__ = [
-    "ADVISORY_CODES",
-    "Finding",
-    "FindingCode",
-    "HandVerdict",
-    "Severity",
-    "Verdict",
-    "adjudicate",
-]
-
-Severity = Literal["error", "advisory"]
-
-
-class FindingCode(str, enum.Enum):
-    """Every finding code; the value is the stable snake_case string."""
-
-    UNKNOWN_RULES = "unknown_rules"
-    UNKNOWN_PLAYER = "unknown_player"
-    BAD_CARD = "bad_card"
-    DEAL_INCOMPLETE = "deal_incomplete"
-    DUPLICATE_CARD = "duplicate_card"
-    WRONG_TURN = "wrong_turn"
-    UPCARD_RITUAL = "upcard_ritual"
-    ILLEGAL_PASS = "illegal_pass"
-    NO_DRAW = "no_draw"
-    DRAW_FROM_EMPTY_STOCK = "draw_from_empty_stock"
-    STOCK_DRAW_MISMATCH = "stock_draw_mismatch"
-    NOT_TOP_DISCARD = "not_top_discard"
-    CARD_NOT_IN_HAND = "card_not_in_hand"
-    MISSING_DISCARD = "missing_discard"
-    SAME_CARD_DISCARD = "same_card_discard"
-    STOCK_EXHAUSTED = "stock_exhausted"
-    MOVES_AFTER_END = "moves_after_end"
-    INCOMPLETE_HAND = "incomplete_hand"
-    DEFENCE_WITHOUT_KNOCK = "defence_without_knock"
-    KNOCK_OVER_LIMIT = "knock_over_limit"
-    KNOCK_NOT_MAX = "knock_not_max"
-    INVALID_MELD = "invalid_meld"
-    DEADWOOD_MISDECLARED = "deadwood_misdeclared"
-    BIG_GIN_NOT_RECOGNISED = "big_gin_not_recognised"
-    ILLEGAL_LAYOFF = "illegal_layoff"
-    LAYOFF_ON_GIN = "layoff_on_gin"
-    WRONG_RESULT = "wrong_result"
-    WRONG_SCORE = "wrong_score"
-    WRONG_DEALER = "wrong_dealer"
-    MISSED_LAYOFF = "missed_layoff"
-    KNOCK_NOT_BEST = "knock_not_best"
-    KNOCK_IS_GIN = "knock_is_gin"
-    CARDS_UNKNOWN = "cards_unknown"
-    VOID_UNVERIFIED = "void_unverified"
-
-    def __str__(self) -> str:
-        return self.value
-
-
-ADVISORY_CODES: frozenset[str] = frozenset({
-    "missed_layoff", "knock_not_best", "knock_is_gin", "cards_unknown", "void_unverified",
-})
-"""Codes of severity ``advisory``; every other code is an ``error``."""
-
-
-@dataclass(frozen=True, slots=True)
-class Finding:
-    """One thing a record gets wrong (``error``) or a player may want to know (``advisory``).
-
-    ``hand`` is the 0-based index of the hand in the record, -1 for the record as
-    a whole (unknown rules, final totals).
-    """
-
-    code: str
-    severity: Severity
-    message: str
-    place: Place
-    hand: int
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "code": self.code,
-            "severity": self.severity,
-            "message": self.message,
-            "place": self.place.to_dict(),
-            "hand": self.hand,
-        }
-
-    def __str__(self) -> str:
-        where = str(self.place)
-        return f"{where + ': ' if where else ''}{self.severity} {self.code}: {self.message}"
-
-
-Totals = tuple[tuple[str, int], ...]
-
-
-@dataclass(frozen=True)
-class HandVerdict:
-    """The ruling on one hand, computed from the cards.
-
-    ``outcome`` is a :class:`ginref.scoring.Outcome` value (``knock``, ``gin``,
-    ``big_gin``, ``undercut``, ``tie``, ``illegal_knock``, ``void``) or
-    ``unresolved`` when the record cannot be followed to a result. ``end`` says how
-    the hand ended: ``knock``, ``stock`` (void at the stock floor), ``wall`` (the
-    wall discard passed or taken without a knock), ``max_discard_draws``,
-    ``repeat_discard_draw``, ``unverified`` (a claimed void the record does not
-    reach), ``incomplete`` or ``error``. ``layoffs`` are ``(card, meld)`` pairs onto
-    the knocker's declared melds, as scored (declared, or the best response when no
-    defence is recorded).
-    """
-
-    index: int
-    number: int | None
-    dealer: str | None
-    outcome: str
-    end: str
-    winner: str | None = None
-    points: int = 0
-    knocker: str | None = None
-    knocker_deadwood: int | None = None
-    defender_deadwood: int | None = None
-    knocker_melds: tuple[Mask, ...] = ()
-    defender_spread: tuple[Mask, ...] | None = None
-    """the defender's own melds as recorded; None when the referee chose them"""
-    defender_cards: Mask = 0
-    """the defender's cards left after its layoffs (own melds and deadwood)"""
-    layoffs: tuple[tuple[Card, Mask], ...] = ()
-    defence_recorded: bool = False
-    multiplier: int = 1
-    knock_limit: int = 10
-    totals_after: Totals | None = None
-    next_dealer: str | None = None
-    stock_left: int = 0
-    system: MeldSystem = field(default=STANDARD_SYSTEM, repr=False, compare=False)
-    """the meld system of the rules (for :attr:`defender_melds`)"""
-
-    @property
-    def resolved(self) -> bool:
-        return self.outcome != "unresolved"
-
-    @property
-    def defender_melds(self) -> tuple[Mask, ...]:
-        """The defender's own melds: as recorded, else a least-deadwood arrangement."""
-        if self.defender_spread is not None:
-            return self.defender_spread
-        if not self.defender_cards:
-            return ()
-        return tuple(m.mask for m in best_arrangement(self.defender_cards, self.system).melds)
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "index": self.index,
-            "number": self.number,
-            "dealer": self.dealer,
-            "outcome": self.outcome,
-            "end": self.end,
-            "winner": self.winner,
-            "points": self.points,
-            "knocker": self.knocker,
-            "knocker_deadwood": self.knocker_deadwood,
-            "defender_deadwood": self.defender_deadwood,
-            "knocker_melds": [_meld_names(m) for m in self.knocker_melds],
-            "defender_melds": [_meld_names(m) for m in self.defender_melds],
-            "layoffs": [{"card": card_name(c), "onto": _meld_names(m)} for c, m in self.layoffs],
-            "defence_recorded": self.defence_recorded,
-            "multiplier": self.multiplier,
-            "knock_limit": self.knock_limit,
-            "totals_after": dict(self.totals_after) if self.totals_after is not None else None,
-            "next_dealer": self.next_dealer,
-            "stock_left": self.stock_left,
-        }
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """The ruling on a whole record: findings, hand rulings and the game tally.
-
-    ``hand_totals`` are the running hand totals after the last hand ruled;
-    ``final_totals`` add the end-of-game bonuses once the game is over (before,
-    they equal ``hand_totals``). ``winner`` is set when the game is over.
-    """
-
-    findings: tuple[Finding, ...]
-    hands: tuple[HandVerdict, ...]
-    rules: str
-    players: tuple[str, str]
-    hand_totals: Totals = ()
-    final_totals: Totals = ()
-    winner: str | None = None
-    game_over: bool = False
-    source: str = ""
-    index: int = 0
-
-    @property
-    def clean(self) -> bool:
-        """No error findings (advisories allowed)."""
-        return not any(f.severity == "error" for f in self.findings)
-
-    @property
-    def has_findings(self) -> bool:
-        return bool(self.findings)
-
-    @property
-    def errors(self) -> tuple[Finding, ...]:
-        return tuple(f for f in self.findings if f.severity == "error")
-
-    @property
-    def codes(self) -> tuple[str, ...]:
-        return tuple(f.code for f in self.findings)
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "source": self.source,
-            "index": self.index,
-            "rules": self.rules,
-            "players": list(self.players),
-            "clean": self.clean,
-            "findings": [f.to_dict() for f in self.findings],
-            "hands": [h.to_dict() for h in self.hands],
-            "hand_totals": dict(self.hand_totals),
-            "final_totals": dict(self.final_totals),
-            "winner": self.winner,
-            "game_over": self.game_over,
-        }
-
-
-def _meld_names(mask: Mask) -> list[str]:
-    return Meld(mask).names()
-
-
-def _severity(code: str) -> Severity:
-    return "advisory" if code in ADVISORY_CODES else "error"
-
-
-def _finding(code: FindingCode, message: str, place: Place, hand: int) -> Finding:
-    return Finding(code.value, _severity(code.value), message, place, hand)
-
-
-# -- rules ------------------------------------------------------------------------------
-
-
-@functools.lru_cache(maxsize=256)
-def _record_rules(
-    name: str, overrides: tuple[tuple[str, str], ...]
-) -> tuple[Rules, MeldSystem, tuple[str, ...]]:
-    """The rules a record asks for, and the problems met (unknown name, bad knob)."""
-    problems: list[str] = []
-    try:
-        if not isinstance(name, str):
-            raise UnknownRulesError(f"rule set names are text, got {name!r}")
-        rules = find_rules(name)
-    except GinrefError:
-        problems.append(f"the record asks for rules {name!r}, which ginref does not know; "
-                        "standard rules used")
-        rules = STANDARD
-    for knob, value in overrides:
-        try:
-            rules = with_overrides(rules, {str(knob): value})
-        except GinrefError as exc:
-            problems.append(f"rule override {knob}={value} ignored: {exc}")
-    return rules, MeldSystem.from_rules(rules), tuple(problems)
-
+__all__ = ["HandReplay", "HandRuling"]
 
 # -- one hand ---------------------------------------------------------------------------
 
@@ -384,8 +35,8 @@ _RITUAL, _FORCED, _ELEVEN, _NORMAL, _WALL, _KNOCKED, _OVER = range(7)
 _FIRST_PHASE = {"ritual": _RITUAL, "none": _NORMAL, "eleven_card": _ELEVEN}
 
 
-class _Hand:
-    """What the replay of one hand found out (mutable, private)."""
+class HandRuling:
+    """What the replay of one hand found out (filled in as it goes, then read by the verdict)."""
 
     __slots__ = (
         "dealer",
@@ -467,7 +118,7 @@ def _card_text(c: object) -> str:
     return card_name(c) if _is_card(c) else repr(c)  # type: ignore[arg-type]
 
 
-class _Replay:
+class HandReplay:
     """Replays one hand. Hot state lives in locals of :meth:`run`; this object holds
     what the rare paths (knock, defence, findings) need."""
 
@@ -481,7 +132,7 @@ class _Replay:
         self.rules = rules
         self.system = system
         self.findings = findings
-        self.result = _Hand(hand.dealer if hand.dealer in players else None)
+        self.result = HandRuling(hand.dealer if hand.dealer in players else None)
         # card state: known cards and count of unseen cards per hand
         self.held = [0, 0]
         self.unknown = [0, 0]
@@ -505,7 +156,7 @@ class _Replay:
         """Record a finding at ``place`` (an event's), else at the hand."""
         if place is None or not (place.line or place.pointer):
             place = self.hand.place
-        self.findings.append(_finding(code, message, place, self.index))
+        self.findings.append(finding(code, message, place, self.index))
 
     def where(self, c: Card) -> str:
         """Where card ``c`` is known to be, for messages (``"in Bo's hand"``)."""
@@ -659,7 +310,7 @@ class _Replay:
 
     # -- play ---------------------------------------------------------------------
 
-    def run(self) -> _Hand:
+    def run(self) -> HandRuling:
         result = self.result
         if not self.deal():
             return result
@@ -1387,239 +1038,3 @@ def _least_defence(
 def _ordinal(n: int) -> str:
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
-
-
-# -- the game ---------------------------------------------------------------------------
-
-
-def _next_dealer(
-    rules: Rules, players: tuple[str, str], dealer: str | None, winner: str | None
-) -> str | None:
-    """Who deals after a hand dealt by ``dealer`` and won by ``winner`` (None: nobody)."""
-    if dealer is None:
-        return winner if winner is not None and rules.next_dealer == "winner" else None
-    other = players[1] if dealer == players[0] else players[0]
-    if winner is None:
-        return dealer if rules.void_hand_dealer == "same" else other
-    if rules.next_dealer == "winner":
-        return winner
-    if rules.next_dealer == "loser":
-        return players[1] if winner == players[0] else players[0]
-    return other
-
-
-def _entry(hand: HandRecord, ruled: _Hand, players: tuple[str, str]) -> game.HandEntry:
-    """The game-tally entry of a hand: the ruling, or the record's claim when unresolved."""
-    if ruled.outcome != "unresolved":
-        return game.HandEntry(ruled.winner, ruled.points, ruled.outcome, ruled.knocker, ruled.multiplier)
-    claim = hand.result
-    if claim is not None and claim.outcome in game.HAND_OUTCOMES and claim.points >= 0:
-        if claim.winner is None and claim.outcome in ("tie", "void", "illegal_knock") and not claim.points:
-            return game.HandEntry(None, 0, claim.outcome)
-        if claim.winner in players and claim.outcome not in ("tie", "void"):
-            return game.HandEntry(claim.winner, claim.points, claim.outcome)
-    return game.HandEntry(None, 0, "void")
-
-
-def _describe(outcome: str, winner: str | None, points: int) -> str:
-    if winner is None:
-        return {"void": "a void hand", "tie": "a tie with no score",
-                "illegal_knock": "an illegal knock with no score"}.get(outcome, outcome)
-    return f"{winner} wins by {outcome.replace('_', ' ')}, {points} points"
-
-
-def _totals_text(totals: dict[str, int]) -> str:
-    return ", ".join(f"{name} {points}" for name, points in totals.items())
-
-
-_Tally = tuple[int, list[dict[str, int]], dict[str, int], dict[str, int], bool, "str | None"]
-
-
-def _tally(
-    players: tuple[str, str], entries: list[game.HandEntry], rules: Rules, first_dealer: str | None
-) -> _Tally:
-    """Score the game: hands played before its end, running totals after each, hand and
-    final totals, whether it is over and who won.
-
-    :func:`ginref.game.tally` (or :func:`ginref.game.hollywood`) does the scoring; the
-    common case of a game still on (or one hand) under end-of-game boxes is summed
-    here directly, which is all the tally would do there.
-    """
-    if rules.hollywood_columns == 0 or rules.single_hand:
-        if rules.box_timing == "end" or rules.single_hand:
-            running = dict.fromkeys(players, 0)
-            after: list[dict[str, int]] = []
-            target, single = rules.game_target, rules.single_hand
-            over = False
-            ender: str | None = None
-            for entry in entries:
-                if over:
-                    break
-                won = entry.winner
-                if won is not None:
-                    running[won] += entry.points
-                after.append(dict(running))
-                if single or (won is not None and running[won] >= target):
-                    over, ender = True, won
-            if not over:
-                return len(after), after, running, dict(running), False, None
-            if single:
-                return len(after), after, running, dict(running), True, ender
-        played = len(entries)
-        while True:
-            try:
-                scored = game.tally(players, entries[:played], rules, first_dealer)
-            except game.GameOverError as exc:
-                played = exc.hand - 1
-                continue
-            return (
-                played, [dict(h.totals) for h in scored.hands], dict(scored.hand_totals),
-                dict(scored.final_totals), scored.game_over, scored.winner,
-            )
-    played = len(entries)
-    while True:
-        try:
-            match = game.hollywood(players, entries[:played], rules, first_dealer)
-        except game.GameOverError as exc:
-            played = exc.hand - 1
-            continue
-        running = dict.fromkeys(players, 0)
-        after = []
-        for entry in entries[:played]:
-            if entry.winner is not None:
-                running[entry.winner] += entry.points
-            after.append(dict(running))
-        return played, after, running, dict(match.match_totals), match.match_over, match.winner
-
-
-def adjudicate(record: GameRecord, rules: Rules | None = None) -> Verdict:
-    """Replay ``record`` under ``rules`` (default: the rules the record names) and rule on it."""
-    findings: list[Finding] = []
-    if rules is None:
-        try:
-            rules, system, problems = _record_rules(record.rules, record.overrides)
-        except TypeError:  # unhashable overrides (lists from JSON): normalise and retry
-            rules, system, problems = _record_rules(
-                str(record.rules), tuple((str(k), str(v)) for k, v in record.overrides)
-            )
-        for problem in problems:
-            findings.append(_finding(FindingCode.UNKNOWN_RULES, problem, record.place, -1))
-    else:
-        system = MeldSystem.from_rules(rules)
-    players = record.players
-    if (
-        len(players) != 2
-        or players[0] == players[1]
-        or not all(isinstance(name, str) and name for name in players)
-    ):
-        findings.append(_finding(FindingCode.UNKNOWN_PLAYER,
-                                 f"a record needs two different players, got {tuple(players)!r}",
-                                 record.place, -1))
-        return Verdict(tuple(findings), (), rules.label, players, source=record.source, index=record.index)
-    per_hand: list[list[Finding]] = []
-    ruled: list[_Hand] = []
-    for index, hand in enumerate(record.hands):
-        hand_findings: list[Finding] = []
-        ruled.append(_Replay(hand, index, players, rules, system, hand_findings).run())
-        per_hand.append(hand_findings)
-
-    hands = record.hands
-    entries = [_entry(h, r, players) for h, r in zip(hands, ruled, strict=True)]
-    first_dealer = hands[0].dealer if hands and hands[0].dealer in players else None
-    played, tally_totals, hand_totals, final_totals, game_over, winner = _tally(
-        players, entries, rules, first_dealer
-    )
-    for index in range(played):
-        findings.extend(per_hand[index])
-    if played < len(hands):
-        extra = hands[played]
-        findings.append(_finding(
-            FindingCode.MOVES_AFTER_END,
-            f"hand {played + 1} is played after the end of the game", extra.place, played,
-        ))
-
-    verdicts: list[HandVerdict] = []
-    for index in range(played):
-        hand, r = hands[index], ruled[index]
-        entry = entries[index]
-        next_dealer = _next_dealer(rules, players, r.dealer, entry.winner)
-        totals = tally_totals[index] if index < len(tally_totals) else None
-        verdicts.append(HandVerdict(
-            index=index, number=hand.number, dealer=r.dealer, outcome=r.outcome, end=r.end,
-            winner=r.winner, points=r.points, knocker=r.knocker,
-            knocker_deadwood=r.knocker_deadwood, defender_deadwood=r.defender_deadwood,
-            knocker_melds=r.knocker_melds, defender_spread=r.defender_spread,
-            defender_cards=r.defender_cards, layoffs=r.layoffs,
-            defence_recorded=r.defence_recorded, multiplier=r.multiplier,
-            knock_limit=r.knock_limit,
-            totals_after=tuple(totals.items()) if totals is not None else None,
-            next_dealer=next_dealer, stock_left=r.stock_left, system=system,
-        ))
-        _check_claims(findings, hand, index, r, totals, next_dealer, players)
-        if index + 1 < played and next_dealer is not None:
-            following = hands[index + 1]
-            if following.dealer in players and following.dealer != next_dealer:
-                findings.append(_finding(
-                    FindingCode.WRONG_DEALER,
-                    f"{following.dealer} deals hand {index + 2}, but the rules say {next_dealer} deals",
-                    following.place, index + 1,
-                ))
-
-    if record.final_totals is not None:
-        claimed = dict(record.final_totals)
-        if claimed != final_totals:
-            findings.append(_finding(
-                FindingCode.WRONG_SCORE,
-                f"the record's final totals are {_totals_text(claimed)}; they come to "
-                f"{_totals_text(final_totals)}" + ("" if game_over else " (the game is not over)"),
-                record.place, -1,
-            ))
-    return Verdict(
-        findings=tuple(findings),
-        hands=tuple(verdicts),
-        rules=rules.label,
-        players=players,
-        hand_totals=tuple(hand_totals.items()),
-        final_totals=tuple(final_totals.items()),
-        winner=winner,
-        game_over=game_over,
-        source=record.source,
-        index=record.index,
-    )
-
-
-def _check_claims(
-    findings: list[Finding], hand: HandRecord, index: int, ruled: _Hand,
-    totals: dict[str, int] | None, next_dealer: str | None, players: tuple[str, str],
-) -> None:
-    claim = hand.result
-    resolved = ruled.outcome != "unresolved"
-    if claim is not None and resolved:
-        if claim.outcome != ruled.outcome or claim.winner != ruled.winner:
-            findings.append(_finding(
-                FindingCode.WRONG_RESULT,
-                f"the record says {_describe(claim.outcome, claim.winner, claim.points)}; "
-                f"the ruling is {_describe(ruled.outcome, ruled.winner, ruled.points)}",
-                claim.place if claim.place.line or claim.place.pointer else hand.place, index,
-            ))
-        elif claim.points != ruled.points:
-            findings.append(_finding(
-                FindingCode.WRONG_SCORE,
-                f"the record gives {claim.points} points; the hand is worth {ruled.points}",
-                claim.place if claim.place.line or claim.place.pointer else hand.place, index,
-            ))
-    if hand.score_after is not None and totals is not None:
-        claimed = dict(hand.score_after)
-        if claimed != totals:
-            findings.append(_finding(
-                FindingCode.WRONG_SCORE,
-                f"the record's totals after hand {index + 1} are {_totals_text(claimed)}; "
-                f"they come to {_totals_text(totals)}",
-                hand.place, index,
-            ))
-    if hand.next_dealer is not None and next_dealer is not None and hand.next_dealer != next_dealer:
-        findings.append(_finding(
-            FindingCode.WRONG_DEALER,
-            f"the record says {hand.next_dealer} deals next; the rules say {next_dealer}",
-            hand.place, index,
-        ))

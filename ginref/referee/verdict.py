@@ -1,0 +1,445 @@
+"""Rule on a recorded game: replay every hand, tally the game, compare the claims.
+
+:func:`adjudicate` takes a :class:`ginref.records.GameRecord` and returns a
+:class:`Verdict`: the ruling on every hand (:class:`HandVerdict`), the game
+tally, and the :class:`~ginref.referee.findings.Finding` list. It never raises on a bad record: every
+problem is a finding, placed at the line/column or JSON pointer of the event
+that shows it. Claims in the record (result, points, running totals, next
+dealer, final totals) are recomputed and compared, never trusted.
+
+Rulings where the sources are silent (see ``shared/rules/VARIANTS.md``):
+
+- The cards speak: a declared "gin" with deadwood is ruled a knock (within the
+  limit) and a "knock" with none is gin; an invalid meld's cards are deadwood.
+- An illegal knock ends the replay of the hand: outcome ``illegal_knock``, no
+  score, no winner, and later events of that hand are not checked (what
+  follows depends on ``illegal_knock``, which a record cannot show).
+- Big gin where the rules have none is ruled as plain gin: eleven melded cards
+  always contain a meld of four or more, so a discard keeping gin was there.
+- A hand that ends with no knock (stock floor, wall pass, 50th discard draw,
+  repeated discard) is ``void``: no winner, no score; ``end`` tells which.
+- ``max_discard_draws``: the draw that reaches the cap ends the hand at once
+  (OpenSpiel); a discard or knock recorded in that turn is ``moves_after_end``.
+  Draws during the upcard ritual do not count; under ``first_turn = "none"``
+  the opening draw is a normal turn and counts.
+- After a card-integrity error (a card not held, in two places, a pile or
+  stock draw that cannot be followed) the replay of that hand stops; its
+  outcome is ``unresolved`` and the claimed result is used to carry the game
+  on. Hands after the end of the game are reported once and not replayed.
+- Under Hollywood scoring a hand's claimed running totals are compared with
+  each player's plain cumulative hand points; the final totals with the
+  match totals.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+
+from ginref import game
+from ginref.cards import Card, Mask, card_name
+from ginref.errors import GinrefError, UnknownRulesError
+from ginref.melds import STANDARD_SYSTEM, Meld, MeldSystem, best_arrangement
+from ginref.records.model import GameRecord, HandRecord
+from ginref.referee.findings import Finding, FindingCode, finding
+from ginref.referee.replay import HandReplay, HandRuling
+from ginref.rules import STANDARD, Rules, find_rules, with_overrides
+
+__all__ = ["HandVerdict", "Verdict", "adjudicate"]
+
+Totals = tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True)
+class HandVerdict:
+    """The ruling on one hand, computed from the cards.
+
+    ``outcome`` is a :class:`ginref.scoring.Outcome` value (``knock``, ``gin``,
+    ``big_gin``, ``undercut``, ``tie``, ``illegal_knock``, ``void``) or
+    ``unresolved`` when the record cannot be followed to a result. ``end`` says how
+    the hand ended: ``knock``, ``stock`` (void at the stock floor), ``wall`` (the
+    wall discard passed or taken without a knock), ``max_discard_draws``,
+    ``repeat_discard_draw``, ``unverified`` (a claimed void the record does not
+    reach), ``incomplete`` or ``error``. ``layoffs`` are ``(card, meld)`` pairs onto
+    the knocker's declared melds, as scored (declared, or the best response when no
+    defence is recorded).
+    """
+
+    index: int
+    number: int | None
+    dealer: str | None
+    outcome: str
+    end: str
+    winner: str | None = None
+    points: int = 0
+    knocker: str | None = None
+    knocker_deadwood: int | None = None
+    defender_deadwood: int | None = None
+    knocker_melds: tuple[Mask, ...] = ()
+    defender_spread: tuple[Mask, ...] | None = None
+    """the defender's own melds as recorded; None when the referee chose them"""
+    defender_cards: Mask = 0
+    """the defender's cards left after its layoffs (own melds and deadwood)"""
+    layoffs: tuple[tuple[Card, Mask], ...] = ()
+    defence_recorded: bool = False
+    multiplier: int = 1
+    knock_limit: int = 10
+    totals_after: Totals | None = None
+    next_dealer: str | None = None
+    stock_left: int = 0
+    system: MeldSystem = field(default=STANDARD_SYSTEM, repr=False, compare=False)
+    """the meld system of the rules (for :attr:`defender_melds`)"""
+
+    @property
+    def resolved(self) -> bool:
+        return self.outcome != "unresolved"
+
+    @property
+    def defender_melds(self) -> tuple[Mask, ...]:
+        """The defender's own melds: as recorded, else a least-deadwood arrangement."""
+        if self.defender_spread is not None:
+            return self.defender_spread
+        if not self.defender_cards:
+            return ()
+        return tuple(m.mask for m in best_arrangement(self.defender_cards, self.system).melds)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "index": self.index,
+            "number": self.number,
+            "dealer": self.dealer,
+            "outcome": self.outcome,
+            "end": self.end,
+            "winner": self.winner,
+            "points": self.points,
+            "knocker": self.knocker,
+            "knocker_deadwood": self.knocker_deadwood,
+            "defender_deadwood": self.defender_deadwood,
+            "knocker_melds": [_meld_names(m) for m in self.knocker_melds],
+            "defender_melds": [_meld_names(m) for m in self.defender_melds],
+            "layoffs": [{"card": card_name(c), "onto": _meld_names(m)} for c, m in self.layoffs],
+            "defence_recorded": self.defence_recorded,
+            "multiplier": self.multiplier,
+            "knock_limit": self.knock_limit,
+            "totals_after": dict(self.totals_after) if self.totals_after is not None else None,
+            "next_dealer": self.next_dealer,
+            "stock_left": self.stock_left,
+        }
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The ruling on a whole record: findings, hand rulings and the game tally.
+
+    ``hand_totals`` are the running hand totals after the last hand ruled;
+    ``final_totals`` add the end-of-game bonuses once the game is over (before,
+    they equal ``hand_totals``). ``winner`` is set when the game is over.
+    """
+
+    findings: tuple[Finding, ...]
+    hands: tuple[HandVerdict, ...]
+    rules: str
+    players: tuple[str, str]
+    hand_totals: Totals = ()
+    final_totals: Totals = ()
+    winner: str | None = None
+    game_over: bool = False
+    source: str = ""
+    index: int = 0
+
+    @property
+    def clean(self) -> bool:
+        """No error findings (advisories allowed)."""
+        return not any(f.severity == "error" for f in self.findings)
+
+    @property
+    def has_findings(self) -> bool:
+        return bool(self.findings)
+
+    @property
+    def errors(self) -> tuple[Finding, ...]:
+        return tuple(f for f in self.findings if f.severity == "error")
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        return tuple(f.code for f in self.findings)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "source": self.source,
+            "index": self.index,
+            "rules": self.rules,
+            "players": list(self.players),
+            "clean": self.clean,
+            "findings": [f.to_dict() for f in self.findings],
+            "hands": [h.to_dict() for h in self.hands],
+            "hand_totals": dict(self.hand_totals),
+            "final_totals": dict(self.final_totals),
+            "winner": self.winner,
+            "game_over": self.game_over,
+        }
+
+
+def _meld_names(mask: Mask) -> list[str]:
+    return Meld(mask).names()
+
+
+# -- rules ------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=256)
+def _record_rules(
+    name: str, overrides: tuple[tuple[str, str], ...]
+) -> tuple[Rules, MeldSystem, tuple[str, ...]]:
+    """The rules a record asks for, and the problems met (unknown name, bad knob)."""
+    problems: list[str] = []
+    try:
+        if not isinstance(name, str):
+            raise UnknownRulesError(f"rule set names are text, got {name!r}")
+        rules = find_rules(name)
+    except GinrefError:
+        problems.append(f"the record asks for rules {name!r}, which ginref does not know; "
+                        "standard rules used")
+        rules = STANDARD
+    for knob, value in overrides:
+        try:
+            rules = with_overrides(rules, {str(knob): value})
+        except GinrefError as exc:
+            problems.append(f"rule override {knob}={value} ignored: {exc}")
+    return rules, MeldSystem.from_rules(rules), tuple(problems)
+
+
+# -- the game ---------------------------------------------------------------------------
+
+
+def _next_dealer(
+    rules: Rules, players: tuple[str, str], dealer: str | None, winner: str | None
+) -> str | None:
+    """Who deals after a hand dealt by ``dealer`` and won by ``winner`` (None: nobody)."""
+    if dealer is None:
+        return winner if winner is not None and rules.next_dealer == "winner" else None
+    other = players[1] if dealer == players[0] else players[0]
+    if winner is None:
+        return dealer if rules.void_hand_dealer == "same" else other
+    if rules.next_dealer == "winner":
+        return winner
+    if rules.next_dealer == "loser":
+        return players[1] if winner == players[0] else players[0]
+    return other
+
+
+def _entry(hand: HandRecord, ruled: HandRuling, players: tuple[str, str]) -> game.HandEntry:
+    """The game-tally entry of a hand: the ruling, or the record's claim when unresolved."""
+    if ruled.outcome != "unresolved":
+        return game.HandEntry(ruled.winner, ruled.points, ruled.outcome, ruled.knocker, ruled.multiplier)
+    claim = hand.result
+    if claim is not None and claim.outcome in game.HAND_OUTCOMES and claim.points >= 0:
+        if claim.winner is None and claim.outcome in ("tie", "void", "illegal_knock") and not claim.points:
+            return game.HandEntry(None, 0, claim.outcome)
+        if claim.winner in players and claim.outcome not in ("tie", "void"):
+            return game.HandEntry(claim.winner, claim.points, claim.outcome)
+    return game.HandEntry(None, 0, "void")
+
+
+def _describe(outcome: str, winner: str | None, points: int) -> str:
+    if winner is None:
+        return {"void": "a void hand", "tie": "a tie with no score",
+                "illegal_knock": "an illegal knock with no score"}.get(outcome, outcome)
+    return f"{winner} wins by {outcome.replace('_', ' ')}, {points} points"
+
+
+def _totals_text(totals: dict[str, int]) -> str:
+    return ", ".join(f"{name} {points}" for name, points in totals.items())
+
+
+_Tally = tuple[int, list[dict[str, int]], dict[str, int], dict[str, int], bool, "str | None"]
+
+
+def _tally(
+    players: tuple[str, str], entries: list[game.HandEntry], rules: Rules, first_dealer: str | None
+) -> _Tally:
+    """Score the game: hands played before its end, running totals after each, hand and
+    final totals, whether it is over and who won.
+
+    :func:`ginref.game.tally` (or :func:`ginref.game.hollywood`) does the scoring; the
+    common case of a game still on (or one hand) under end-of-game boxes is summed
+    here directly, which is all the tally would do there.
+    """
+    if rules.hollywood_columns == 0 or rules.single_hand:
+        if rules.box_timing == "end" or rules.single_hand:
+            running = dict.fromkeys(players, 0)
+            after: list[dict[str, int]] = []
+            target, single = rules.game_target, rules.single_hand
+            over = False
+            ender: str | None = None
+            for entry in entries:
+                if over:
+                    break
+                won = entry.winner
+                if won is not None:
+                    running[won] += entry.points
+                after.append(dict(running))
+                if single or (won is not None and running[won] >= target):
+                    over, ender = True, won
+            if not over:
+                return len(after), after, running, dict(running), False, None
+            if single:
+                return len(after), after, running, dict(running), True, ender
+        played = len(entries)
+        while True:
+            try:
+                scored = game.tally(players, entries[:played], rules, first_dealer)
+            except game.GameOverError as exc:
+                played = exc.hand - 1
+                continue
+            return (
+                played, [dict(h.totals) for h in scored.hands], dict(scored.hand_totals),
+                dict(scored.final_totals), scored.game_over, scored.winner,
+            )
+    played = len(entries)
+    while True:
+        try:
+            match = game.hollywood(players, entries[:played], rules, first_dealer)
+        except game.GameOverError as exc:
+            played = exc.hand - 1
+            continue
+        running = dict.fromkeys(players, 0)
+        after = []
+        for entry in entries[:played]:
+            if entry.winner is not None:
+                running[entry.winner] += entry.points
+            after.append(dict(running))
+        return played, after, running, dict(match.match_totals), match.match_over, match.winner
+
+
+def adjudicate(record: GameRecord, rules: Rules | None = None) -> Verdict:
+    """Replay ``record`` under ``rules`` (default: the rules the record names) and rule on it."""
+    findings: list[Finding] = []
+    if rules is None:
+        try:
+            rules, system, problems = _record_rules(record.rules, record.overrides)
+        except TypeError:  # unhashable overrides (lists from JSON): normalise and retry
+            rules, system, problems = _record_rules(
+                str(record.rules), tuple((str(k), str(v)) for k, v in record.overrides)
+            )
+        for problem in problems:
+            findings.append(finding(FindingCode.UNKNOWN_RULES, problem, record.place, -1))
+    else:
+        system = MeldSystem.from_rules(rules)
+    players = record.players
+    if (
+        len(players) != 2
+        or players[0] == players[1]
+        or not all(isinstance(name, str) and name for name in players)
+    ):
+        findings.append(finding(FindingCode.UNKNOWN_PLAYER,
+                                 f"a record needs two different players, got {tuple(players)!r}",
+                                 record.place, -1))
+        return Verdict(tuple(findings), (), rules.label, players, source=record.source, index=record.index)
+    per_hand: list[list[Finding]] = []
+    ruled: list[HandRuling] = []
+    for index, hand in enumerate(record.hands):
+        hand_findings: list[Finding] = []
+        ruled.append(HandReplay(hand, index, players, rules, system, hand_findings).run())
+        per_hand.append(hand_findings)
+
+    hands = record.hands
+    entries = [_entry(h, r, players) for h, r in zip(hands, ruled, strict=True)]
+    first_dealer = hands[0].dealer if hands and hands[0].dealer in players else None
+    played, tally_totals, hand_totals, final_totals, game_over, winner = _tally(
+        players, entries, rules, first_dealer
+    )
+    for index in range(played):
+        findings.extend(per_hand[index])
+    if played < len(hands):
+        extra = hands[played]
+        findings.append(finding(
+            FindingCode.MOVES_AFTER_END,
+            f"hand {played + 1} is played after the end of the game", extra.place, played,
+        ))
+
+    verdicts: list[HandVerdict] = []
+    for index in range(played):
+        hand, r = hands[index], ruled[index]
+        entry = entries[index]
+        next_dealer = _next_dealer(rules, players, r.dealer, entry.winner)
+        totals = tally_totals[index] if index < len(tally_totals) else None
+        verdicts.append(HandVerdict(
+            index=index, number=hand.number, dealer=r.dealer, outcome=r.outcome, end=r.end,
+            winner=r.winner, points=r.points, knocker=r.knocker,
+            knocker_deadwood=r.knocker_deadwood, defender_deadwood=r.defender_deadwood,
+            knocker_melds=r.knocker_melds, defender_spread=r.defender_spread,
+            defender_cards=r.defender_cards, layoffs=r.layoffs,
+            defence_recorded=r.defence_recorded, multiplier=r.multiplier,
+            knock_limit=r.knock_limit,
+            totals_after=tuple(totals.items()) if totals is not None else None,
+            next_dealer=next_dealer, stock_left=r.stock_left, system=system,
+        ))
+        _check_claims(findings, hand, index, r, totals, next_dealer, players)
+        if index + 1 < played and next_dealer is not None:
+            following = hands[index + 1]
+            if following.dealer in players and following.dealer != next_dealer:
+                findings.append(finding(
+                    FindingCode.WRONG_DEALER,
+                    f"{following.dealer} deals hand {index + 2}, but the rules say {next_dealer} deals",
+                    following.place, index + 1,
+                ))
+
+    if record.final_totals is not None:
+        claimed = dict(record.final_totals)
+        if claimed != final_totals:
+            findings.append(finding(
+                FindingCode.WRONG_SCORE,
+                f"the record's final totals are {_totals_text(claimed)}; they come to "
+                f"{_totals_text(final_totals)}" + ("" if game_over else " (the game is not over)"),
+                record.place, -1,
+            ))
+    return Verdict(
+        findings=tuple(findings),
+        hands=tuple(verdicts),
+        rules=rules.label,
+        players=players,
+        hand_totals=tuple(hand_totals.items()),
+        final_totals=tuple(final_totals.items()),
+        winner=winner,
+        game_over=game_over,
+        source=record.source,
+        index=record.index,
+    )
+
+
+def _check_claims(
+    findings: list[Finding], hand: HandRecord, index: int, ruled: HandRuling,
+    totals: dict[str, int] | None, next_dealer: str | None, players: tuple[str, str],
+) -> None:
+    claim = hand.result
+    resolved = ruled.outcome != "unresolved"
+    if claim is not None and resolved:
+        if claim.outcome != ruled.outcome or claim.winner != ruled.winner:
+            findings.append(finding(
+                FindingCode.WRONG_RESULT,
+                f"the record says {_describe(claim.outcome, claim.winner, claim.points)}; "
+                f"the ruling is {_describe(ruled.outcome, ruled.winner, ruled.points)}",
+                claim.place if claim.place.line or claim.place.pointer else hand.place, index,
+            ))
+        elif claim.points != ruled.points:
+            findings.append(finding(
+                FindingCode.WRONG_SCORE,
+                f"the record gives {claim.points} points; the hand is worth {ruled.points}",
+                claim.place if claim.place.line or claim.place.pointer else hand.place, index,
+            ))
+    if hand.score_after is not None and totals is not None:
+        claimed = dict(hand.score_after)
+        if claimed != totals:
+            findings.append(finding(
+                FindingCode.WRONG_SCORE,
+                f"the record's totals after hand {index + 1} are {_totals_text(claimed)}; "
+                f"they come to {_totals_text(totals)}",
+                hand.place, index,
+            ))
+    if hand.next_dealer is not None and next_dealer is not None and hand.next_dealer != next_dealer:
+        findings.append(finding(
+            FindingCode.WRONG_DEALER,
+            f"the record says {hand.next_dealer} deals next; the rules say {next_dealer}",
+            hand.place, index,
+        ))
