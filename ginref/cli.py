@@ -589,7 +589,7 @@ def game(
       ginref game samples/sheets/hollywood.sheet --json
       printf 'Ann knock 6 15\\nBo gin 22\\n' | ginref game - --players Ann,Bo
     """
-    from ginref.game import read_sheet
+    from ginref.sheets import read_sheet
     from ginref.render import game_text, hollywood_text, race_chart, to_json
     from ginref.rules import parse_override
 
@@ -971,9 +971,6 @@ def _failed(exc: Exception) -> int:
 
 
 def _stopped(what: str, code: int) -> int:
-    """Say why ginref stops; another Ctrl-C now could only turn the exit into a traceback."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if sys.stderr is not None and sys.stderr.isatty():
         _say("")  # end the line the terminal's ^C echo left open
     _say(f"ginref: {what}")

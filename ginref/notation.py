@@ -1,4 +1,4 @@
-"""Card notation: text to cards and back, with one pyparsing grammar.
+"""Card notation: text to cards and back.
 
 Accepted input (see ``shared/rules/NOTATION.md`` sections 1, 2 and 7)::
 
@@ -15,20 +15,15 @@ Accepted input (see ``shared/rules/NOTATION.md`` sections 1, 2 and 7)::
 A card may be followed directly by another card, but not by any other letter
 or digit, so ``stock`` is one unknown token rather than the ten of spades.
 
-Reusable elements, for grammars that embed card notation (``record.py``):
-
-- ``card_expr``: one card; the parse action gives the card as an ``int``.
-- ``card_list_expr``: zero or more distinct cards, as ``int`` tokens.
-- ``meld_list_expr``: zero or more bracketed melds, one group of ``int`` per meld,
-  distinct across all melds.
-- ``card_error_expr``: put it last in an alternative where a card was expected;
-  it always fails with a precise message (unknown card, joker, knight, ace as ``1``).
-
-Every element skips whitespace and commas. Problems are raised as
-``CardSyntaxError`` (a ``pp.ParseFatalException``); ``notation_error(exc)``
-turns one into the ``NotationError`` / ``DuplicateCardError`` the library
-raises. A top-level grammar must call ``parse_with_tabs()`` so that columns
-count characters of the original text.
+This module holds the one spelling table (``_SPELLINGS``; ``CARD_TOKENS`` and
+``plain_mask`` read its letter forms), the readers ``parse_card``,
+``parse_cards``, ``parse_melds`` and ``parse_hand``, the coercion
+``hand_mask``, the formatters, and the wording of every notation error
+(``explain_*`` give a :class:`CardProblem`). It needs no pyparsing, so
+importing it is cheap. :mod:`ginref.grammar` builds the pyparsing elements of
+the same grammar for grammars that embed cards (records, sheets) from the
+regular expressions and explanations here; tests hold the two readers to the
+same answers. Every reader is linear in its input.
 """
 
 from __future__ import annotations
@@ -36,25 +31,40 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import pyparsing as pp
-
-from ginref.cards import FULL_DECK, RANKS, SUIT_GLYPHS, SUITS, Card, CardSet, Mask, card_name
+from ginref.cards import FULL_DECK, RANKS, SUIT_GLYPHS, SUITS, Card, CardSet, Mask, card_name, mask_of
 from ginref.errors import DuplicateCardError, HandSizeError, NotationError
+
+if TYPE_CHECKING:  # the names __getattr__ below forwards, for the type checker
+    from ginref.grammar import CardSyntaxError as CardSyntaxError
+    from ginref.grammar import _bad_card as _bad_card
+    from ginref.grammar import _distinct_cards as _distinct_cards
+    from ginref.grammar import _failing as _failing
+    from ginref.grammar import _located_card as _located_card
+    from ginref.grammar import _meld_not_closed as _meld_not_closed
+    from ginref.grammar import _seps as _seps
+    from ginref.grammar import card_error_expr as card_error_expr
+    from ginref.grammar import card_expr as card_expr
+    from ginref.grammar import card_list_expr as card_list_expr
+    from ginref.grammar import meld_list_expr as meld_list_expr
+    from ginref.grammar import notation_error as notation_error
 
 __all__ = [
     "CARD_NAMES",
     "CARD_TOKENS",
     "SEPARATORS",
-    "CardSyntaxError",
-    "card_error_expr",
-    "card_expr",
-    "card_list_expr",
+    "CardProblem",
+    "excerpt",
+    "explain_bad_card",
+    "explain_duplicate",
+    "explain_extra_after_card",
+    "explain_outside_meld",
+    "explain_unclosed_meld",
     "format_cards",
     "format_melds",
     "hand_mask",
-    "meld_list_expr",
-    "notation_error",
+    "line_and_column",
     "parse_card",
     "parse_cards",
     "parse_hand",
@@ -126,7 +136,8 @@ def _alternation(spellings: Iterable[str]) -> str:
 _RANK_RE = f"(?:{_alternation(_RANK_SPELLINGS)})"
 _SUIT_RE = f"(?:{_alternation(_SUIT_SPELLINGS)})"
 _CODEPOINT_RE = f"[{''.join(sorted(_CODEPOINTS))}][\ufe0e\ufe0f]?"
-_CARD_START = re.escape("".join(sorted({s[0] for s in _SPELLINGS} | {"1"})))
+_CARD_START_CHARS = frozenset({s[0] for s in _SPELLINGS} | {"1"})
+_CARD_START = re.escape("".join(sorted(_CARD_START_CHARS)))
 # A card ends at the end of the text, at a non-word character, or where the next
 # card begins; never inside a word ("stock" is not the ten of spades).
 _CARD_RE = (
@@ -134,215 +145,197 @@ _CARD_RE = (
     f"(?=\\Z|\\W|[{_CARD_START}])"
 )
 _card_re = re.compile(_CARD_RE)
-_card_run_re = re.compile(f"(?:{_CARD_RE})+")
 _ace_as_one_re = re.compile(f"1({_SUIT_RE})|({_SUIT_RE})1")
 
-# --- errors ------------------------------------------------------------------
+_separator_run = re.compile(f"[{re.escape(SEPARATORS)}]*")
+_spaced_card_re = re.compile(f"[{re.escape(SEPARATORS)}]*({_CARD_RE})")
+_token_re = re.compile(f"[^{re.escape(''.join(sorted(_TOKEN_END)))}]*")
+
+# --- explaining what is wrong ------------------------------------------------
+
+EXCERPT_LIMIT = 80
+"""Most characters of the offending text an error message quotes."""
 
 
-class CardSyntaxError(pp.ParseFatalException):
-    """Raised inside the grammar: ``problem`` names it, ``text[at:]`` starts with ``token``.
-
-    The details live in attributes of their own because pyparsing rewrites
-    ``msg`` as the exception passes through named elements.
-    """
-
-    def __init__(
-        self, text: str, at: int, problem: str, *, token: str, hint: str = "",
-        duplicate: bool = False,
-    ) -> None:
-        super().__init__(text, at, problem)
-        self.text = text
-        self.at = at
-        self.problem = problem
-        self.token = token
-        self.hint = hint
-        self.duplicate = duplicate
+def excerpt(text: str, limit: int = EXCERPT_LIMIT) -> str:
+    """``repr(text)`` for a message, cut to ``limit`` characters and saying so."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... (cut; {len(text)} characters)"
 
 
-def notation_error(exc: pp.ParseBaseException) -> NotationError:
-    """The ``NotationError`` for a failed parse of card notation.
+def line_and_column(text: str, at: int) -> tuple[int, int]:
+    """1-based line and column of offset ``at``, as pyparsing counts them."""
+    return text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
 
-    ``CardSyntaxError`` keeps its own message; any other pyparsing failure is
-    explained as a bad card token at its location.
-    """
-    if not isinstance(exc, CardSyntaxError):
-        exc = _bad_card(exc.pstr, exc.loc)
-    line, column = pp.lineno(exc.at, exc.text), pp.col(exc.at, exc.text)
-    where = f"column {column}" if line == 1 else f"line {line}, column {column}"
-    message = f"{exc.problem} at {where}" + (f": {exc.hint}" if exc.hint else "")
-    error_type = DuplicateCardError if exc.duplicate else NotationError
-    return error_type(message, column, exc.token)
+
+@dataclass(frozen=True, slots=True)
+class CardProblem:
+    """Why ``text`` is not card notation: ``problem`` at offset ``at``, where ``token`` starts."""
+
+    text: str
+    at: int
+    problem: str
+    token: str
+    hint: str = ""
+    duplicate: bool = False
+
+    def error(self) -> NotationError:
+        """The ``NotationError`` (``DuplicateCardError``) the library raises for it."""
+        line, column = line_and_column(self.text, self.at)
+        where = f"column {column}" if line == 1 else f"line {line}, column {column}"
+        message = f"{self.problem} at {where}" + (f": {self.hint}" if self.hint else "")
+        error_type = DuplicateCardError if self.duplicate else NotationError
+        return error_type(message, column, self.token)
 
 
 def _skip_separators(s: str, loc: int) -> int:
-    while loc < len(s) and s[loc] in SEPARATORS:
-        loc += 1
-    return loc
+    match = _separator_run.match(s, loc)
+    return loc if match is None else match.end()
 
 
 def _token_end(s: str, loc: int) -> int:
     """End of the bad token at ``loc``: its word, cut before any cards that finish it.
 
     ``4X5C`` gives ``4X``, but ``stock`` stays whole: no cut between two letters.
+    Which offsets start a run of cards to the end of the word is worked out once,
+    from the right, so this is linear in the word.
     """
-    end = loc
-    while end < len(s) and s[end] not in _TOKEN_END:
-        end += 1
+    word = _token_re.match(s, loc)
+    end = loc if word is None else word.end()
+    runs_from = bytearray(end - loc + 1)
+    runs_from[end - loc] = 1
+    starts = _CARD_START_CHARS
+    for at in range(end - 1, loc, -1):
+        if s[at] in starts:
+            card = _card_re.match(s, at, end)
+            if card is not None and runs_from[card.end() - loc]:
+                runs_from[at - loc] = 1
     for cut in range(loc + 1, end):
-        if s[cut - 1].isalpha() and s[cut].isalpha():
-            continue
-        if _card_run_re.fullmatch(s, cut, end):
+        if runs_from[cut - loc] and not (s[cut - 1].isalpha() and s[cut].isalpha()):
             return cut
     return end
 
 
-def _bad_card(s: str, loc: int) -> CardSyntaxError:
-    """Explain why no card could be read at ``loc``."""
+def explain_bad_card(s: str, loc: int) -> CardProblem:
+    """Why no card could be read at ``loc`` (after any separators)."""
     loc = _skip_separators(s, loc)
     if loc >= len(s):
-        return CardSyntaxError(s, loc, "expected a card", token="")
+        return CardProblem(s, loc, "expected a card", "")
     if s[loc] in "[]":
-        return CardSyntaxError(s, loc, f"unexpected {s[loc]!r}", token=s[loc])
+        return CardProblem(s, loc, f"unexpected {s[loc]!r}", s[loc])
     token = s[loc : _token_end(s, loc)]
+    shown = excerpt(token)
     bare = token.replace("\ufe0e", "").replace("\ufe0f", "").casefold()
     if bare in _JOKERS:
-        hint = "jokers are not used in gin rummy"
-        return CardSyntaxError(s, loc, f"joker {token!r}", token=token, hint=hint)
+        return CardProblem(s, loc, f"joker {shown}", token, "jokers are not used in gin rummy")
     if bare in _KNIGHTS:
-        hint = "knights are not used in gin rummy"
-        return CardSyntaxError(s, loc, f"knight {token!r}", token=token, hint=hint)
+        return CardProblem(s, loc, f"knight {shown}", token, "knights are not used in gin rummy")
     if _ace_as_one_re.fullmatch(token):
         hint = f"write the ace as 'A' ({token.replace('1', 'A')!r})"
-        return CardSyntaxError(s, loc, f"unknown card {token!r}", token=token, hint=hint)
-    return CardSyntaxError(s, loc, f"unknown card {token!r}", token=token)
+        return CardProblem(s, loc, f"unknown card {shown}", token, hint)
+    return CardProblem(s, loc, f"unknown card {shown}", token)
 
 
-def _raise_bad_card(s: str, loc: int, toks: pp.ParseResults) -> None:
-    raise _bad_card(s, loc)
+def explain_duplicate(s: str, loc: int, token: str) -> CardProblem:
+    """The card ``token`` at ``loc`` was given before."""
+    return CardProblem(s, loc, f"duplicate card {excerpt(token)}", token, duplicate=True)
 
 
-# --- grammar -----------------------------------------------------------------
-
-
-def _seps(expr: pp.ParserElement, name: str) -> pp.ParserElement:
-    return expr.set_whitespace_chars(SEPARATORS, copy_defaults=False).set_name(name)
-
-
-def _to_card(toks: pp.ParseResults) -> Card:
-    return _SPELLINGS[toks[0]]
-
-
-def _to_located(s: str, loc: int, toks: pp.ParseResults) -> tuple[int, str, Card]:
-    return (loc, toks[0], _SPELLINGS[toks[0]])
-
-
-def _check_distinct(s: str, located: Iterable[tuple[int, str, Card]], seen: set[Card]) -> None:
-    for loc, token, c in located:
-        if c in seen:
-            raise CardSyntaxError(
-                s, loc, f"duplicate card {token!r}", token=token, duplicate=True
-            )
-        seen.add(c)
-
-
-def _distinct_cards(s: str, loc: int, toks: pp.ParseResults) -> list[Card]:
-    _check_distinct(s, toks, set())
-    return [c for _, _, c in toks]
-
-
-def _distinct_melds(s: str, loc: int, toks: pp.ParseResults) -> list[pp.ParseResults]:
-    seen: set[Card] = set()
-    for group in toks:
-        _check_distinct(s, group, seen)
-    return [pp.ParseResults([c for _, _, c in group]) for group in toks]
-
-
-def _meld_not_closed(s: str, loc: int, toks: pp.ParseResults) -> None:
+def explain_unclosed_meld(s: str, loc: int) -> CardProblem:
+    """A meld open before ``loc`` (after separators) where neither a card nor ``]`` follows."""
     opened = s.rfind("[", 0, loc)
     if loc >= len(s):
-        raise CardSyntaxError(s, opened, "unclosed '['", token="[")
+        return CardProblem(s, opened, "unclosed '['", "[")
     if s[loc] == "[":
-        hint = f"the meld at column {pp.col(opened, s)} is not closed"
-        raise CardSyntaxError(s, loc, "unexpected '['", token="[", hint=hint)
-    raise _bad_card(s, loc)
+        hint = f"the meld at column {line_and_column(s, opened)[1]} is not closed"
+        return CardProblem(s, loc, "unexpected '['", "[", hint)
+    return explain_bad_card(s, loc)
 
 
-def _outside_meld(s: str, loc: int, toks: pp.ParseResults) -> None:
+def explain_outside_meld(s: str, loc: int) -> CardProblem:
+    """Something other than a meld where melds were expected, at ``loc``."""
     if s[loc] == "]":
-        raise CardSyntaxError(s, loc, "unmatched ']'", token="]")
+        return CardProblem(s, loc, "unmatched ']'", "]")
     match = _card_re.match(s, loc)
     if match:
         token = match.group()
         hint = "put each meld in brackets"
-        raise CardSyntaxError(s, loc, f"unexpected card {token!r}", token=token, hint=hint)
-    raise _bad_card(s, loc)
+        return CardProblem(s, loc, f"unexpected card {token!r}", token, hint)
+    return explain_bad_card(s, loc)
 
 
-def _extra_after_card(s: str, loc: int, toks: pp.ParseResults) -> None:
+def explain_extra_after_card(s: str, loc: int) -> CardProblem:
+    """More text at ``loc`` after the one card expected."""
     token = s[loc : _token_end(s, loc)] or s[loc]
-    hint = "expected a single card"
-    raise CardSyntaxError(s, loc, f"unexpected {token!r}", token=token, hint=hint)
+    return CardProblem(s, loc, f"unexpected {excerpt(token)}", token, "expected a single card")
 
 
-def _failing(name: str, action: pp.ParseAction) -> pp.ParserElement:
-    """An element that always raises through ``action``, at the next non-separator."""
-    return _seps(pp.Empty(), name).set_parse_action(action, call_during_try=True)
+# --- reading -----------------------------------------------------------------
+
+_MOST_CARDS = 52
 
 
-card_expr = _seps(pp.Regex(_CARD_RE), "card").set_parse_action(_to_card)
-_located_card = _seps(pp.Regex(_CARD_RE), "card").set_parse_action(_to_located)
-card_list_expr = pp.ZeroOrMore(_located_card).set_parse_action(_distinct_cards).set_name("cards")
-card_error_expr = _failing("card", _raise_bad_card)
+def _check_text(text: object) -> None:
+    if not isinstance(text, str):
+        raise NotationError(f"card notation must be text, not {type(text).__name__}")
 
-_open = _seps(pp.Suppress("["), "'['")
-_close = _seps(pp.Suppress("]"), "']'")
-_meld = pp.Group(
-    _open + pp.ZeroOrMore(_located_card) + (_close | _failing("']'", _meld_not_closed))
-).set_name("meld")
-meld_list_expr = pp.ZeroOrMore(_meld).set_parse_action(_distinct_melds).set_name("melds")
 
-_end = _seps(pp.StringEnd(), "end of text")
-_card_doc = (
-    (card_expr | card_error_expr) + (_end | _failing("end of text", _extra_after_card))
-).parse_with_tabs()
-_cards_doc = (card_list_expr + (_end | card_error_expr)).parse_with_tabs()
-_melds_doc = (meld_list_expr + (_end | _failing("meld", _outside_meld))).parse_with_tabs()
+def _read_cards(s: str, loc: int, limit: int) -> tuple[list[tuple[int, str]], int]:
+    """Cards from ``loc`` on (offset and spelling), up to ``limit`` of them or the
+    first thing that is not a card; and the offset after them and any separators."""
+    found: list[tuple[int, str]] = []
+    match = _spaced_card_re.match
+    while len(found) < limit:
+        card = match(s, loc)
+        if card is None:
+            break
+        found.append((card.start(1), card.group(1)))
+        loc = card.end()
+    return found, _skip_separators(s, loc)
 
-# --- parsing -----------------------------------------------------------------
+
+def _distinct(s: str, found: Iterable[tuple[int, str]], seen: set[Card]) -> list[Card]:
+    cards = []
+    for loc, token in found:
+        c = _SPELLINGS[token]
+        if c in seen:
+            raise explain_duplicate(s, loc, token).error()
+        seen.add(c)
+        cards.append(c)
+    return cards
 
 
 def parse_card(text: str) -> Card:
     """One card, in any accepted spelling: ``parse_card("10h") == parse_card("♥T")``."""
+    _check_text(text)
     c = _SPELLINGS.get(text.strip(SEPARATORS))
     if c is not None:
         return c
-    try:
-        result: Card = _card_doc.parse_string(text)[0]
-    except pp.ParseBaseException as exc:
-        raise notation_error(exc) from None
-    return result
-
-
-def _parse_cards_grammar(text: str) -> list[Card]:
-    try:
-        return list(_cards_doc.parse_string(text))
-    except pp.ParseBaseException as exc:
-        raise notation_error(exc) from None
+    found, loc = _read_cards(text, 0, 1)
+    if not found:
+        raise explain_bad_card(text, loc).error()
+    if loc < len(text):
+        raise explain_extra_after_card(text, loc).error()
+    return _SPELLINGS[found[0][1]]
 
 
 def parse_cards(text: str) -> list[Card]:
-    """Distinct cards in input order: ``parse_cards("3C 4c ♣5") == [2, 3, 4]``."""
-    # Fast path for whitespace-separated single cards; anything else (commas,
-    # cards run together, errors, duplicates) goes through the grammar.
-    cards = []
-    for token in text.split():
-        c = _SPELLINGS.get(token)
-        if c is None:
-            return _parse_cards_grammar(text)
-        cards.append(c)
-    if len(set(cards)) != len(cards):
-        return _parse_cards_grammar(text)
+    """Distinct cards in input order: ``parse_cards("3C 4c ♣5") == [2, 3, 4]``.
+
+    The first problem wins: a repeated card before an unknown token is reported
+    as the repeat. More than 52 cards always repeat one, so reading stops there.
+    """
+    _check_text(text)
+    words = text.split()
+    if len(words) <= _MOST_CARDS:
+        cards = [_SPELLINGS.get(word, -1) for word in words]
+        if -1 not in cards and len(set(cards)) == len(cards):
+            return cards
+    found, loc = _read_cards(text, 0, _MOST_CARDS + 1)
+    cards = _distinct(text, found, set())
+    if loc < len(text):
+        raise explain_bad_card(text, loc).error()
     return cards
 
 
@@ -361,12 +354,25 @@ def parse_hand(text: str, sizes: tuple[int, ...] = (10, 11)) -> CardSet:
 
 
 def parse_melds(text: str) -> list[list[Card]]:
-    """Bracketed groups of cards: ``"[3C 4C 5C] [9D 9S 9H]"``; no meld legality check."""
-    try:
-        result = _melds_doc.parse_string(text)
-    except pp.ParseBaseException as exc:
-        raise notation_error(exc) from None
-    return [list(group) for group in result]
+    """Bracketed groups of cards: ``"[3C 4C 5C] [9D 9S 9H]"``; no meld legality check.
+
+    Every meld is read before repeats are checked, as the grammar does, so a
+    bracket problem anywhere wins over a repeated card.
+    """
+    _check_text(text)
+    melds: list[list[tuple[int, str]]] = []
+    loc = _skip_separators(text, 0)
+    while loc < len(text) and text[loc] == "[":
+        found, loc = _read_cards(text, loc + 1, len(text))
+        if loc >= len(text) or text[loc] != "]":
+            raise explain_unclosed_meld(text, loc).error()
+        melds.append(found)
+        loc = _skip_separators(text, loc + 1)
+    seen: set[Card] = set()
+    cards = [_distinct(text, found, seen) for found in melds]
+    if loc < len(text):
+        raise explain_outside_meld(text, loc).error()
+    return cards
 
 
 def plain_mask(text: str) -> Mask | None:
@@ -403,7 +409,7 @@ def hand_mask(hand: CardSet | str | Iterable[Card | str] | int) -> Mask:
         return hand.mask
     if isinstance(hand, str):
         mask = plain_mask(hand)
-        return _mask_of_cards(parse_cards(hand)) if mask is None else mask
+        return mask_of(parse_cards(hand)) if mask is None else mask
     if isinstance(hand, CardSet):
         return hand.mask
     if isinstance(hand, (bool, bytes, bytearray, memoryview)):
@@ -421,13 +427,6 @@ def _number_text(number: int) -> str:
         return str(number)
     digits = (abs(number).bit_length() * 30103) // 100000 + 1
     return f"{'-' if number < 0 else ''}a number of about {digits} digits"
-
-
-def _mask_of_cards(cards: Iterable[Card]) -> Mask:
-    mask = 0
-    for c in cards:
-        mask |= 1 << c
-    return mask
 
 
 def _iterable_mask(cards: Iterable[object]) -> Mask:
@@ -499,96 +498,14 @@ def format_melds(
     return " ".join(f"[{_format(meld, names)}]" for meld in melds)
 
 
-# == score sheets ==
-# One line of a score sheet; ``ginref.game`` builds the sheet (players, rules,
-# hand entries) from the parsed lines, so every error has its line and column:
-#
-#   line     ::= [header | "void" | hand] [comment]
-#   header   ::= "players" ":" name name | "rules" ":" rules_name | "dealer" ":" name
-#   hand     ::= name result flag*
-#   result   ::= "knock" count count                knocker's deadwood, defender's after layoffs
-#              | ("gin" | "big_gin") count [count]  opponent's deadwood (a 2nd count is an error)
-#              | "wins" count [outcome]             points as scored elsewhere
-#   outcome  ::= "knock" | "gin" | "big_gin" | "undercut"
-#   flag     ::= "spade" | "upcard" card            (the card word is read by ``parse_card``)
-#   name     ::= letters, digits and "_", not starting with a digit; inner "-", "'" or "."
-#                allowed; never a keyword
-#   count    ::= ["+" | "-"] digit+                 (signed, so that "-3" gets a clear error)
-#   comment  ::= "#" to the end of the line
-#
-# Keywords are case-insensitive, names are not. Results: ``header``, ``first``,
-# ``second``, ``value``, ``void``, ``player``, ``ending``, ``knocker``,
-# ``defender``, ``extra``, ``points``, ``outcome`` (each a ``SheetToken``), and
-# ``flags`` (groups of ``flag`` and, for "upcard", ``card``).
+# --- names that moved to ginref.grammar ---------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class SheetToken:
-    """A word of a score-sheet line and where it starts (0-based offset in the line)."""
+def __getattr__(name: str) -> object:
+    """The pyparsing elements that lived here, while their importers move to ``ginref.grammar``."""
+    import ginref.grammar
 
-    loc: int
-    text: str
-
-
-SHEET_KEYWORDS = (
-    "players", "rules", "dealer", "void", "knock", "gin", "big_gin", "wins", "undercut",
-    "spade", "upcard",
-)
-
-
-def _sheet_token(s: str, loc: int, toks: pp.ParseResults) -> SheetToken:
-    return SheetToken(loc, toks[0])
-
-
-def _sheet_word(word: str) -> pp.ParserElement:
-    return pp.CaselessKeyword(word).set_parse_action(_sheet_token).set_name(repr(word))
-
-
-_SHEET_KEYWORD_RE = "|".join(SHEET_KEYWORDS)
-sheet_name_expr = (
-    pp.Regex(rf"(?!(?i:{_SHEET_KEYWORD_RE})(?!\w))[^\W\d]\w*(?:['.-]\w+)*")
-    .set_parse_action(_sheet_token)
-    .set_name("player name")
-)
-sheet_count_expr = pp.Regex(r"[+-]?\d+(?![\w.])").set_parse_action(_sheet_token).set_name("count")
-_rules_name = pp.Regex(r"[\w-]+").set_parse_action(_sheet_token).set_name("rule set name")
-_sheet_card_word = pp.Regex(r"[^\s#]+").set_parse_action(_sheet_token).set_name("card")
-_colon = pp.Suppress(":").set_name("':'")
-_end_of_line = pp.StringEnd().set_name("end of line")
-
-_sheet_header = (
-    (_sheet_word("players")("header") - _colon - sheet_name_expr("first")
-     - sheet_name_expr("second"))
-    | (_sheet_word("rules")("header") - _colon - _rules_name("value"))
-    | (_sheet_word("dealer")("header") - _colon - sheet_name_expr("value"))
-).set_name("header")
-_sheet_outcome = (
-    _sheet_word("knock") | _sheet_word("gin") | _sheet_word("big_gin") | _sheet_word("undercut")
-).set_name("outcome")
-_sheet_result = (
-    (_sheet_word("knock")("ending") - sheet_count_expr("knocker").set_name("knocker's deadwood")
-     - sheet_count_expr("defender").set_name("defender's deadwood"))
-    | ((_sheet_word("big_gin") | _sheet_word("gin"))("ending")
-       - sheet_count_expr("defender").set_name("opponent's deadwood")
-       + pp.Opt(sheet_count_expr("extra")))
-    | (_sheet_word("wins")("ending") - sheet_count_expr("points").set_name("points")
-       + pp.Opt(_sheet_outcome("outcome")))
-).set_name("'knock', 'gin', 'big_gin' or 'wins'")
-_sheet_flag = pp.Group(
-    _sheet_word("spade")("flag")
-    | (_sheet_word("upcard")("flag") - _sheet_card_word("card"))
-).set_name("flag")
-_sheet_hand = (
-    sheet_name_expr("player") - _sheet_result
-    - pp.Group(pp.ZeroOrMore(_sheet_flag))("flags")
-    - pp.StringEnd().set_name("'spade', 'upcard CARD' or end of line")
-)
-sheet_line_expr = (
-    (_sheet_header - _end_of_line)
-    | (_sheet_word("void")("void") - _end_of_line)
-    | _sheet_hand
-    | _end_of_line
-).set_name("'players:', 'rules:', 'dealer:', 'void' or a player name").ignore(
-    pp.python_style_comment
-).parse_with_tabs()
-"""One score-sheet line (parse one line at a time, so columns are the line's)."""
+    try:
+        return getattr(ginref.grammar, name)
+    except AttributeError:
+        raise AttributeError(f"module 'ginref.notation' has no attribute {name!r}") from None

@@ -1,4 +1,4 @@
-"""Whole-game scoring, Hollywood and score sheets (``ginref.game``).
+"""Whole-game scoring, Hollywood (``ginref.game``) and score sheets (``ginref.sheets``).
 
 The two worked examples are transcribed from the seeds: seed 000 (standard, Ann and
 Bo, seven hands) and seed 003 (Tallynight/hoyle, Ana and Ben, four hands). Every
@@ -21,11 +21,10 @@ from ginref.game import (
     HandEntry,
     HollywoodTally,
     hollywood,
-    parse_sheet,
-    read_sheet,
     tally,
 )
 from ginref.rules import PRESETS, STANDARD, Rules, find_rules, with_overrides
+from ginref.sheets import parse_sheet, read_sheet
 
 SHEETS = Path(__file__).resolve().parent.parent / "samples" / "sheets"
 E = HandEntry

@@ -9,21 +9,23 @@ from hypothesis import strategies as st
 
 from ginref.cards import CardSet
 from ginref.errors import DuplicateCardError, HandSizeError, NotationError
-from ginref.notation import (
-    _SPELLINGS,
-    CARD_NAMES,
-    CARD_TOKENS,
-    SEPARATORS,
+from ginref.grammar import (
     CardSyntaxError,
     _parse_cards_grammar,
     card_error_expr,
     card_expr,
     card_list_expr,
+    meld_list_expr,
+    notation_error,
+)
+from ginref.notation import (
+    _SPELLINGS,
+    CARD_NAMES,
+    CARD_TOKENS,
+    SEPARATORS,
     format_cards,
     format_melds,
     hand_mask,
-    meld_list_expr,
-    notation_error,
     parse_card,
     parse_cards,
     parse_hand,
@@ -530,7 +532,7 @@ def test_plain_mask_agrees_with_the_grammar(cards: list[int], data: st.DataObjec
     assert plain_mask(text) == mask_of(parse_cards(text))
 
 
-@pytest.mark.parametrize("text", ["3C 3C", "3C 4X", "♣3 4C", "3C4C", "JK 2C", "1S 2S"])
+@pytest.mark.parametrize("text", ["3C 3C", "3C 4X", "♣3 4C", "3C4C", "JK 2C", "1S 2S", "3\u017f"])
 def test_plain_mask_leaves_everything_else_to_the_grammar(text: str) -> None:
     from ginref.notation import plain_mask
 
@@ -609,3 +611,37 @@ def test_hand_mask_errors(hand: object, error: type[Exception], message: str) ->
         hand_mask(hand)  # type: ignore[arg-type]
     assert type(info.value) is error
     assert message in str(info.value)
+
+
+# --- the reader and the grammar agree ----------------------------------------
+
+_PIECES = ["3C", "4c", "10h", "S10", "♣7", "7♣\ufe0f", "\U0001f0a1", "1S", "JK", "\U0001f0ac",
+           "X", "x", "stock", "[", "]", " ", ",", "\n", "\t", "\u00a0", "9", "♦", "\ufe0f",
+           "AS", "as", "KD", "Q"]
+
+
+def _outcome(parse: object, text: str) -> object:
+    try:
+        return parse(text)  # type: ignore[operator]
+    except NotationError as exc:
+        return (type(exc), str(exc), exc.column, exc.token)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=12).map("".join))
+def test_the_reader_and_the_grammar_agree(text: str) -> None:
+    """``parse_*`` read without pyparsing; ``ginref.grammar`` must say exactly the same."""
+    from ginref.grammar import _parse_card_grammar, _parse_melds_grammar
+
+    assert _outcome(parse_card, text) == _outcome(_parse_card_grammar, text)
+    assert _outcome(parse_cards, text) == _outcome(_parse_cards_grammar, text)
+    assert _outcome(parse_melds, text) == _outcome(_parse_melds_grammar, text)
+
+
+def test_importing_notation_does_not_load_pyparsing() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, ginref.notation; print('pyparsing' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

@@ -1,0 +1,114 @@
+"""Hostile input to the card, rules and score-sheet readers: each returns or raises a GinrefError.
+
+Every row here broke once: a traceback (ValueError past Python's 4,300-digit limit,
+RecursionError, TypeError), a message that quoted a megabyte, or a reader that was
+quadratic (a 16,000-character token took 9.6 s; the big inputs below never finished).
+No row times anything: the big ones simply did not end before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ginref.errors import DuplicateCardError, GinrefError, NotationError
+from ginref.notation import EXCERPT_LIMIT, hand_mask, parse_card, parse_cards, parse_hand, parse_melds
+
+CARD_READERS: list[Callable[[str], object]] = [parse_card, parse_cards, parse_hand, parse_melds, hand_mask]
+
+# --- card notation -----------------------------------------------------------
+
+HOSTILE_TEXT = [
+    pytest.param("\ud800", id="lone-surrogate"),
+    pytest.param("3C \udcff 4C", id="surrogate-escape-byte"),
+    pytest.param("3C\x004C", id="nul"),
+    pytest.param("\ufeff3C 4C", id="bom"),
+    pytest.param("3C\r\n4C\r\n", id="crlf"),
+    pytest.param("3C\u20284C", id="line-separator"),
+    pytest.param("3\u0421 4C", id="cyrillic-es"),
+    pytest.param("\uff13\uff23", id="fullwidth"),
+    pytest.param("3\u017f", id="long-s-uppercases-to-S"),
+    pytest.param("[" * 10_000, id="10000-open-brackets"),
+    pytest.param("]" * 10_000, id="10000-close-brackets"),
+    pytest.param("[" * 10_000 + "]" * 10_000, id="nested-brackets"),
+    pytest.param("3C " * 350_000, id="1MB-of-one-card"),
+    pytest.param("[3C]" * 250_000, id="1MB-of-melds"),
+    pytest.param("x" * 1_000_000, id="1MB-word"),
+    pytest.param("3C" * 100_000 + "X", id="200k-cards-run-together-then-junk"),
+    pytest.param("A" + "3C" * 10_000 + "X", id="the-20000-character-token"),
+    pytest.param("[" + "3C" * 100_000, id="unclosed-200k-meld"),
+    pytest.param("9" * 5000, id="5000-digits"),
+]
+
+
+@pytest.mark.parametrize("text", HOSTILE_TEXT)
+@pytest.mark.parametrize("read", CARD_READERS, ids=lambda f: f.__name__)
+def test_card_readers_answer_or_raise_a_ginref_error(read: Callable[[str], object], text: str) -> None:
+    try:
+        read(text)
+    except GinrefError as exc:
+        message = str(exc)
+        assert "\n" not in message
+        assert len(message) < 3 * EXCERPT_LIMIT + 100
+
+
+LONG_TOKENS = [
+    ("x" * 16_000, "unknown card 'x", 16_000),
+    ("3C" * 8_000 + "X", "unexpected '3C3C", 15_999),  # parse_card: one card, then the rest
+    ("C3" * 25_000 + "?", "unexpected 'C3C3", 49_999),
+]
+
+
+@pytest.mark.parametrize(("text", "start", "length"), LONG_TOKENS)
+def test_long_tokens_are_quoted_cut(text: str, start: str, length: int) -> None:
+    with pytest.raises(NotationError) as info:
+        parse_card(text)
+    message = str(info.value)
+    assert message.startswith(start)
+    assert f"(cut; {length} characters)" in message
+    assert len(message) < EXCERPT_LIMIT + 100
+
+
+def test_a_long_bad_token_keeps_its_column_and_whole_token() -> None:
+    token = "4X" * 30_000
+    with pytest.raises(NotationError) as info:
+        parse_cards("3C " + token + " 5C")
+    assert (info.value.column, info.value.token) == (4, token)
+
+
+def test_a_long_list_reports_its_first_repeat() -> None:
+    """More than 52 cards must repeat one: the first repeat is reported, as the grammar does."""
+    from ginref.grammar import _parse_cards_grammar
+
+    deck = " ".join(r + s for s in "CDHS" for r in "A23456789TJQK")
+    text = deck + " 7H" + " 8H" * 1000 + " 4X"
+    for read in (parse_cards, _parse_cards_grammar):
+        with pytest.raises(DuplicateCardError) as info:
+            read(text)
+        assert str(info.value) == f"duplicate card '7H' at column {len(deck) + 2}"
+
+
+@pytest.mark.parametrize("hand", [None, 3.5, b"3C 4C", object(), ["3C", None], [[1]], {3.0}])
+def test_wrong_types_are_notation_errors(hand: object) -> None:
+    with pytest.raises(NotationError):
+        hand_mask(hand)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("read", [parse_card, parse_cards, parse_hand, parse_melds], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("value", [None, 3, b"3C", ["3C"]])
+def test_readers_refuse_what_is_not_text(read: Callable[[object], object], value: object) -> None:
+    with pytest.raises(NotationError, match="must be text"):
+        read(value)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(codec=None), max_size=60))
+def test_any_text_gives_cards_or_a_notation_error(text: str) -> None:
+    for read in CARD_READERS:
+        try:
+            read(text)
+        except GinrefError as exc:
+            assert "\n" not in str(exc)
