@@ -971,6 +971,9 @@ def _failed(exc: Exception) -> int:
 
 
 def _stopped(what: str, code: int) -> int:
+    """Say why ginref stops; another Ctrl-C now could only turn the exit into a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if sys.stderr is not None and sys.stderr.isatty():
         _say("")  # end the line the terminal's ^C echo left open
     _say(f"ginref: {what}")
