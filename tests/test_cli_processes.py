@@ -20,6 +20,11 @@ from pathlib import Path
 from typing import IO, Any
 
 import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ginref.cli import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "samples" / "records" / "openspiel" / "games.jsonl"
@@ -53,7 +58,13 @@ def ginref(
 
 
 def stderr_lines(run: subprocess.CompletedProcess[bytes]) -> list[str]:
-    return run.stderr.decode("utf-8", "replace").splitlines()
+    text = run.stderr.decode("utf-8", "replace")
+    return text.removesuffix("\n").split("\n") if text else []  # as a terminal shows them: LF only
+
+
+def json_lines(text: str) -> list[Any]:
+    """JSON Lines as the format splits them: at LF only (U+2028, U+0085 may sit inside a value)."""
+    return [json.loads(line) for line in text.split("\n") if line]
 
 
 def assert_quiet_failure(run: subprocess.CompletedProcess[bytes], code: int) -> str:
@@ -69,7 +80,7 @@ def assert_quiet_failure(run: subprocess.CompletedProcess[bytes], code: int) -> 
 def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Big inputs, written once: 24,000 OpenSpiel records and 3,000 hands."""
     folder = tmp_path_factory.mktemp("processes")
-    lines = [line for line in GAMES.read_text(encoding="utf-8").splitlines() if line.strip()]
+    lines = [line for line in GAMES.read_text(encoding="utf-8").split("\n") if line.strip()]
     with open(folder / "big.jsonl", "w", encoding="utf-8") as out:
         for _ in range(24_000 // len(lines)):
             out.write("\n".join(lines) + "\n")
@@ -318,7 +329,7 @@ def test_analyze_stdin_json_answers_every_good_line_in_order(
     label: str, stdin: bytes, answered: list[int], bad: list[tuple[int, int]]
 ) -> None:
     run = ginref("analyze", "-", "--json", stdin=stdin)
-    documents = [json.loads(line) for line in run.stdout.decode("utf-8").splitlines()]
+    documents = json_lines(run.stdout.decode("utf-8"))
     assert [d["line"] for d in documents] == sorted(answered + [line for line, _ in bad])
     assert [d["line"] for d in documents if "error" not in d] == answered
     assert [(d["line"], d["column"]) for d in documents if "error" in d] == bad
@@ -335,7 +346,7 @@ def test_analyze_stdin_text_reports_bad_lines_as_stdin_line_column(
 ) -> None:
     run = ginref("analyze", "-", stdin=stdin)
     out = run.stdout.decode("utf-8")
-    assert [int(line[5:-1]) for line in out.splitlines() if line.startswith("line ")] == answered
+    assert [int(line[5:-1]) for line in out.split("\n") if line.startswith("line ")] == answered
     errors = [line for line in stderr_lines(run) if line.startswith("Error: <stdin>:")]
     assert [tuple(int(n) for n in e.split(":")[2:4]) for e in errors] == bad
     assert all(len(e) < 200 for e in errors), "an error line quotes too much"
@@ -442,3 +453,32 @@ def test_shell_completion_still_answers() -> None:
     run = ginref(env=environment(_GINREF_COMPLETE="bash_source"))
     assert run.returncode == 0
     assert b"complete" in run.stdout and b"ginref" in run.stdout
+
+
+# -- the same stdin contract in-process, for generated input -------------------------------------
+
+LINE_KINDS = st.one_of(
+    st.just(G),
+    st.just(b""),
+    st.just(b"  # a comment"),
+    st.binary(max_size=40).filter(lambda raw: b"\n" not in raw),
+    st.text(max_size=40).map(lambda text: text.replace("\n", " ").encode("utf-8", "replace")),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(LINE_KINDS, max_size=12), st.sampled_from([b"\n", b"\r\n"]), st.booleans())
+def test_analyze_stdin_answers_each_line_at_most_once_in_order(
+    lines: list[bytes], end: bytes, final_end: bool
+) -> None:
+    """Whatever the bytes: no exception, one answer or error per line at most, in line order."""
+    stdin = end.join(lines) + (end if final_end and lines else b"")
+    result = CliRunner().invoke(cli, ["analyze", "-", "--json"], input=stdin, catch_exceptions=False)
+    documents = json_lines(result.stdout)
+    numbers = [d["line"] for d in documents]
+    assert numbers == sorted(set(numbers))
+    assert all(1 <= n <= max(len(lines), 1) for n in numbers)
+    good = [n for n, raw in enumerate(lines, 1) if raw == G]
+    assert [d["line"] for d in documents if "error" not in d and d["line"] in good] == good
+    assert all(d["line"] not in good for d in documents if "error" in d)
+    assert result.exit_code == (2 if any("error" in d for d in documents) else 0)
