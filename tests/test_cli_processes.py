@@ -313,6 +313,7 @@ STDIN_CASES = [
     ("invalid UTF-8 mid-line", G + b"\n3C 4C \xc3\x28 5C\n" + G + b"\n", [1, 3], [(2, 7)]),
     ("NUL byte", G + b"\n3C\x004C\n" + G + b"\n", [1, 3], [(2, 3)]),
     ("a 2 MB line", G + b"\n" + b"3C " * 700_000 + b"\n" + G + b"\n", [1, 3], [(2, 1)]),
+    ("a 900 KB bad token", G + b"\n" + b"x" * 900_000 + b"\n" + G + b"\n", [1, 3], [(2, 1)]),
     ("BOM on line 1", b"\xef\xbb\xbf" + G + b"\n" + G + b"\n", [1, 2], []),
     ("CRLF line ends", G + b"\r\n\r\n3C 4X\r\n" + G + b"\r\n", [1, 4], [(3, 4)]),
     ("U+2028 inside a line", G + " # a\u2028b\n".encode() + G + b"\n", [1, 2], []),
