@@ -32,7 +32,11 @@ __all__ = ["HandReplay", "HandRuling"]
 # -- one hand ---------------------------------------------------------------------------
 
 _RITUAL, _FORCED, _ELEVEN, _NORMAL, _WALL, _KNOCKED, _OVER = range(7)
+"""The phases of a hand: the upcard ritual, the forced stock draw after two passes, the
+eleven-card opening, normal play, the wall (the stock at its floor), knocked, over."""
 _FIRST_PHASE = {"ritual": _RITUAL, "none": _NORMAL, "eleven_card": _ELEVEN}
+_GO, _STOP, _ABANDON = object(), object(), object()
+"""What a step tells the replay: go on; stop and rule on what was seen; abandon the hand."""
 
 
 class HandRuling:
@@ -119,8 +123,7 @@ def _card_text(c: object) -> str:
 
 
 class HandReplay:
-    """Replays one hand. Hot state lives in locals of :meth:`run`; this object holds
-    what the rare paths (knock, defence, findings) need."""
+    """Replays one hand: the deal, then one step per event, the knock and the defence."""
 
     def __init__(
         self, hand: HandRecord, index: int, players: tuple[str, str], rules: Rules,
@@ -146,6 +149,21 @@ class HandReplay:
         self.declared_index: tuple[int, ...] = ()
         self.knocker_dw = 0
         self.knock_place = hand.place
+        # the play
+        self.phase = _FIRST_PHASE[rules.first_turn]
+        self.non_dealer = 1 - players.index(hand.dealer) if hand.dealer in players else 1
+        self.expected = self.non_dealer
+        self.passes = 0
+        self.draws = 0
+        """discard draws counted for max_discard_draws"""
+        self.repeat = False
+        self.turns = 0
+        self.stock_left = 31
+        self.taken = -1
+        """the card just taken from the discard pile, -1 after a stock draw"""
+        self.end = ""
+        self.knocker = -1
+        self.defence: Defence | None = None
         upcard = hand.upcard if _is_card(hand.upcard) else None
         self.result.knock_limit = rules.knock_limit_for(upcard)
         self.result.multiplier = rules.multiplier(upcard)
@@ -308,353 +326,353 @@ class HandReplay:
             self.unseen = FULL_DECK & ~seen
         return True
 
-    # -- play ---------------------------------------------------------------------
+    # -- play: the hand as a state machine ------------------------------------------
+    #
+    # ``phase`` says what the next event may be; each event kind has its step, and each
+    # step returns what the replay does next: go on, stop and rule on what was seen
+    # (_STOP), or abandon the hand because the cards can no longer be followed (_ABANDON:
+    # the outcome stays "unresolved"). The common legal turn, a draw and a discard in
+    # turn, takes :meth:`quick_turn` and touches nothing else.
 
     def run(self) -> HandRuling:
-        result = self.result
         if not self.deal():
-            return result
-        hand, rules, players = self.hand, self.rules, self.players
-        name0, name1 = players
-        d = players.index(hand.dealer)
-        nd = 1 - d
-        floor = rules.stock_floor
-        same_rule = rules.no_same_card_discard
-        repeat_rule = rules.repeat_discard_draw
-        cap = rules.max_discard_draws
-        void_end = rules.stock_end == "void"
-        RITUAL, FORCED, ELEVEN, NORMAL, WALL, KNOCKED, OVER = (
-            _RITUAL, _FORCED, _ELEVEN, _NORMAL, _WALL, _KNOCKED, _OVER
-        )
-        TurnType, PassType, DefenceType = Turn, Pass, Defence
-        phase = _FIRST_PHASE[rules.first_turn]
-        first_none = rules.first_turn == "none"
-        # hot state in locals; self.unseen / self.stock_pos are written back before
-        # anything that reads them (where(), take_from_hand(), knock())
-        held, unknown, pile = self.held, self.unknown, self.pile
-        unseen = self.unseen
-        stock = self.stock
-        pos = 0
-        expected = nd
-        passes = 0
-        draws = 0  # discard draws counted for max_discard_draws
-        repeat = False
-        turns = 0
-        stock_left = 31
-        taken = -1
-        end = ""
-        knocker = -1
-        defence: Defence | None = None
-        events = hand.events
+            return self.result
+        events = self.hand.events
         last = len(events) - 1
-        add = self.add
+        quick_turn = self.quick_turn
         i = -1
         for i, ev in enumerate(events):
-            kind = type(ev)
-            if kind is TurnType and phase == NORMAL and ev.knock is None:  # type: ignore[union-attr]
-                # fast path: an in-turn draw and discard with nothing to report
-                who = ev.player
-                p = 0 if who == name0 else 1 if who == name1 else -1
-                x = ev.discard  # type: ignore[union-attr]
-                if p == expected and type(x) is int and 0 <= x < 52:
-                    src = ev.source  # type: ignore[union-attr]
-                    c = ev.card  # type: ignore[union-attr]
-                    bit = 1 << x
-                    if src == "stock":
-                        if stock_left > floor:
-                            if stock is not None:
-                                top = stock[pos]
-                                if c is None or c == top:
-                                    hand_after = held[p] | 1 << top
-                                    if hand_after & bit:
-                                        held[p] = hand_after ^ bit
-                                        pos += 1
-                                        draw = True
-                                    else:
-                                        draw = False
-                                else:
-                                    draw = False
-                            elif type(c) is int and 0 <= c < 52 and unseen >> c & 1:
-                                hand_after = held[p] | 1 << c
-                                if hand_after & bit:
-                                    held[p] = hand_after ^ bit
-                                    unseen ^= 1 << c
-                                    draw = True
-                                else:
-                                    draw = False
-                            else:
-                                draw = False
-                            if draw:
-                                stock_left -= 1
-                                taken = -1
-                                turns += 1
-                                pile.append(x)
-                                repeat = False
-                                expected = 1 - p
-                                if stock_left <= floor:
-                                    if void_end:
-                                        phase, end = OVER, "stock"
-                                    else:
-                                        phase = WALL
-                                continue
-                    elif src == "discard" and pile and cap is None and x != pile[-1]:
-                        top = pile[-1]
-                        if c is None or c == top:
-                            hand_after = held[p] | 1 << top
-                            if hand_after & bit:
-                                held[p] = hand_after ^ bit
-                                pile[-1] = x
-                                taken = top
-                                turns += 1
-                                repeat = False
-                                expected = 1 - p
-                                continue
-            if phase >= KNOCKED:
-                if phase == KNOCKED and kind is DefenceType and defence is None:
-                    defence = ev  # type: ignore[assignment]
-                    continue
-                if end == "illegal":
-                    break  # what follows an illegal knock depends on house rules: not checked
-                if end == "stock" and void_end:
-                    add(FindingCode.STOCK_EXHAUSTED,
-                        f"the hand ended when the stock was down to {floor} cards, but play went on",
-                        ev.place)
-                else:
-                    add(FindingCode.MOVES_AFTER_END, "play went on after the end of the hand", ev.place)
+            if self.phase == _NORMAL and type(ev) is Turn and ev.knock is None and quick_turn(ev):
+                continue
+            step = self.step(ev, i == last)
+            if step is _ABANDON:
+                return self.result
+            if step is _STOP:
                 break
-            if kind is DefenceType:
-                add(FindingCode.DEFENCE_WITHOUT_KNOCK,
-                    f"{ev.player} shows a defence, but nobody has knocked", ev.place)
-                continue
-            who = ev.player
-            if who == name0:
-                p = 0
-            elif who == name1:
-                p = 1
+        return self.finish(i)
+
+    def step(self, ev: Pass | Turn | Defence, is_last: bool) -> object:
+        """One event by the rules of the current phase."""
+        if self.phase >= _KNOCKED:
+            return self.after_end(ev)
+        if isinstance(ev, Defence):
+            self.add(FindingCode.DEFENCE_WITHOUT_KNOCK,
+                     f"{ev.player} shows a defence, but nobody has knocked", ev.place)
+            return _GO
+        p = self.seat(ev)
+        if p < 0:
+            return _ABANDON
+        if isinstance(ev, Pass):
+            return self.on_pass(ev, p)
+        return self.on_turn(ev, p, is_last)
+
+    def seat(self, ev: Pass | Turn) -> int:
+        """The mover's seat (-1 for a stranger, reported); a move out of turn is reported."""
+        name0, name1 = self.players
+        who = ev.player
+        p = 0 if who == name0 else 1 if who == name1 else -1
+        if p < 0:
+            self.add(FindingCode.UNKNOWN_PLAYER, f"{who!r} is not one of the players {name0} and {name1}",
+                     ev.place)
+        elif p != self.expected:
+            self.add(FindingCode.WRONG_TURN,
+                     f"{who} moved out of turn; it was {self.players[self.expected]}'s turn", ev.place)
+        return p
+
+    def after_end(self, ev: Pass | Turn | Defence) -> object:
+        """An event once the hand is knocked or over: the defence, else play that went on."""
+        if self.phase == _KNOCKED and type(ev) is Defence and self.defence is None:
+            self.defence = ev
+            return _GO
+        if self.end == "illegal":
+            return _STOP  # what follows an illegal knock depends on house rules: not checked
+        if self.end == "stock" and self.rules.stock_end == "void":
+            self.add(FindingCode.STOCK_EXHAUSTED,
+                     f"the hand ended when the stock was down to {self.rules.stock_floor} cards, "
+                     "but play went on", ev.place)
+        else:
+            self.add(FindingCode.MOVES_AFTER_END, "play went on after the end of the hand", ev.place)
+        return _STOP
+
+    def on_pass(self, ev: Pass, p: int) -> object:
+        phase, players, nd = self.phase, self.players, self.non_dealer
+        if phase == _RITUAL:
+            self.passes += 1
+            self.phase, self.expected = (_FORCED, nd) if self.passes >= 2 else (_RITUAL, 1 - p)
+        elif phase == _WALL:
+            self.phase, self.end = _OVER, "wall"
+        elif phase in (_FORCED, _ELEVEN) or (self.rules.first_turn == "none" and not self.turns):
+            if phase == _FORCED:
+                message = f"both players passed the upcard, so {players[nd]} must draw from the stock"
+            elif phase == _ELEVEN:
+                message = f"{players[nd]} was dealt 11 cards and must open by discarding"
             else:
-                add(FindingCode.UNKNOWN_PLAYER,
-                    f"{who!r} is not one of the players {name0} and {name1}", ev.place)
-                return result
-            if p != expected:
-                add(FindingCode.WRONG_TURN,
-                    f"{who} moved out of turn; it was {players[expected]}'s turn", ev.place)
-            if kind is PassType:
-                if phase == RITUAL:
-                    passes += 1
-                    if passes >= 2:
-                        phase, expected = FORCED, nd
-                    else:
-                        expected = 1 - p
-                elif phase == WALL:
-                    phase, end = OVER, "wall"
-                elif phase in (FORCED, ELEVEN) or (first_none and not turns):
-                    if phase == FORCED:
-                        message = f"both players passed the upcard, so {players[nd]} must draw from the stock"
-                    elif phase == ELEVEN:
-                        message = f"{players[nd]} was dealt 11 cards and must open by discarding"
-                    else:
-                        message = "these rules have no upcard ritual: the first turn is a normal turn"
-                    add(FindingCode.UPCARD_RITUAL, message, ev.place)
-                    expected = 1 - p  # a pass, legal or not, hands the turn over
-                    if phase == NORMAL:
-                        turns += 1
+                message = "these rules have no upcard ritual: the first turn is a normal turn"
+            self.add(FindingCode.UPCARD_RITUAL, message, ev.place)
+            self.expected = 1 - p  # a pass, legal or not, hands the turn over
+            if phase == _NORMAL:
+                self.turns += 1
+        else:
+            self.add(FindingCode.ILLEGAL_PASS,
+                     f"{ev.player} passed; a pass is allowed only on the first upcard or at the wall",
+                     ev.place)
+            self.expected = 1 - p
+        return _GO
+
+    def on_turn(self, ev: Turn, p: int, is_last: bool) -> object:
+        self.turns += 1
+        source, counted = self.opening(ev)
+        if source is None:
+            return counted  # the phase settled the turn (a step result)
+        if source == "stock":
+            step = self.draw_stock(ev, p)
+        elif source == "discard":
+            step = self.draw_discard(ev, p, counted is True)
+        elif source == "open":
+            self.taken, step = -1, None
+        else:
+            self.add(FindingCode.NO_DRAW, f"{ev.player} took no card at the start of the turn", ev.place)
+            return _ABANDON
+        if step is not None:
+            return step
+        if ev.knock is not None:
+            return self.on_knock(ev, p)
+        return self.on_discard(ev, p, is_last)
+
+    def opening(self, ev: Turn) -> tuple[str | None, object]:
+        """How the phase reads a turn's draw: ``(source, counted)``, where ``counted`` says
+        whether a discard draw counts toward ``max_discard_draws``; ``(None, step)`` when
+        the phase settles the turn by itself."""
+        phase, who, source = self.phase, ev.player, ev.source
+        if phase == _NORMAL:
+            return source, True
+        if phase == _WALL:
+            if source == "discard" and ev.knock is not None:
+                return source, False
+            if source in ("discard", "stock"):
+                if source == "discard":
+                    message = (f"{who} took the last discard without knocking; at the wall it may be "
+                               "taken only to knock, so the hand is a draw")
+                    self.add(FindingCode.STOCK_EXHAUSTED, message, ev.place)
                 else:
-                    add(FindingCode.ILLEGAL_PASS,
-                        f"{who} passed; a pass is allowed only on the first upcard or at the wall",
-                        ev.place)
-                    expected = 1 - p
-                continue
-            # -- a Turn
-            turns += 1
-            src = ev.source  # type: ignore[union-attr]
-            c = ev.card  # type: ignore[union-attr]
-            counted = True
-            if phase != NORMAL:
-                if phase == WALL:
-                    if src == "discard" and ev.knock is not None:  # type: ignore[union-attr]
-                        counted = False
-                    elif src == "discard":
-                        add(FindingCode.STOCK_EXHAUSTED,
-                            f"{who} took the last discard without knocking; at the wall it may be "
-                            "taken only to knock, so the hand is a draw", ev.place)
-                        phase, end = OVER, "wall"
-                        continue
-                    elif src == "stock":
-                        add(FindingCode.DRAW_FROM_EMPTY_STOCK,
-                            f"{who} drew from the stock, which is down to its last {floor} cards; "
-                            "the hand is a draw", ev.place)
-                        phase, end = OVER, "wall"
-                        continue
-                elif phase in (RITUAL, FORCED):
-                    if src == "stock" and phase == RITUAL:
-                        add(FindingCode.UPCARD_RITUAL,
-                            f"{who} drew from the stock before both players passed the upcard",
-                            ev.place)
-                    elif src == "discard" and phase == FORCED:
-                        add(FindingCode.UPCARD_RITUAL,
-                            f"{who} took the upcard after both players passed it", ev.place)
-                    counted = False
-                    phase = NORMAL
-                elif phase == ELEVEN:
-                    if src != "none":
-                        add(FindingCode.UPCARD_RITUAL,
-                            f"{who} was dealt 11 cards and must open by discarding, not drawing",
-                            ev.place)
-                        return result
-                    phase = NORMAL
-                    src = "open"
-            # -- the draw
-            if src == "stock":
-                if stock_left <= floor:
-                    add(FindingCode.DRAW_FROM_EMPTY_STOCK,
-                        f"{who} drew from the stock, which is down to its last {floor} cards",
-                        ev.place)
-                    return result
-                stock_left -= 1
-                taken = -1
-                if stock is not None:
-                    top = stock[pos]
-                    pos += 1
-                    if c is None or c == top:
-                        held[p] |= 1 << top
-                        c = top
-                    else:
-                        if not _is_card(c):
-                            add(FindingCode.BAD_CARD, f"{who} drew {c!r}, which is not a card", ev.place)
-                            return result
-                        add(FindingCode.STOCK_DRAW_MISMATCH,
-                            f"{who} drew {card_name(c)} from the stock, but the next stock card "
-                            f"is {card_name(top)}", ev.place)
-                        # forget the stock order: its cards (the expected one too) are unseen now
-                        for s in stock[pos - 1:]:
-                            unseen |= 1 << s
-                        stock = self.stock = None
-                if stock is None:
-                    if c is None:
-                        unknown[p] += 1
-                    else:
-                        if not _is_card(c):
-                            add(FindingCode.BAD_CARD, f"{who} drew {c!r}, which is not a card", ev.place)
-                            return result
-                        bit = 1 << c
-                        if unseen & bit:
-                            unseen ^= bit
-                            held[p] |= bit
-                        else:
-                            where = self.where(c)
-                            add(FindingCode.DUPLICATE_CARD,
-                                f"{who} drew {card_name(c)} from the stock, but it is "
-                                + (where if where else "already in play"), ev.place)
-                            return result
-            elif src == "discard":
-                if not pile:
-                    add(FindingCode.NOT_TOP_DISCARD,
-                        f"{who} drew from the discard pile, but it is empty", ev.place)
-                    return result
-                top = pile[-1]
-                if c is None or c == top:
-                    pile.pop()
-                    c = top
-                else:
-                    if not _is_card(c):
-                        add(FindingCode.BAD_CARD, f"{who} drew {c!r}, which is not a card", ev.place)
-                        return result
-                    add(FindingCode.NOT_TOP_DISCARD,
-                        f"{who} took {card_name(c)} from the discard pile, but the top card is "
-                        f"{card_name(top)}", ev.place)
-                    if c not in pile:
-                        return result
-                    pile.remove(c)
-                held[p] |= 1 << c
-                taken = c
-                if counted and cap is not None:
-                    draws += 1
-                    if draws >= cap:
-                        phase, end = OVER, "max_discard_draws"
-                        if ev.discard is not None or ev.knock is not None:  # type: ignore[union-attr]
-                            add(FindingCode.MOVES_AFTER_END,
-                                f"the hand ended as a draw with the {_ordinal(cap)} draw from the "
-                                f"discard pile, so {who}'s "
-                                + ("knock" if ev.knock is not None else "discard")  # type: ignore[union-attr]
-                                + " does not count", ev.place)
-                            break
-                        continue
-            elif src == "open":
-                taken = -1
+                    self.add(FindingCode.DRAW_FROM_EMPTY_STOCK,
+                             f"{who} drew from the stock, which is down to its last "
+                             f"{self.rules.stock_floor} cards; the hand is a draw", ev.place)
+                self.phase, self.end = _OVER, "wall"
+                return None, _GO
+            return source, True
+        if phase in (_RITUAL, _FORCED):
+            if source == "stock" and phase == _RITUAL:
+                self.add(FindingCode.UPCARD_RITUAL,
+                         f"{who} drew from the stock before both players passed the upcard", ev.place)
+            elif source == "discard" and phase == _FORCED:
+                self.add(FindingCode.UPCARD_RITUAL, f"{who} took the upcard after both players passed it",
+                         ev.place)
+            self.phase = _NORMAL
+            return source, False
+        if source != "none":  # the eleven-card opening
+            self.add(FindingCode.UPCARD_RITUAL,
+                     f"{who} was dealt 11 cards and must open by discarding, not drawing", ev.place)
+            return None, _ABANDON
+        self.phase = _NORMAL
+        return "open", True
+
+    def draw_stock(self, ev: Turn, p: int) -> object | None:
+        """A stock draw; None when the turn goes on to its discard or knock."""
+        who, c, floor = ev.player, ev.card, self.rules.stock_floor
+        if self.stock_left <= floor:
+            self.add(FindingCode.DRAW_FROM_EMPTY_STOCK,
+                     f"{who} drew from the stock, which is down to its last {floor} cards", ev.place)
+            return _ABANDON
+        self.stock_left -= 1
+        self.taken = -1
+        stock = self.stock
+        if stock is not None:
+            top = stock[self.stock_pos]
+            self.stock_pos += 1
+            if c is None or c == top:
+                self.held[p] |= 1 << top
+                return None
+            if not _is_card(c):
+                self.add(FindingCode.BAD_CARD, f"{who} drew {c!r}, which is not a card", ev.place)
+                return _ABANDON
+            self.add(FindingCode.STOCK_DRAW_MISMATCH,
+                     f"{who} drew {card_name(c)} from the stock, but the next stock card is {card_name(top)}",
+                     ev.place)
+            # forget the stock order: its cards (the expected one too) are unseen now
+            for s in stock[self.stock_pos - 1:]:
+                self.unseen |= 1 << s
+            self.stock = None
+        if c is None:
+            self.unknown[p] += 1
+            return None
+        if not _is_card(c):
+            self.add(FindingCode.BAD_CARD, f"{who} drew {c!r}, which is not a card", ev.place)
+            return _ABANDON
+        bit = 1 << c
+        if self.unseen & bit:
+            self.unseen ^= bit
+            self.held[p] |= bit
+            return None
+        where = self.where(c)
+        self.add(FindingCode.DUPLICATE_CARD,
+                 f"{who} drew {card_name(c)} from the stock, but it is " + (where or "already in play"),
+                 ev.place)
+        return _ABANDON
+
+    def draw_discard(self, ev: Turn, p: int, counted: bool) -> object | None:
+        """A draw from the discard pile; None when the turn goes on to its discard or knock."""
+        who, c, pile = ev.player, ev.card, self.pile
+        if not pile:
+            self.add(FindingCode.NOT_TOP_DISCARD, f"{who} drew from the discard pile, but it is empty",
+                     ev.place)
+            return _ABANDON
+        top = pile[-1]
+        if c is None or c == top:
+            pile.pop()
+            c = top
+        else:
+            if not _is_card(c):
+                self.add(FindingCode.BAD_CARD, f"{who} drew {c!r}, which is not a card", ev.place)
+                return _ABANDON
+            self.add(FindingCode.NOT_TOP_DISCARD,
+                     f"{who} took {card_name(c)} from the discard pile, but the top card is {card_name(top)}",
+                     ev.place)
+            if c not in pile:
+                return _ABANDON
+            pile.remove(c)
+        self.held[p] |= 1 << c
+        self.taken = c
+        cap = self.rules.max_discard_draws
+        if not counted or cap is None:
+            return None
+        self.draws += 1
+        if self.draws < cap:
+            return None
+        self.phase, self.end = _OVER, "max_discard_draws"
+        if ev.discard is None and ev.knock is None:
+            return _GO
+        self.add(FindingCode.MOVES_AFTER_END,
+                 f"the hand ended as a draw with the {_ordinal(cap)} draw from the discard pile, so "
+                 f"{who}'s " + ("knock" if ev.knock is not None else "discard") + " does not count", ev.place)
+        return _STOP
+
+    def on_knock(self, ev: Turn, p: int) -> object:
+        self.result.stock_left = self.stock_left
+        if not self.knock(p, ev, self.taken):
+            return _ABANDON
+        self.knocker = p
+        self.phase = _KNOCKED
+        if self.result.outcome == "illegal_knock":
+            self.end = "illegal"
+        return _GO
+
+    def on_discard(self, ev: Turn, p: int, is_last: bool) -> object:
+        who, x = ev.player, ev.discard
+        if x is None:
+            if is_last:
+                return _STOP
+            self.add(FindingCode.MISSING_DISCARD,
+                     f"{who} drew {_card_text(ev.card)} but the record shows no discard", ev.place)
+            return _ABANDON
+        if x.__class__ is not int or x < 0 or x > 51:
+            self.add(FindingCode.BAD_CARD, f"{who} discarded {x!r}, which is not a card", ev.place)
+            return _ABANDON
+        if not self.take_from_hand(p, x):
+            self.not_held(p, "discarded", x, ev.place)
+            return _ABANDON
+        if x == self.taken and self.rules.no_same_card_discard:
+            self.add(FindingCode.SAME_CARD_DISCARD,
+                     f"{who} discarded {card_name(x)}, the card just taken from the discard pile", ev.place)
+        self.pile.append(x)
+        if self.rules.repeat_discard_draw:
+            if x == self.taken and self.repeat:
+                self.phase, self.end = _OVER, "repeat_discard_draw"
+                return _GO
+            self.repeat = x == self.taken
+        self.turn_over(p)
+        return _GO
+
+    def turn_over(self, p: int) -> None:
+        """The turn passes; at the stock floor the hand ends (void) or reaches the wall."""
+        self.expected = 1 - p
+        if self.stock_left <= self.rules.stock_floor:
+            if self.rules.stock_end == "void":
+                self.phase, self.end = _OVER, "stock"
             else:
-                add(FindingCode.NO_DRAW, f"{who} took no card at the start of the turn", ev.place)
-                return result
-            # -- knock or discard
-            if ev.knock is not None:  # type: ignore[union-attr]
-                self.unseen, self.stock_pos = unseen, pos
-                result.stock_left = stock_left
-                if not self.knock(p, ev, taken):  # type: ignore[arg-type]
-                    return result
-                unseen = self.unseen
-                knocker = p
-                phase = KNOCKED
-                if result.outcome == "illegal_knock":
-                    end = "illegal"
-                continue
-            x = ev.discard  # type: ignore[union-attr]
-            if x is None:
-                if i == last:
-                    break
-                add(FindingCode.MISSING_DISCARD,
-                    f"{who} drew {_card_text(c)} but the record shows no discard", ev.place)
-                return result
-            if x.__class__ is not int or x < 0 or x > 51:
-                add(FindingCode.BAD_CARD, f"{who} discarded {x!r}, which is not a card", ev.place)
-                return result
-            bit = 1 << x
-            if held[p] & bit:
-                held[p] ^= bit
+                self.phase = _WALL
+
+    def quick_turn(self, ev: Turn) -> bool:
+        """The common legal turn in the normal phase, a draw and a discard in turn with
+        nothing to report, applied at once; False (nothing changed) for anything else.
+
+        The twin of the checked path (:meth:`on_turn`): ``tests/test_randomplay.py``
+        replays generated records both ways and compares them.
+        """
+        name0, name1 = self.players
+        who = ev.player
+        p = 0 if who == name0 else 1 if who == name1 else -1
+        x = ev.discard
+        if p != self.expected or type(x) is not int or not 0 <= x < 52:
+            return False
+        bit = 1 << x
+        held = self.held
+        c = ev.card
+        if ev.source == "stock":
+            if self.stock_left <= self.rules.stock_floor:
+                return False
+            stock = self.stock
+            if stock is not None:
+                top = stock[self.stock_pos]
+                if (c is not None and c != top) or not (held[p] | 1 << top) & bit:
+                    return False
+                held[p] = (held[p] | 1 << top) ^ bit
+                self.stock_pos += 1
+            elif type(c) is int and 0 <= c < 52 and self.unseen >> c & 1 and (held[p] | 1 << c) & bit:
+                held[p] = (held[p] | 1 << c) ^ bit
+                self.unseen ^= 1 << c
             else:
-                self.unseen, self.stock_pos = unseen, pos
-                if not self.take_from_hand(p, x):
-                    self.not_held(p, "discarded", x, ev.place)
-                    return result
-                unseen = self.unseen
-            if x == taken and same_rule:
-                add(FindingCode.SAME_CARD_DISCARD,
-                    f"{who} discarded {card_name(x)}, the card just taken from the discard pile",
-                    ev.place)
-            pile.append(x)
-            if repeat_rule:
-                if x == taken:
-                    if repeat:
-                        phase, end = OVER, "repeat_discard_draw"
-                        continue
-                    repeat = True
-                else:
-                    repeat = False
-            expected = 1 - p
-            if stock_left <= floor:
-                if void_end:
-                    phase, end = OVER, "stock"
-                else:
-                    phase = WALL
-        self.unseen, self.stock_pos = unseen, pos
-        result.stock_left = stock_left
-        if phase == OVER:
-            result.outcome, result.end = "void", end
+                return False
+            self.stock_left -= 1
+            self.taken = -1
+            self.pile.append(x)
+        elif ev.source == "discard" and self.pile and self.rules.max_discard_draws is None:
+            top = self.pile[-1]
+            if x == top or (c is not None and c != top) or not (held[p] | 1 << top) & bit:
+                return False
+            held[p] = (held[p] | 1 << top) ^ bit
+            self.pile[-1] = x
+            self.taken = top
+        else:
+            return False
+        self.turns += 1
+        self.repeat = False
+        self.turn_over(p)
+        return True
+
+    def finish(self, i: int) -> HandRuling:
+        """Rule on the hand as the events left it."""
+        result, hand = self.result, self.hand
+        result.stock_left = self.stock_left
+        if self.phase == _OVER:
+            result.outcome, result.end = "void", self.end
             return result
-        if phase == KNOCKED:
-            if end != "illegal":
-                self.defend(knocker, defence)
+        if self.phase == _KNOCKED:
+            if self.end != "illegal":
+                self.defend(self.knocker, self.defence)
             return result
         # the record stops before the hand ended
         claimed = hand.result
-        place = events[i].place if i >= 0 else hand.place
+        place = hand.events[i].place if i >= 0 else hand.place
         if claimed is not None and claimed.outcome == "void":
-            add(FindingCode.VOID_UNVERIFIED,
-                f"the record stops with {stock_left} cards in the stock, so the void hand cannot "
-                "be checked", place)
+            self.add(FindingCode.VOID_UNVERIFIED,
+                     f"the record stops with {self.stock_left} cards in the stock, so the void hand cannot "
+                     "be checked", place)
             result.outcome, result.end = "void", "unverified"
         else:
-            add(FindingCode.INCOMPLETE_HAND,
-                "the record stops before the hand ended"
-                + ("" if i < 0 else f" ({stock_left} cards left in the stock)"), place)
+            self.add(FindingCode.INCOMPLETE_HAND,
+                     "the record stops before the hand ended"
+                     + ("" if i < 0 else f" ({self.stock_left} cards left in the stock)"), place)
             result.end = "incomplete"
         return result
 

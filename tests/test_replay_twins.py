@@ -1,0 +1,71 @@
+"""The replay's quick path for a plain legal turn against the checked path it stands beside.
+
+``HandReplay.quick_turn`` takes the common draw-and-discard without the checks; with it
+switched off every event goes through the steps of its phase. Both must give the same
+verdict, findings included, on clean games, corrupted ones and every preset.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+
+import pytest
+
+from ginref.records import GameRecord, read_records
+from ginref.referee import Verdict, adjudicate
+from ginref.referee.replay import HandReplay
+from ginref.rules import PRESET_NAMES, find_rules
+from tests.support.randomplay import corrupt, random_game, random_hand
+
+OPENSPIEL = "samples/records/openspiel/games.jsonl"
+
+
+def checked_only(record: GameRecord, monkeypatch: pytest.MonkeyPatch) -> Verdict:
+    with monkeypatch.context() as patch:
+        patch.setattr(HandReplay, "quick_turn", lambda self, ev: False)
+        return adjudicate(record)
+
+
+def records(seed: int) -> list[GameRecord]:
+    rng = random.Random(seed)
+    out: list[GameRecord] = []
+    for i, name in enumerate(PRESET_NAMES):
+        rules = find_rules(name)
+        out.append(random_hand(seed * 100 + i, rules))
+        out.append(random_game(seed * 100 + i, rules, max_hands=4))
+        with contextlib.suppress(ValueError):  # no corruption applies to this hand
+            out.append(corrupt(random_hand(seed * 100 + 50 + i, rules), rng, rules)[0])
+    return out
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_quick_turn_and_checked_path_agree(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    for record in records(seed):
+        assert adjudicate(record) == checked_only(record, monkeypatch)
+
+
+def test_they_agree_on_openspiel_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    games = [r for r in read_records(OPENSPIEL) if isinstance(r, GameRecord)][:60]
+    assert len(games) == 60
+    for record in games:
+        assert adjudicate(record) == checked_only(record, monkeypatch)
+
+
+def test_the_quick_path_is_taken() -> None:
+    """Without this the comparison above would compare the checked path with itself."""
+    taken = 0
+    original = HandReplay.quick_turn
+
+    def counting(self: HandReplay, ev: object) -> bool:
+        nonlocal taken
+        done = original(self, ev)  # type: ignore[arg-type]
+        taken += done
+        return done
+
+    HandReplay.quick_turn = counting  # type: ignore[method-assign]
+    try:
+        adjudicate(random_hand(1))
+    finally:
+        HandReplay.quick_turn = original  # type: ignore[method-assign]
+    assert taken > 5
