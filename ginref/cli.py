@@ -60,11 +60,16 @@ class UnreadableError(click.ClickException):
 
 @contextmanager
 def input_errors() -> Iterator[None]:
-    """Turn the library's errors into a one-line message and exit code 2."""
+    """Turn the library's errors into a one-line message and exit code 2.
+
+    A file that exists but cannot be read (a FIFO, no permission) is 3, as
+    :func:`error_exit_code` decides for every command.
+    """
     try:
         yield
     except GinrefError as exc:
-        raise InputError(str(exc)) from None
+        unreadable = error_exit_code(exc) == 3
+        raise (UnreadableError if unreadable else InputError)(str(exc)) from None
 
 
 def fail(message: str) -> NoReturn:
