@@ -18,11 +18,10 @@ from hypothesis import strategies as st
 
 from ginref import game
 from ginref.cards import mask_of
-from ginref.layoffs import best_defence
+from ginref.layoffs import best_defence, least_defence
 from ginref.melds import Meld, MeldSystem, optimal_arrangements
 from ginref.records import GameRecord, Turn
 from ginref.referee import Verdict, adjudicate
-from ginref.referee.replay import _least_defence
 from ginref.rules import PRESETS, Rules, find_rules, with_overrides
 from tests.support.randomplay import CORRUPTIONS, Style, corrupt, play_hand, random_game, random_hand
 
@@ -170,7 +169,7 @@ def test_least_defence_matches_best_defence(name: str, chaining: bool) -> None:
         if not melds:
             continue
         checked += 1
-        points, choice = _least_defence(defender, melds, rules, system, True)
+        points, choice = least_defence(defender, melds, rules, system, allow_layoffs=True)
         best = best_defence(defender, [Meld(m) for m in melds], rules)
         assert points == best.deadwood_points
         laid = 0

@@ -12,17 +12,16 @@ import operator
 from collections.abc import Sequence
 
 from ginref.cards import FULL_DECK, Card, Mask, card_name, mask_of, scan
-from ginref.layoffs import Layoff, best_defence, defence_as_declared, extensions, layoff_order
+from ginref.layoffs import Layoff, best_defence, defence_as_declared, layoff_order, least_defence
 from ginref.melds import (
-    RANK_STRIDE,
-    STANDARD_SYSTEM,
     Meld,
     MeldKind,
     MeldSystem,
+    is_meld,
     meld_kind,
     min_deadwood,
 )
-from ginref.records.model import Defence, HandRecord, Pass, Place, Turn
+from ginref.records.model import Defence, HandRecord, Knock, Pass, Place, Turn
 from ginref.referee.findings import Finding, FindingCode, finding
 from ginref.rules import Rules
 from ginref.scoring import Ending, settle
@@ -90,14 +89,6 @@ def _count(mask: Mask) -> int:
 
 def _is_card(c: object) -> bool:
     return type(c) is int and 0 <= c < 52
-
-
-def _is_meld(mask: Mask, system: MeldSystem) -> bool:
-    """``melds.is_meld`` with the set test inline (called for every declared meld)."""
-    rank = ((mask & -mask).bit_length() - 1) % 13
-    if mask & ~(RANK_STRIDE << rank) == 0:
-        return 3 <= bin(mask).count("1") <= 4
-    return mask in system.tables.run_masks
 
 
 _BITS = tuple(1 << c for c in range(52))
@@ -682,78 +673,103 @@ class HandReplay:
         """Check a knock; False when the hand cannot be followed further."""
         k = turn.knock
         assert k is not None
-        rules, system, result = self.rules, self.system, self.result
         who = self.players[p]
         place = k.place if k.place.line or k.place.pointer else turn.place
         discard = k.discard if k.discard is not None else turn.discard
-        if discard is not None:
-            if not _is_card(discard):
-                self.add(FindingCode.BAD_CARD, f"{who} discarded {discard!r}, which is not a card", place)
-                return False
-            if not self.take_from_hand(p, discard):
-                self.not_held(p, "discarded", discard, place)
-                return False
-            if discard == taken and rules.no_same_card_discard:
-                self.add(FindingCode.SAME_CARD_DISCARD,
-                         f"{who} discarded {card_name(discard)} face down, the card just taken "
-                         "from the discard pile", place)
-        melded = 0
-        valid: list[Mask] = []
-        index: list[int] = []
-        for m in k.melds:
-            if type(m) is not int or m <= 0 or m >> 52:
-                self.add(FindingCode.INVALID_MELD, f"{who} declared a meld that is not a set of cards", place)
-                index.append(-1)
-                continue
-            missing = self.reveal(p, m)
-            if missing:
-                c = next(scan(missing))
-                self.not_held(p, "melded", c, place)
-                return False
-            if m & melded:
-                self.add(FindingCode.INVALID_MELD,
-                         f"{who} used {_names(m & melded)} in two melds", place)
-                index.append(-1)
-                continue
-            if not _is_meld(m, system):
-                self.add(FindingCode.INVALID_MELD,
-                         f"{who} declared [{_names(m)}], which is not a meld", place)
-                index.append(-1)
-                continue
-            index.append(len(valid))
-            valid.append(m)
-            melded |= m
-        result.knocker = who
-        result.knocker_melds = tuple(valid)
+        if discard is not None and not self.face_down_discard(p, discard, taken, place):
+            return False
+        declared = self.declared_melds(p, k.melds, place, strict=True)
+        if declared is None:
+            return False
+        valid, index = declared
+        self.result.knocker = who
+        self.result.knocker_melds = tuple(valid)
         if self.unknown[p]:
             self.add(FindingCode.CARDS_UNKNOWN,
                      f"{who} knocked holding {self.unknown[p]} card(s) the record never shows, "
                      "so the knock cannot be checked", place)
             return False
-        kept = self.held[p]
-        dead = kept & ~melded
-        points = system.tables.rank_points
-        dw = 0
-        for c in scan(dead):
-            dw += points[c % 13]
-        size = _count(kept)
-        result.knocker_deadwood = dw
+        dead = self.held[p] & ~functools.reduce(operator.or_, valid, 0)
+        points = self.system.tables.rank_points
+        dw = sum(points[c % 13] for c in scan(dead))
+        self.result.knocker_deadwood = dw
+        ending = self.ending_shown(p, k, discard, dw, dead, place)
+        if ending is None or not self.knock_allowed(p, ending, dw, dead, place):
+            self.result.outcome, self.result.end = "illegal_knock", "knock"
+            return True
+        self.ending = ending
+        self.knock_place = place
+        self.melds = tuple(valid)
+        self.declared_index = tuple(index)
+        self.knocker_dw = dw
+        return True
+
+    def face_down_discard(self, p: int, discard: object, taken: int, place: Place) -> bool:
+        who = self.players[p]
+        if not _is_card(discard):
+            self.add(FindingCode.BAD_CARD, f"{who} discarded {discard!r}, which is not a card", place)
+            return False
+        assert isinstance(discard, int)
+        if not self.take_from_hand(p, discard):
+            self.not_held(p, "discarded", discard, place)
+            return False
+        if discard == taken and self.rules.no_same_card_discard:
+            self.add(FindingCode.SAME_CARD_DISCARD,
+                     f"{who} discarded {card_name(discard)} face down, the card just taken "
+                     "from the discard pile", place)
+        return True
+
+    def declared_melds(
+        self, p: int, melds: Sequence[Mask], place: Place, *, strict: bool
+    ) -> tuple[list[Mask], list[int]] | None:
+        """The legal melds among those ``p`` declares, and each declared meld's index among
+        them (-1 where it is not a meld). A meld card ``p`` does not hold is reported; with
+        ``strict`` (the knocker's spread) the hand can then no longer be followed: None."""
+        who = self.players[p]
+        melded = 0
+        valid: list[Mask] = []
+        index: list[int] = []
+        for m in melds:
+            problem = ""
+            if type(m) is not int or m <= 0 or m >> 52:
+                problem = f"{who} declared a meld that is not a set of cards"
+            elif missing := self.reveal(p, m):
+                self.not_held(p, "melded", next(scan(missing)), place)
+                if strict:
+                    return None
+                index.append(-1)
+                continue
+            elif m & melded:
+                problem = f"{who} used {_names(m & melded)} in two melds"
+            elif not is_meld(m, self.system):
+                problem = f"{who} declared [{_names(m)}], which is not a meld"
+            if problem:
+                self.add(FindingCode.INVALID_MELD, problem, place)
+                index.append(-1)
+                continue
+            index.append(len(valid))
+            valid.append(m)
+            melded |= m
+        return valid, index
+
+    def ending_shown(
+        self, p: int, k: Knock, discard: Card | None, dw: int, dead: Mask, place: Place
+    ) -> Ending | None:
+        """What the cards show (the cards speak), with what the record declared checked
+        against it; None for a knock with no face-down discard that is not big gin."""
+        who = self.players[p]
         ending: Ending
         if discard is None:
-            if size == 11 and dw == 0:
-                if rules.big_gin_bonus is None:
-                    self.add(FindingCode.BIG_GIN_NOT_RECOGNISED,
-                             f"{who} melded all 11 cards without discarding, but these rules have "
-                             "no big gin; ruled as gin", place)
-                    ending = "gin"
-                else:
-                    ending = "big_gin"
-            else:
+            if _count(self.held[p]) != 11 or dw:
                 self.add(FindingCode.MISSING_DISCARD,
-                         f"{who} knocked without a face-down discard; only big gin keeps all "
-                         "11 cards", place)
-                result.outcome, result.end = "illegal_knock", "knock"
-                return True
+                         f"{who} knocked without a face-down discard; only big gin keeps all 11 cards", place)
+                return None
+            ending = "big_gin"
+            if self.rules.big_gin_bonus is None:
+                self.add(FindingCode.BIG_GIN_NOT_RECOGNISED,
+                         f"{who} melded all 11 cards without discarding, but these rules have "
+                         "no big gin; ruled as gin", place)
+                ending = "gin"
         else:
             ending = "gin" if dw == 0 else "knock"
             if k.ending == "big_gin":
@@ -770,30 +786,28 @@ class HandReplay:
             self.add(FindingCode.DEADWOOD_MISDECLARED,
                      f"{who} announced {k.deadwood} deadwood, but the cards show {dw}"
                      + (f" ({_names(dead)})" if dead else ""), place)
-        limit = result.knock_limit
-        if ending == "knock":
-            if dw > limit:
-                what = "only gin ends a hand" if limit == 0 else f"the knock limit is {limit}"
-                self.add(FindingCode.KNOCK_OVER_LIMIT,
-                         f"{who} knocked with {dw} deadwood ({_names(dead)}), but {what}", place)
-                result.outcome, result.end = "illegal_knock", "knock"
-                return True
-            least = min_deadwood(kept, system)
-            if least < dw:
-                if rules.knocker_must_meld_max:
-                    self.add(FindingCode.KNOCK_NOT_MAX,
-                             f"{who} declared {dw} deadwood but could meld down to {least}; "
-                             "these rules require melding as far as possible", place)
-                    result.outcome, result.end = "illegal_knock", "knock"
-                    return True
-                self.add(FindingCode.KNOCK_NOT_BEST,
-                         f"{who} declared {dw} deadwood, but the same cards can be arranged "
-                         f"with {least}", place)
-        self.ending = ending
-        self.knock_place = place
-        self.melds = tuple(valid)
-        self.declared_index = tuple(index)
-        self.knocker_dw = dw
+        return ending
+
+    def knock_allowed(self, p: int, ending: Ending, dw: int, dead: Mask, place: Place) -> bool:
+        """The knock limit and, where the rules ask, melding as far as possible."""
+        if ending != "knock":
+            return True
+        who, limit = self.players[p], self.result.knock_limit
+        if dw > limit:
+            what = "only gin ends a hand" if limit == 0 else f"the knock limit is {limit}"
+            self.add(FindingCode.KNOCK_OVER_LIMIT,
+                     f"{who} knocked with {dw} deadwood ({_names(dead)}), but {what}", place)
+            return False
+        least = min_deadwood(self.held[p], self.system)
+        if least >= dw:
+            return True
+        if self.rules.knocker_must_meld_max:
+            self.add(FindingCode.KNOCK_NOT_MAX,
+                     f"{who} declared {dw} deadwood but could meld down to {least}; "
+                     "these rules require melding as far as possible", place)
+            return False
+        self.add(FindingCode.KNOCK_NOT_BEST,
+                 f"{who} declared {dw} deadwood, but the same cards can be arranged with {least}", place)
         return True
 
     # -- the defence ----------------------------------------------------------------
@@ -828,7 +842,7 @@ class HandReplay:
                          f"{defender} holds {self.unknown[q]} card(s) the record never shows, so "
                          "the defence cannot be worked out", self.knock_place)
                 return
-            dw, choice = _least_defence(self.held[q], self.melds, rules, self.system, allow)
+            dw, choice = least_defence(self.held[q], self.melds, rules, self.system, allow_layoffs=allow)
             own = None
             laid = 0
             pairs: list[tuple[Card, Mask]] = []
@@ -860,91 +874,88 @@ class HandReplay:
     def declared_defence(
         self, q: int, event: Defence, knocker_melds: tuple[Meld, ...], allow: bool
     ) -> tuple[int, tuple[Mask, ...], tuple[Layoff, ...]] | None:
-        rules, system = self.rules, self.system
-        defender = self.players[q]
+        """Check a recorded defence: its melds, its layoffs, its announced deadwood."""
         place = event.place
-        own: list[Meld] = []
-        melded = 0
-        for m in event.melds:
-            if type(m) is not int or m <= 0 or m >> 52:
-                self.add(FindingCode.INVALID_MELD, f"{defender} declared a meld that is not a set of cards",
-                         place)
-                continue
-            missing = self.reveal(q, m)
-            if missing:
-                self.not_held(q, "melded", next(scan(missing)), place)
-                continue
-            if m & melded:
-                self.add(FindingCode.INVALID_MELD,
-                         f"{defender} used {_names(m & melded)} in two melds", place)
-                continue
-            if not _is_meld(m, system):
-                self.add(FindingCode.INVALID_MELD,
-                         f"{defender} declared [{_names(m)}], which is not a meld", place)
-                continue
-            own.append(Meld(m))
-            melded |= m
-        laid: list[tuple[Card, int]] = []
-        laid_mask = 0
-        on_gin: list[Card] = []
-        index = self.declared_index
-        for item in event.layoffs:
-            c, at = item
-            if not _is_card(c):
-                self.add(FindingCode.BAD_CARD, f"{defender} laid off {c!r}, which is not a card", place)
-                continue
-            bit = 1 << c
-            if not allow:
-                on_gin.append(c)
-                continue
-            if self.reveal(q, bit):
-                self.not_held(q, "laid off", c, place)
-                continue
-            if bit & melded:
-                self.add(FindingCode.ILLEGAL_LAYOFF,
-                         f"{defender} laid off {card_name(c)}, which is also in one of "
-                         f"{defender}'s own melds", place)
-                continue
-            if bit & laid_mask:
-                self.add(FindingCode.ILLEGAL_LAYOFF,
-                         f"{defender} laid off {card_name(c)} twice", place)
-                continue
-            if type(at) is not int or not 0 <= at < len(index):
-                self.add(FindingCode.ILLEGAL_LAYOFF,
-                         f"{defender} laid off {card_name(c)} onto meld {at!r}, which "
-                         "the knocker did not declare", place)
-                continue
-            target = index[at]
-            if target < 0:
-                self.add(FindingCode.ILLEGAL_LAYOFF,
-                         f"{defender} laid off {card_name(c)} onto meld {at + 1}, which is not a meld",
-                         place)
-                continue
-            meld = knocker_melds[target]
-            if (
-                not rules.layoff_chaining
-                and meld.kind is MeldKind.RUN
-                and meld_kind(meld.mask | bit, system) is not MeldKind.RUN
-            ):
-                self.add(FindingCode.ILLEGAL_LAYOFF,
-                         f"{defender} laid off {card_name(c)} onto {meld}, which it does not touch; "
-                         "these rules allow no chained layoffs", place)
-                continue
-            laid.append((c, target))
-            laid_mask |= bit
+        declared = self.declared_melds(q, event.melds, place, strict=False)
+        assert declared is not None  # not strict: a card not held is reported, not fatal
+        own = [Meld(m) for m in declared[0]]
+        melded = functools.reduce(operator.or_, declared[0], 0)
+        laid, on_gin = self.declared_layoffs(q, event.layoffs, knocker_melds, melded, allow, place)
         if on_gin:
             what = "big gin" if self.ending == "big_gin" else "gin"
             self.add(FindingCode.LAYOFF_ON_GIN,
-                     f"{defender} laid off {' '.join(card_name(c) for c in on_gin)} onto {what}, "
+                     f"{self.players[q]} laid off {' '.join(card_name(c) for c in on_gin)} onto {what}, "
                      "which these rules do not allow", place)
             for c in on_gin:
                 if self.reveal(q, 1 << c):
                     self.not_held(q, "laid off", c, place)
         if self.unknown[q]:
             self.add(FindingCode.CARDS_UNKNOWN,
-                     f"{defender} holds {self.unknown[q]} card(s) the record never shows, so the "
+                     f"{self.players[q]} holds {self.unknown[q]} card(s) the record never shows, so the "
                      "defence cannot be checked", place)
             return None
+        return self.defence_ruling(q, event, own, laid, knocker_melds, allow)
+
+    def declared_layoffs(
+        self, q: int, layoffs: Sequence[tuple[Card, int]], knocker_melds: tuple[Meld, ...],
+        melded: Mask, allow: bool, place: Place,
+    ) -> tuple[list[tuple[Card, int]], list[Card]]:
+        """The layoffs that fit, as ``(card, knocker meld index)``, and the cards laid onto gin
+        where the rules forbid it; every other bad layoff is reported and left out."""
+        defender = self.players[q]
+        laid: list[tuple[Card, int]] = []
+        laid_mask = 0
+        on_gin: list[Card] = []
+        for c, at in layoffs:
+            if not _is_card(c):
+                self.add(FindingCode.BAD_CARD, f"{defender} laid off {c!r}, which is not a card", place)
+                continue
+            if not allow:
+                on_gin.append(c)
+                continue
+            if self.reveal(q, 1 << c):
+                self.not_held(q, "laid off", c, place)
+                continue
+            problem, target = self.layoff_problem(q, c, at, knocker_melds, melded | laid_mask, laid_mask)
+            if problem:
+                self.add(FindingCode.ILLEGAL_LAYOFF, problem, place)
+                continue
+            laid.append((c, target))
+            laid_mask |= 1 << c
+        return laid, on_gin
+
+    def layoff_problem(
+        self, q: int, c: Card, at: object, knocker_melds: tuple[Meld, ...], used: Mask, laid: Mask
+    ) -> tuple[str, int]:
+        """Why card ``c`` cannot go onto declared meld ``at`` ("" if it can), and the index
+        of that meld among the legal ones."""
+        defender, bit, name = self.players[q], 1 << c, card_name(c)
+        if bit & used:
+            if bit & laid:
+                return f"{defender} laid off {name} twice", -1
+            return f"{defender} laid off {name}, which is also in one of {defender}'s own melds", -1
+        index = self.declared_index
+        if type(at) is not int or not 0 <= at < len(index):
+            return f"{defender} laid off {name} onto meld {at!r}, which the knocker did not declare", -1
+        target = index[at]
+        if target < 0:
+            return f"{defender} laid off {name} onto meld {at + 1}, which is not a meld", -1
+        meld = knocker_melds[target]
+        if (
+            not self.rules.layoff_chaining
+            and meld.kind is MeldKind.RUN
+            and meld_kind(meld.mask | bit, self.system) is not MeldKind.RUN
+        ):
+            return (f"{defender} laid off {name} onto {meld}, which it does not touch; "
+                    "these rules allow no chained layoffs"), -1
+        return "", target
+
+    def defence_ruling(
+        self, q: int, event: Defence, own: list[Meld], laid: list[tuple[Card, int]],
+        knocker_melds: tuple[Meld, ...], allow: bool,
+    ) -> tuple[int, tuple[Mask, ...], tuple[Layoff, ...]]:
+        """The declared defence as scored, with its deadwood checked and a better one named."""
+        rules, system, place, defender = self.rules, self.system, event.place, self.players[q]
         hand = self.held[q]
         declared, problems = defence_as_declared(
             hand, own, laid, knocker_melds, system, chaining=rules.layoff_chaining
@@ -957,7 +968,7 @@ class HandReplay:
             self.add(FindingCode.DEADWOOD_MISDECLARED,
                      f"{defender} announced {event.deadwood} deadwood, but the cards show {dw}"
                      + (f" ({_names(dead)})" if dead else ""), place)
-        if _least_defence(hand, self.melds, rules, system, allow)[0] < dw:
+        if least_defence(hand, self.melds, rules, system, allow_layoffs=allow)[0] < dw:
             best = best_defence(hand, knocker_melds, rules, allow_layoffs=allow)
             how = []
             if best.layoffs:
@@ -968,89 +979,6 @@ class HandReplay:
                      f"{defender} left {dw} deadwood but could have left {best.deadwood_points}"
                      + (f" by {' and '.join(how)}" if how else ""), place)
         return dw, tuple(m.mask for m in own), declared.layoffs
-
-
-def _layoff_options(meld: Mask, available: Mask, system: MeldSystem, chaining: bool) -> list[Mask]:
-    """What ``available`` can lay off onto ``meld`` at once: ``layoffs.extensions``, with
-    a closed form for ace-low runs (cards touching either end, in unbroken chains)."""
-    if system is not STANDARD_SYSTEM:
-        return extensions(Meld(meld), available, system, chaining=chaining)
-    low = (meld & -meld).bit_length() - 1
-    rank = low % 13
-    if meld & ~(RANK_STRIDE << rank) == 0:  # a set
-        fourth = available & (RANK_STRIDE << rank) & ~meld
-        return [0, fourth] if fourth else [0]
-    base = low - rank
-    downs = [0]
-    bit, acc = low - 1, 0
-    while bit >= base and available >> bit & 1:
-        acc |= 1 << bit
-        downs.append(acc)
-        if not chaining:
-            break
-        bit -= 1
-    ups = [0]
-    bit, acc = meld.bit_length(), 0
-    while bit < base + 13 and available >> bit & 1:
-        acc |= 1 << bit
-        ups.append(acc)
-        if not chaining:
-            break
-        bit += 1
-    if len(ups) == 1:
-        return downs
-    return [down | up for down in downs for up in ups]
-
-
-def _best_layoffs(
-    defender: Mask, melds: Sequence[Mask], rules: Rules, system: MeldSystem
-) -> tuple[int, tuple[Mask, ...]]:
-    """The defender's least deadwood with layoffs (joint mode) and the cards laid per meld.
-
-    The same search as ``layoffs.best_defence``: every disjoint choice of one
-    extension per knocker meld, least deadwood first, then fewest cards laid off;
-    the arrangement itself is left for later (the referee needs the number).
-    """
-    chaining = rules.layoff_chaining
-    options = [_layoff_options(m, defender, system, chaining) for m in melds]
-    best = (min_deadwood(defender, system), 0)
-    best_choice: tuple[Mask, ...] = (0,) * len(melds)
-    if all(len(o) == 1 for o in options):
-        return best[0], best_choice
-    n = len(options)
-    chosen = [0] * n
-
-    def walk(at: int, laid: Mask) -> None:
-        nonlocal best, best_choice
-        if at == n:
-            if laid:
-                key = (min_deadwood(defender & ~laid, system), bin(laid).count("1"))
-                if key < best:
-                    best, best_choice = key, tuple(chosen)
-            return
-        for extra in options[at]:
-            if not extra & laid:
-                chosen[at] = extra
-                walk(at + 1, laid | extra)
-        chosen[at] = 0
-
-    walk(0, 0)
-    return best[0], best_choice
-
-
-def _least_defence(
-    defender: Mask, melds: Sequence[Mask], rules: Rules, system: MeldSystem, allow: bool
-) -> tuple[int, tuple[Mask, ...]]:
-    """``best_defence(...).deadwood_points`` and the cards laid off per knocker meld."""
-    if not allow or not melds:
-        return min_deadwood(defender, system), (0,) * len(melds)
-    if rules.defender_layoff_mode != "joint":
-        best = best_defence(defender, [Meld(m) for m in melds], rules, allow_layoffs=allow)
-        laid = [0] * len(melds)
-        for lay in best.layoffs:
-            laid[melds.index(lay.onto.mask)] |= 1 << lay.card
-        return best.deadwood_points, tuple(laid)
-    return _best_layoffs(defender, melds, rules, system)
 
 
 def _ordinal(n: int) -> str:
