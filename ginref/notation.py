@@ -157,11 +157,24 @@ EXCERPT_LIMIT = 80
 """Most characters of the offending text an error message quotes."""
 
 
-def excerpt(text: str, limit: int = EXCERPT_LIMIT) -> str:
-    """``repr(text)`` for a message, cut to ``limit`` characters and saying so."""
-    if len(text) <= limit:
-        return repr(text)
-    return f"{text[:limit]!r}... (cut; {len(text)} characters)"
+def excerpt(value: object, limit: int = EXCERPT_LIMIT) -> str:
+    """``value`` as a message quotes it: its repr, cut to ``limit`` characters (saying so).
+
+    A whole number too long to print (Python refuses past 4,300 digits) is told by
+    its size, and a value whose repr fails (nested too deep) by its type.
+    """
+    if isinstance(value, str):
+        if len(value) <= limit:
+            return repr(value)
+        return f"{value[:limit]!r}... (cut; {len(value)} characters)"
+    if isinstance(value, int) and not isinstance(value, bool) and not -(10**20) < value < 10**20:
+        digits = (abs(value).bit_length() * 30103) // 100000 + 1
+        return f"a {'negative ' if value < 0 else ''}number of about {digits} digits"
+    try:
+        shown = repr(value)
+    except (RecursionError, ValueError):
+        return f"a {type(value).__name__} too large to show"
+    return shown if len(shown) <= limit else f"{shown[:limit]}... (cut; {len(shown)} characters)"
 
 
 def line_and_column(text: str, at: int) -> tuple[int, int]:
@@ -404,7 +417,7 @@ def hand_mask(hand: CardSet | str | Iterable[Card | str] | int) -> Mask:
     if type(hand) is int:
         if 0 <= hand <= FULL_DECK:
             return hand
-        raise NotationError(f"a hand mask must be 0 to 2**52 - 1, not {_number_text(hand)}")
+        raise NotationError(f"a hand mask must be 0 to 2**52 - 1, not {excerpt(hand)}")
     if type(hand) is CardSet:
         return hand.mask
     if isinstance(hand, str):
@@ -419,14 +432,6 @@ def hand_mask(hand: CardSet | str | Iterable[Card | str] | int) -> Mask:
     if isinstance(hand, Iterable):
         return _iterable_mask(hand)
     raise NotationError(f"a hand is cards, text or a mask, not {type(hand).__name__}")
-
-
-def _number_text(number: int) -> str:
-    """``number`` for a message: whole when short, else its sign and digit count."""
-    if -(10**20) < number < 10**20:
-        return str(number)
-    digits = (abs(number).bit_length() * 30103) // 100000 + 1
-    return f"{'-' if number < 0 else ''}a number of about {digits} digits"
 
 
 def _iterable_mask(cards: Iterable[object]) -> Mask:
@@ -452,7 +457,7 @@ def _item_card(item: object, number: int) -> Card:
             raise type(exc)(f"item {number}: {exc}", exc.column, exc.token) from None
     if isinstance(item, int) and not isinstance(item, bool) and 0 <= item < 52:
         return int(item)
-    shown = _number_text(item) if isinstance(item, int) else type(item).__name__
+    shown = excerpt(item) if isinstance(item, int) else type(item).__name__
     raise NotationError(f"item {number} is not a card (0 to 51 or card text): {shown}")
 
 
@@ -501,11 +506,17 @@ def format_melds(
 # --- names that moved to ginref.grammar ---------------------------------------
 
 
+_MOVED_TO_GRAMMAR = frozenset({
+    "CardSyntaxError", "_bad_card", "_distinct_cards", "_failing", "_located_card",
+    "_meld_not_closed", "_seps", "card_error_expr", "card_expr", "card_list_expr",
+    "meld_list_expr", "notation_error",
+})
+
+
 def __getattr__(name: str) -> object:
     """The pyparsing elements that lived here, while their importers move to ``ginref.grammar``."""
+    if name not in _MOVED_TO_GRAMMAR:
+        raise AttributeError(f"module 'ginref.notation' has no attribute {name!r}")
     import ginref.grammar
 
-    try:
-        return getattr(ginref.grammar, name)
-    except AttributeError:
-        raise AttributeError(f"module 'ginref.notation' has no attribute {name!r}") from None
+    return getattr(ginref.grammar, name)

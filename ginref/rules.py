@@ -24,21 +24,24 @@ import sys
 import types
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Literal, Union, get_args, get_origin, get_type_hints
 
 from ginref.cards import Card, card_points, rank_of, suit_of
 from ginref.errors import UnknownRulesError
+from ginref.files import read_text_file
+from ginref.notation import excerpt
 
 __all__ = [
     "ALIASES",
     "KNOB_NAMES",
+    "MAX_NUMBER",
     "PRESETS",
     "PRESET_NAMES",
     "STANDARD",
     "Rules",
     "find_rules",
     "load_rules_file",
+    "parse_number",
     "parse_override",
     "with_overrides",
 ]
@@ -233,9 +236,23 @@ class Rules:
 _NOT_KNOBS = ("name", "aliases", "description", "overrides")
 _MINIMUM: dict[str, int] = {"max_discard_draws": 1}
 _INT_CHOICES: dict[str, tuple[int, ...]] = {"hollywood_columns": (0, 3)}
+MAX_NUMBER = 10**15
+"""Knob values, points and counts at or above this are refused: no game comes near it,
+and it keeps text Python cannot turn into an int (over 4,300 digits) away from ``int()``."""
+_NUMBER_RE = re.compile(r"[+-]?[0-9]{1,16}")
+
+
+def parse_number(text: str) -> int | None:
+    """The whole number ``text`` spells (a sign, then ASCII digits) if below ``MAX_NUMBER``
+    in size, else None; never ``int()`` of text too long for Python."""
+    if not _NUMBER_RE.fullmatch(text):
+        return None
+    number = int(text)
+    return number if -MAX_NUMBER < number < MAX_NUMBER else None
+
+
 _TRUE = ("true", "yes", "on", "1")
 _FALSE = ("false", "no", "off", "0")
-_INT_RE = re.compile(r"[+-]?[0-9]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,16 +264,17 @@ class _Knob:
     int_choices: tuple[int, ...] = ()
 
     def bad_value(self, raw: object) -> str:
-        message = f"bad value {raw!r} for {self.name}; "
+        message = f"bad value {excerpt(raw)} for {self.name}; "
         if self.kind == "bool":
             return message + "choose from: false, true"
         if self.kind == "choice":
             return message + "choose from: " + ", ".join(sorted(self.choices))
         if self.int_choices:
             return message + "choose from: " + ", ".join(map(str, self.int_choices))
+        below = f" and below {MAX_NUMBER:,}" if _too_big(raw) else ""
         if self.kind == "optional_int":
-            return message + f"expected 'off' or a whole number >= {self.minimum}"
-        return message + f"expected a whole number >= {self.minimum}"
+            return message + f"expected 'off' or a whole number >= {self.minimum}{below}"
+        return message + f"expected a whole number >= {self.minimum}{below}"
 
     def coerce(self, raw: object) -> bool | int | str | None:
         """The typed value of ``raw`` (a typed value, or text as given on the command line)."""
@@ -273,10 +291,10 @@ class _Knob:
             if self.kind == "optional_int" and (raw is None or text in (_OFF, "none")):
                 return None
             number: int | None = None
-            if isinstance(raw, int) and not isinstance(raw, bool):
+            if isinstance(raw, int) and not isinstance(raw, bool) and -MAX_NUMBER < raw < MAX_NUMBER:
                 number = raw
-            elif text is not None and _INT_RE.fullmatch(text):
-                number = int(text)
+            elif text is not None:
+                number = parse_number(text)
             if (
                 number is not None
                 and number >= self.minimum
@@ -284,6 +302,13 @@ class _Knob:
             ):
                 return number
         raise UnknownRulesError(self.bad_value(raw))
+
+
+def _too_big(raw: object) -> bool:
+    if isinstance(raw, str):
+        digits = raw.strip().lstrip("+-")
+        return digits.isascii() and digits.isdigit() and (len(digits) > 16 or int(digits) >= MAX_NUMBER)
+    return isinstance(raw, int) and not isinstance(raw, bool) and abs(raw) >= MAX_NUMBER
 
 
 def _knob_spec(name: str, hint: object) -> _Knob:
@@ -441,31 +466,40 @@ def find_rules(name: str) -> Rules:
     >>> find_rules("HOYLE").big_gin_bonus
     31
     """
+    if not isinstance(name, str):
+        raise UnknownRulesError(f"a rule set name is text, not {excerpt(name)}")
     key = _normalise(name)
     key = ALIASES.get(key, key)
     if key in PRESETS:
         return PRESETS[key]
     raise UnknownRulesError(
-        f"unknown rules {name.strip().lower()!r}; choose from: {', '.join(PRESET_NAMES)}"
+        f"unknown rules {excerpt(name.strip().lower())}; choose from: {', '.join(PRESET_NAMES)}"
     )
 
 
 def parse_override(text: str) -> tuple[str, str]:
     """Split ``--set`` text: ``"gin_bonus=25"`` -> ``("gin_bonus", "25")``."""
+    if not isinstance(text, str):
+        raise UnknownRulesError(f"a rule override is text, not {excerpt(text)}")
     knob, sep, value = text.partition("=")
     if not sep or not knob.strip():
-        raise UnknownRulesError(f"bad rule override {text!r}; expected knob=value")
+        raise UnknownRulesError(f"bad rule override {excerpt(text)}; expected knob=value")
     return knob.strip(), value.strip()
 
 
+_LONGEST_KNOB = max(map(len, KNOB_NAMES))
+
+
 def _knob(name: str) -> _Knob:
+    if not isinstance(name, str):
+        raise UnknownRulesError(f"a rule knob name is text, not {excerpt(name)}")
     key = _normalise(name)
     if key in _KNOBS:
         return _KNOBS[key]
     if key in _NOT_KNOBS:
         raise UnknownRulesError(f"rule field {name!r} cannot be overridden")
-    message = f"unknown rule knob {name!r}"
-    close = difflib.get_close_matches(key, KNOB_NAMES, n=1)
+    message = f"unknown rule knob {excerpt(name)}"
+    close = difflib.get_close_matches(key, KNOB_NAMES, n=1) if len(key) <= 2 * _LONGEST_KNOB else []
     if close:
         message += f"; did you mean {close[0]!r}?"
     raise UnknownRulesError(message)
@@ -481,6 +515,8 @@ def with_overrides(rules: Rules, overrides: Mapping[str, object]) -> Rules:
     >>> with_overrides(STANDARD, {"tie_policy": "no_score", "gin_bonus": 25}).label
     'standard + gin_bonus=25, tie_policy=no_score'
     """
+    if not isinstance(overrides, Mapping):
+        raise UnknownRulesError(f"rule overrides are a mapping of knob to value, not {excerpt(overrides)}")
     changes: dict[str, object] = {}
     for name, raw in overrides.items():
         spec = _knob(name)
@@ -501,26 +537,64 @@ def with_overrides(rules: Rules, overrides: Mapping[str, object]) -> Rules:
 def load_rules_file(path: str | os.PathLike[str]) -> Rules:
     """Read a TOML rules file: optional ``base = "hoyle"`` and ``knob = value`` pairs.
 
-    The knobs may sit at the top level or in a ``[rules]`` table. Errors name the file
-    (and the line, where known) and raise :class:`UnknownRulesError`.
+    The knobs may sit at the top level or in a ``[rules]`` table. A path that cannot
+    be read raises :class:`~ginref.errors.InputFileError`; anything wrong inside the
+    file raises :class:`UnknownRulesError` naming the file (and the line, where known).
     """
     where = os.fspath(path)
+    text = read_text_file(path)
+    table = _knob_table(where, text, _read_toml(where, text))
+    base_name = table.pop("base", "standard")
+    if not isinstance(base_name, str):
+        raise UnknownRulesError(
+            _located(where, text, "base", f"bad value {excerpt(base_name)} for base; expected a name")
+        )
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UnknownRulesError(f"{where}: rules file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise UnknownRulesError(f"{where}: cannot read rules file: {reason.lower()}") from None
+        rules = find_rules(base_name)
+    except UnknownRulesError as exc:
+        raise UnknownRulesError(_located(where, text, "base", str(exc))) from None
+    for key, value in table.items():
+        try:
+            rules = with_overrides(rules, {key: value})
+        except UnknownRulesError as exc:
+            raise UnknownRulesError(_located(where, text, key, str(exc))) from None
+    return rules
+
+
+def _read_toml(where: str, text: str) -> dict[str, object]:
+    """The TOML document ``text``; what tomllib cannot take (numbers past Python's digit
+    limit, nesting past the stack) is an :class:`UnknownRulesError` too."""
     if sys.version_info >= (3, 11):  # imported here: only rules files need it
         import tomllib
     else:  # pragma: no cover - exercised on Python 3.10 only
         import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
     try:
-        data = tomllib.loads(text)
+        data: dict[str, object] = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise UnknownRulesError(f"{where}:{_toml_error(exc, text)}") from None
+    except RecursionError:
+        line = _first_line(text, _DEEP_RE)
+        raise UnknownRulesError(f"{where}:{line}: values nested too deeply for a rules file") from None
+    except ValueError:
+        line = _first_line(text, _LONG_NUMBER_RE)
+        raise UnknownRulesError(
+            f"{where}:{line}: a number too long to read (over 4,300 digits)"
+        ) from None
+    return data
 
+
+_DEEP_RE = re.compile(r"(?:[\[{]\s*){32}")
+_LONG_NUMBER_RE = re.compile(r"[0-9_]{4300}")
+
+
+def _first_line(text: str, pattern: re.Pattern[str]) -> int:
+    """The line of the first match of ``pattern`` (1 when there is none)."""
+    match = pattern.search(text)
+    return 1 if match is None else text.count("\n", 0, match.start()) + 1
+
+
+def _knob_table(where: str, text: str, data: dict[str, object]) -> dict[str, object]:
+    """Top-level knobs and those of a ``[rules]`` table, in one mapping."""
     table: dict[str, object] = {k: v for k, v in data.items() if k != "rules"}
     if "rules" in data:
         inner = data["rules"]
@@ -536,22 +610,7 @@ def load_rules_file(path: str | os.PathLike[str]) -> Rules:
             if key in table:
                 raise UnknownRulesError(_located(where, text, key, f"{key!r} is given twice"))
             table[key] = value
-
-    base_name = table.pop("base", "standard")
-    if not isinstance(base_name, str):
-        raise UnknownRulesError(
-            _located(where, text, "base", f"bad value {base_name!r} for base; expected a name")
-        )
-    try:
-        rules = find_rules(base_name)
-    except UnknownRulesError as exc:
-        raise UnknownRulesError(_located(where, text, "base", str(exc))) from None
-    for key, value in table.items():
-        try:
-            rules = with_overrides(rules, {key: value})
-        except UnknownRulesError as exc:
-            raise UnknownRulesError(_located(where, text, key, str(exc))) from None
-    return rules
+    return table
 
 
 def _toml_error(exc: ValueError, text: str) -> str:

@@ -9,12 +9,13 @@ No row times anything: the big ones simply did not end before.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ginref.errors import DuplicateCardError, GinrefError, NotationError
+from ginref.errors import DuplicateCardError, GinrefError, NotationError, UnknownRulesError
 from ginref.notation import EXCERPT_LIMIT, hand_mask, parse_card, parse_cards, parse_hand, parse_melds
 
 CARD_READERS: list[Callable[[str], object]] = [parse_card, parse_cards, parse_hand, parse_melds, hand_mask]
@@ -112,3 +113,117 @@ def test_any_text_gives_cards_or_a_notation_error(text: str) -> None:
             read(text)
         except GinrefError as exc:
             assert "\n" not in str(exc)
+
+
+# --- rules: names, knobs, values, files --------------------------------------
+
+BIG = "9" * 5000
+
+
+@pytest.mark.parametrize(
+    ("override", "knob"),
+    [
+        ("gin_bonus=" + BIG, "gin_bonus"),
+        ("gin_bonus=-" + BIG, "gin_bonus"),
+        ("big_gin_bonus=" + BIG, "big_gin_bonus"),
+        ("game_target=1000000000000000", "game_target"),
+        ("hollywood_columns=" + BIG, "hollywood_columns"),
+        ("tie_policy=" + "x" * 100_000, "tie_policy"),
+    ],
+)
+def test_overrides_with_numbers_of_any_length(override: str, knob: str) -> None:
+    from ginref.rules import STANDARD, parse_override, with_overrides
+
+    with pytest.raises(UnknownRulesError) as info:
+        with_overrides(STANDARD, dict([parse_override(override)]))
+    message = str(info.value)
+    assert message.startswith("bad value ") and f" for {knob}; " in message
+    assert ("(cut; " in message) == (len(override) > 100)
+    assert len(message) < 300
+
+
+@pytest.mark.parametrize(
+    "value",
+    [10**5000, -(10**5000), 10**15, float("inf"), [[[[1]]]], {"a": 1}],
+    ids=["huge", "huge-negative", "10**15", "inf", "nested-list", "dict"],
+)
+def test_typed_knob_values_of_any_size(value: object) -> None:
+    from ginref.rules import STANDARD, Rules, with_overrides
+
+    with pytest.raises(UnknownRulesError, match=r"^bad value .* for gin_bonus; "):
+        with_overrides(STANDARD, {"gin_bonus": value})
+    with pytest.raises(UnknownRulesError, match=r"^bad value .* for gin_bonus; "):
+        Rules(name="mine", gin_bonus=value)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "name", ["", " ", "\x00", "\ud800", "standard\x00", "x" * 1_000_000, None, 5, ["standard"]]
+)
+def test_find_rules_refuses_odd_names(name: object) -> None:
+    from ginref.rules import find_rules
+
+    with pytest.raises(UnknownRulesError) as info:
+        find_rules(name)  # type: ignore[arg-type]
+    assert len(str(info.value)) < 300
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [{None: 1}, {5: 1}, {"x" * 1_000_000: 1}, {"": 1}, {"\ud800": 1}, [("gin_bonus", 1)], "gin_bonus=1",
+     None],
+)
+def test_odd_knob_lookups(overrides: object) -> None:
+    from ginref.rules import STANDARD, with_overrides
+
+    with pytest.raises(UnknownRulesError) as info:
+        with_overrides(STANDARD, overrides)  # type: ignore[arg-type]
+    assert len(str(info.value)) < 300
+
+
+@pytest.mark.parametrize("text", [None, 5, b"gin_bonus=1", "=" + BIG, "x" * 1_000_000])
+def test_parse_override_refuses_odd_text(text: object) -> None:
+    from ginref.rules import parse_override
+
+    with pytest.raises(UnknownRulesError) as info:
+        parse_override(text)  # type: ignore[arg-type]
+    assert len(str(info.value)) < 300
+
+
+RULES_FILES = [
+    pytest.param("gin_bonus = " + BIG + "\n", ":1: a number too long", id="5000-digit-int"),
+    pytest.param("# house\n\n[rules]\nknock_limit = " + BIG + "\n", ":4: a number too long", id="in-a-table"),
+    pytest.param("gin_bonus = 0x" + "f" * 5000 + "\n", ":1: bad value a number of about", id="huge-hex"),
+    pytest.param("x = " + "[" * 500 + "]" * 500 + "\n", ":1: values nested too deeply", id="nested-500"),
+    pytest.param("a = 1\nx = " + "[" * 2000 + "]" * 2000 + "\n", ":2: values nested too deeply",
+                 id="nested-2000"),
+    pytest.param("x = " + "{a = " * 400 + "1" + "}" * 400 + "\n", ":1: values nested too deeply",
+                 id="inline-tables-400"),
+    pytest.param('tie_policy = "' + "x" * 1_000_000 + '"\n', ":1: bad value 'xxxx", id="1MB-value"),
+    pytest.param('"' + "k" * 100_000 + '" = 1\n', ":1: unknown rule knob 'kkk", id="100k-key"),
+    pytest.param('base = "' + "b" * 100_000 + '"\n', ":1: unknown rules 'bbb", id="100k-base"),
+    pytest.param("base = [" + "1, " * 10_000 + "]\n", ":1: bad value [1, 1", id="long-list-base"),
+    pytest.param('gin_bonus = "\\ud800"\n', ":1:", id="surrogate-escape"),
+]
+
+
+@pytest.mark.parametrize(("text", "message"), RULES_FILES)
+def test_rules_files_of_any_shape(text: str, message: str, tmp_path: Path) -> None:
+    from ginref.rules import load_rules_file
+
+    path = tmp_path / "house.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(UnknownRulesError) as info:
+        load_rules_file(path)
+    shown = str(info.value)
+    assert shown.startswith(f"{path}{message}")
+    assert "\n" not in shown and len(shown) < len(str(path)) + 300
+
+
+@pytest.mark.parametrize("data", [b"gin_bonus = 25 # caf\xe9\n", b"\xff\xfe", b"\xed\xa0\x80 = 1\n"])
+def test_rules_files_that_are_not_utf8(data: bytes, tmp_path: Path) -> None:
+    from ginref.rules import load_rules_file
+
+    path = tmp_path / "house.toml"
+    path.write_bytes(data)
+    with pytest.raises(GinrefError, match="invalid UTF-8"):
+        load_rules_file(path)

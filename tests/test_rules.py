@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from ginref.cards import RANKS, SUITS, card
-from ginref.errors import GinrefError, UnknownRulesError
+from ginref.errors import GinrefError, InputFileError, UnknownRulesError
 from ginref.rules import (
     ALIASES,
     KNOB_NAMES,
@@ -656,18 +656,21 @@ def test_load_rules_file_errors(text: str, message: str, tmp_path: Path) -> None
 
 
 def test_load_rules_file_missing(tmp_path: Path) -> None:
+    """Paths are read by ``ginref.files``: a missing one is an InputFileError marked missing."""
     path = tmp_path / "nope.toml"
-    with pytest.raises(UnknownRulesError) as info:
+    with pytest.raises(InputFileError) as info:
         load_rules_file(path)
-    assert str(info.value) == f"{path}: rules file not found"
+    assert str(info.value) == f"{path}: no such file"
+    assert info.value.missing
 
 
 def test_load_rules_file_unreadable(tmp_path: Path) -> None:
-    with pytest.raises(UnknownRulesError) as info:
+    with pytest.raises(InputFileError) as info:
         load_rules_file(tmp_path)
-    assert str(info.value).startswith(f"{tmp_path}: cannot read rules file: ")
+    assert str(info.value) == f"{tmp_path}: cannot read a folder; give a regular file"
+    assert not info.value.missing
     bad = tmp_path / "latin1.toml"
     bad.write_bytes(b"# caf\xe9\n")
-    with pytest.raises(UnknownRulesError) as info:
+    with pytest.raises(InputFileError) as info:
         load_rules_file(bad)
-    assert str(info.value).startswith(f"{bad}: cannot read rules file: ")
+    assert str(info.value) == f"{bad}:1:6: invalid UTF-8 (byte 0xe9); the file must be UTF-8 text"
