@@ -249,9 +249,14 @@ def _check_entry(players: tuple[str, str], entry: HandEntry, number: int) -> Non
         raise bad(f"a {entry.outcome} hand has no winner, got {entry.winner!r}")
 
 
-def _next_dealer(
+def next_dealer(
     rules: Rules, players: tuple[str, str], dealer: str | None, winner: str | None
 ) -> str | None:
+    """Who deals after a hand dealt by ``dealer`` and won by ``winner`` (None: nobody won).
+
+    The one home of the rule: the game tally and the referee both ask here. A dealer that
+    cannot be known (no first dealer, and the rule needs one) is None.
+    """
     if winner is None:
         if dealer is None or rules.void_hand_dealer == "same":
             return dealer
@@ -406,7 +411,7 @@ def tally(
         _check_entry(players, entry, number)
         if game.over:
             raise GameOverError(_over_message(number, len(game.hands), "game"), number)
-        following = _next_dealer(rules, players, dealer, entry.winner)
+        following = next_dealer(rules, players, dealer, entry.winner)
         game.add(number, entry, dealer, following)
         dealer = following
     return game.result(first_dealer, dealer)
@@ -545,7 +550,7 @@ def hollywood(
             games[i].add(number, entry, None, None)
             if games[i].over:
                 closed.append(i)
-        following = _next_dealer(rules, players, dealer, entry.winner)
+        following = next_dealer(rules, players, dealer, entry.winner)
         hands.append(HollywoodHand(
             number, entry.winner, entry.points, entry.outcome, entry.knocker, entry.multiplier,
             tuple(i + 1 for i in sorted(entered)), tuple(i + 1 for i in closed),

@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
@@ -32,11 +33,13 @@ from ginref.records import (
     Pass,
     Place,
     Turn,
+    read_text,
 )
 from ginref.referee import ADVISORY_CODES, FindingCode, HandVerdict, Verdict, adjudicate
 from ginref.rules import PRESETS, find_rules, with_overrides
 
 A, B = "Ann", "Bo"
+SAMPLES = Path(__file__).resolve().parent.parent / "samples" / "records"
 ANN = "3C 4C 5C 6S 7S 8S 9D 9S 9C 2D"
 BO = "6C JH JC JD 4H AH 8D KS 5S TC"
 SPREAD = ("3C 4C 5C", "6S 7S 8S", "9D 9S 9C")
@@ -723,3 +726,15 @@ def test_never_raises_on_nonsense() -> None:
     for record in nonsense:
         verdict = adjudicate(record)
         assert isinstance(verdict, Verdict)
+
+
+def test_next_dealer_under_loser_deals_is_known_even_when_the_dealer_is_not() -> None:
+    """The referee asks game.next_dealer: with the dealer unknown, the loser of the hand
+    still deals next under "loser deals" (the referee's own copy used to say nobody)."""
+    text = SAMPLES.joinpath("wrong-dealer.gin").read_text().replace('[Dealer "Bo"]', '[Dealer "Cy"]')
+    text = text.replace('[Rules "standard"]', '[Rules "standard"]\n[Set "next_dealer=loser"]')
+    verdict = adjudicate(read_text(text))
+    assert "unknown_player" in verdict.codes
+    assert verdict.hands[0].dealer is None
+    assert verdict.hands[0].winner is None and verdict.hands[0].outcome == "unresolved"
+    assert verdict.hands[0].next_dealer == "Bo"  # Ann won by the claim that carries the game on

@@ -212,22 +212,6 @@ def _record_rules(
 # -- the game ---------------------------------------------------------------------------
 
 
-def _next_dealer(
-    rules: Rules, players: tuple[str, str], dealer: str | None, winner: str | None
-) -> str | None:
-    """Who deals after a hand dealt by ``dealer`` and won by ``winner`` (None: nobody)."""
-    if dealer is None:
-        return winner if winner is not None and rules.next_dealer == "winner" else None
-    other = players[1] if dealer == players[0] else players[0]
-    if winner is None:
-        return dealer if rules.void_hand_dealer == "same" else other
-    if rules.next_dealer == "winner":
-        return winner
-    if rules.next_dealer == "loser":
-        return players[1] if winner == players[0] else players[0]
-    return other
-
-
 def _entry(hand: HandRecord, ruled: HandRuling, players: tuple[str, str]) -> game.HandEntry:
     """The game-tally entry of a hand: the ruling, or the record's claim when unresolved."""
     if ruled.outcome != "unresolved":
@@ -358,33 +342,7 @@ def adjudicate(record: GameRecord, rules: Rules | None = None) -> Verdict:
             f"hand {played + 1} is played after the end of the game", extra.place, played,
         ))
 
-    verdicts: list[HandVerdict] = []
-    for index in range(played):
-        hand, r = hands[index], ruled[index]
-        entry = entries[index]
-        next_dealer = _next_dealer(rules, players, r.dealer, entry.winner)
-        totals = tally_totals[index] if index < len(tally_totals) else None
-        verdicts.append(HandVerdict(
-            index=index, number=hand.number, dealer=r.dealer, outcome=r.outcome, end=r.end,
-            winner=r.winner, points=r.points, knocker=r.knocker,
-            knocker_deadwood=r.knocker_deadwood, defender_deadwood=r.defender_deadwood,
-            knocker_melds=r.knocker_melds, defender_spread=r.defender_spread,
-            defender_cards=r.defender_cards, layoffs=r.layoffs,
-            defence_recorded=r.defence_recorded, multiplier=r.multiplier,
-            knock_limit=r.knock_limit,
-            totals_after=tuple(totals.items()) if totals is not None else None,
-            next_dealer=next_dealer, stock_left=r.stock_left, system=system,
-        ))
-        _check_claims(findings, hand, index, r, totals, next_dealer, players)
-        if index + 1 < played and next_dealer is not None:
-            following = hands[index + 1]
-            if following.dealer in players and following.dealer != next_dealer:
-                findings.append(finding(
-                    FindingCode.WRONG_DEALER,
-                    f"{following.dealer} deals hand {index + 2}, but the rules say {next_dealer} deals",
-                    following.place, index + 1,
-                ))
-
+    verdicts = _hand_verdicts(findings, record, ruled, entries, tally_totals, played, rules, system)
     if record.final_totals is not None:
         claimed = dict(record.final_totals)
         if claimed != final_totals:
@@ -406,6 +364,40 @@ def adjudicate(record: GameRecord, rules: Rules | None = None) -> Verdict:
         source=record.source,
         index=record.index,
     )
+
+
+def _hand_verdicts(
+    findings: list[Finding], record: GameRecord, ruled: list[HandRuling], entries: list[game.HandEntry],
+    tally_totals: list[dict[str, int]], played: int, rules: Rules, system: MeldSystem,
+) -> list[HandVerdict]:
+    """The verdict on each hand played, with its claims and the next hand's dealer checked."""
+    hands, players = record.hands, record.players
+    verdicts: list[HandVerdict] = []
+    for index in range(played):
+        hand, r = hands[index], ruled[index]
+        next_dealer = game.next_dealer(rules, players, r.dealer, entries[index].winner)
+        totals = tally_totals[index] if index < len(tally_totals) else None
+        verdicts.append(HandVerdict(
+            index=index, number=hand.number, dealer=r.dealer, outcome=r.outcome, end=r.end,
+            winner=r.winner, points=r.points, knocker=r.knocker,
+            knocker_deadwood=r.knocker_deadwood, defender_deadwood=r.defender_deadwood,
+            knocker_melds=r.knocker_melds, defender_spread=r.defender_spread,
+            defender_cards=r.defender_cards, layoffs=r.layoffs,
+            defence_recorded=r.defence_recorded, multiplier=r.multiplier,
+            knock_limit=r.knock_limit,
+            totals_after=tuple(totals.items()) if totals is not None else None,
+            next_dealer=next_dealer, stock_left=r.stock_left, system=system,
+        ))
+        _check_claims(findings, hand, index, r, totals, next_dealer, players)
+        if index + 1 < played and next_dealer is not None:
+            following = hands[index + 1]
+            if following.dealer in players and following.dealer != next_dealer:
+                findings.append(finding(
+                    FindingCode.WRONG_DEALER,
+                    f"{following.dealer} deals hand {index + 2}, but the rules say {next_dealer} deals",
+                    following.place, index + 1,
+                ))
+    return verdicts
 
 
 def _check_claims(
