@@ -19,7 +19,6 @@ Every error is one line on stderr. Tests that run :data:`cli` through click's
 
 from __future__ import annotations
 
-import codecs
 import errno
 import os
 import signal
@@ -27,7 +26,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext, suppress
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
@@ -262,16 +261,14 @@ def _print_analysis(result: Any, as_json: bool, style: Any) -> None:
 MAX_HAND_LINE = 1 << 20
 """Longest line ``analyze -`` reads (bytes); a longer one is one bad line, skipped without storing it."""
 
-HandLine = tuple[int, str, "tuple[int, str] | None"]
-"""(line number, text without its line end, (column, problem) if the line cannot be read)"""
-
-
 def _analyze_stream(
     rules: Rules, upcard: Card | None, all_arrangements: bool, as_json: bool, style: Any
 ) -> None:
     """``analyze -``: answer every line of stdin in order; a bad line is reported, never fatal."""
     bad = answered = 0
-    for number, text, problem in _hand_lines(sys.stdin.buffer):
+    from ginref.files import numbered_lines
+
+    for number, text, problem in numbered_lines(sys.stdin.buffer, MAX_HAND_LINE, "hands"):
         hand = text.split("#", 1)[0]
         if problem is None and not hand.strip():
             continue
@@ -297,39 +294,6 @@ def _analyze_line(
         return run(parse_hand(hand).mask, rules, upcard=upcard, all_arrangements=all_arrangements)
     except GinrefError as exc:
         return getattr(exc, "column", 0) or len(hand) - len(hand.lstrip()) + 1, str(exc)
-
-
-def _hand_lines(stream: IO[bytes], limit: int = MAX_HAND_LINE) -> Iterator[HandLine]:
-    """Numbered lines of a byte stream, never holding more than ``limit`` bytes.
-
-    Only LF ends a line (CRLF too; U+2028 is text inside a line), so line numbers
-    match what an editor shows; a line that is too long is skipped unread.
-    """
-    number = 0
-    while raw := stream.readline(limit):
-        number += 1
-        if len(raw) >= limit and not raw.endswith(b"\n"):
-            while raw and not raw.endswith(b"\n"):
-                raw = stream.readline(limit)
-            yield number, "", (1, f"line longer than {limit} bytes")
-            continue
-        yield _hand_line(raw, number)
-
-
-def _hand_line(raw: bytes, number: int) -> HandLine:
-    """One line's text, or where its bytes stop being text (bad UTF-8, a NUL byte)."""
-    raw = raw.removesuffix(b"\n").removesuffix(b"\r")
-    if number == 1:
-        raw = raw.removeprefix(codecs.BOM_UTF8)
-    nul = raw.find(b"\x00")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        column = len(raw[: exc.start].decode("utf-8", "replace")) + 1
-        return number, "", (column, f"invalid UTF-8 (byte 0x{raw[exc.start]:02x}); hands are UTF-8 text")
-    if nul >= 0:
-        return number, "", (len(raw[:nul].decode("utf-8")) + 1, "NUL byte; hands are text")
-    return number, text, None
 
 
 def _print_stream_answer(number: int, result: HandAnalysis, answered: int, as_json: bool, style: Any) -> None:
@@ -594,9 +558,9 @@ def game(
       ginref game samples/sheets/hollywood.sheet --json
       printf 'Ann knock 6 15\\nBo gin 22\\n' | ginref game - --players Ann,Bo
     """
-    from ginref.sheets import read_sheet
     from ginref.render import game_text, hollywood_text, race_chart, to_json
     from ginref.rules import parse_override
+    from ginref.sheets import read_sheet
 
     rules = resolve_rules(rules_name, rules_file, ()) if rules_name or rules_file else None
     with input_errors():
@@ -607,12 +571,15 @@ def game(
         if len(names) != 2 or not all(names):
             fail(f"--players: expected two names separated by a comma, got {players_text!r}")
         players = (names[0], names[1])
+    from ginref.files import read_text_file, read_text_stream
+
     source = "<stdin>" if sheet == "-" else sheet
     try:
-        text = sys.stdin.read() if sheet == "-" else Path(sheet).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise UnreadableError(f"{source}: cannot read the sheet: {reason.lower()}") from None
+        text = read_text_stream(sys.stdin.buffer, source) if sheet == "-" else read_text_file(sheet)
+    except InputFileError as exc:
+        if exc.missing:
+            fail(str(exc))
+        raise UnreadableError(str(exc)) from None
     from ginref.errors import RecordError
 
     try:

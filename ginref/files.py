@@ -9,6 +9,7 @@ whole or not at all, and an existing file is left untouched when writing fails.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import os
 import stat
@@ -18,7 +19,16 @@ from typing import IO
 
 from ginref.errors import InputFileError, OutputFileError
 
-__all__ = ["MAX_TEXT_FILE", "atomic_output", "describe_os_error", "open_input", "read_text_file"]
+__all__ = [
+    "MAX_TEXT_FILE",
+    "Line",
+    "atomic_output",
+    "describe_os_error",
+    "numbered_lines",
+    "open_input",
+    "read_text_file",
+    "read_text_stream",
+]
 
 MAX_TEXT_FILE = 1 << 26
 """Largest score sheet or rules file read whole (bytes): 64 MiB."""
@@ -69,14 +79,63 @@ def open_input(path: str | os.PathLike[str]) -> IO[bytes]:
         raise
 
 
+Line = tuple[int, str, "tuple[int, str] | None"]
+"""(line number, text without its line end, (column, problem) when its bytes are not text)"""
+
+
+def numbered_lines(stream: IO[bytes] | IO[str], limit: int, what: str = "records") -> Iterator[Line]:
+    """The lines of a stream, numbered from 1, never holding more than ``limit`` bytes.
+
+    Only LF ends a line (CRLF too; U+2028 is text inside a line), so line numbers match
+    what an editor shows; line 1 may start with a BOM. A line whose bytes are not UTF-8
+    text (or hold a NUL) carries its problem and column instead of its text, and one
+    longer than ``limit`` is skipped unread: either spoils only its own line.
+    """
+    readline = stream.readline
+    number = 0
+    while raw := readline(limit):
+        number += 1
+        if len(raw) >= limit and raw[-1:] not in ("\n", b"\n"):
+            while raw and raw[-1:] not in ("\n", b"\n"):
+                raw = readline(limit)
+            yield number, "", (1, f"line longer than {limit} bytes")
+            continue
+        yield _line(raw, number, what)
+
+
+def _line(raw: bytes | str, number: int, what: str) -> Line:
+    if isinstance(raw, str):
+        text = raw.removesuffix("\n").removesuffix("\r")
+        return number, text.removeprefix("\ufeff") if number == 1 else text, None
+    raw = raw.removesuffix(b"\n").removesuffix(b"\r")
+    if number == 1:
+        raw = raw.removeprefix(codecs.BOM_UTF8)
+    nul = raw.find(b"\x00")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if not 0 <= nul < exc.start:
+            column = len(raw[: exc.start].decode("utf-8", "replace")) + 1
+            return number, "", (column, f"invalid UTF-8 (byte 0x{raw[exc.start]:02x}); {what} are UTF-8 text")
+    else:
+        if nul < 0:
+            return number, text, None
+    return number, "", (len(raw[:nul].decode("utf-8")) + 1, f"a NUL byte; {what} are text")
+
+
 def read_text_file(path: str | os.PathLike[str], *, limit: int = MAX_TEXT_FILE) -> str:
     """The whole of a small UTF-8 text file (a sheet, a rules file); raises ``InputFileError``."""
-    where = _shown(os.fspath(path))
     with open_input(path) as handle:
-        try:
-            data = handle.read(limit + 1)
-        except OSError as exc:
-            raise InputFileError(f"{where}: cannot read: {describe_os_error(exc)}", where) from None
+        return read_text_stream(handle, _shown(os.fspath(path)), limit=limit)
+
+
+def read_text_stream(stream: IO[bytes], where: str, *, limit: int = MAX_TEXT_FILE) -> str:
+    """All of a byte stream as UTF-8 text, at most ``limit`` bytes; raises ``InputFileError``
+    naming ``where`` (and the line and column of a byte that is not text)."""
+    try:
+        data = stream.read(limit + 1)
+    except OSError as exc:
+        raise InputFileError(f"{where}: cannot read: {describe_os_error(exc)}", where) from None
     if len(data) > limit:
         raise InputFileError(f"{where}: larger than {limit} bytes", where)
     try:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import IO
 
 from ginref.errors import InputFileError, RecordError
-from ginref.files import open_input
+from ginref.files import Line, numbered_lines, open_input
 from ginref.records.jsonform import decode_json_document, decode_json_text, format_jsonl, pretty_json
 from ginref.records.model import GameRecord, RecordFormat
 from ginref.records.text import format_text, is_blank_line, is_game_tag_line, read_text
@@ -60,10 +60,6 @@ MAX_RECORD = 1 << 24
 """Largest text record (characters, 16 MiB); a longer one is unreadable and read past."""
 STDIN = "<stdin>"
 """How standard input is named in every message."""
-
-Line = tuple[int, str, "tuple[int, str] | None"]
-"""(line number, text without its line end, (column, problem) if the bytes are bad)"""
-
 
 @dataclass(frozen=True, slots=True)
 class RawRecord:
@@ -136,46 +132,8 @@ def _walk(folder: str) -> Iterator[InputFile | SkippedFile]:
 # -- lines --------------------------------------------------------------------------------------
 
 
-def _decoded(raw: bytes | str, number: int) -> Line:
-    problem = None
-    if isinstance(raw, str):
-        text = raw
-    elif b"\x00" in raw:
-        text = raw.decode("utf-8", "replace")
-        problem = (raw.index(b"\x00") + 1, "binary data (a NUL byte); records are text")
-    else:
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            text = raw.decode("utf-8", "replace")
-            column = len(raw[: exc.start].decode("utf-8", "replace")) + 1
-            problem = (column, f"invalid UTF-8 (byte 0x{raw[exc.start]:02x}); records are UTF-8 text")
-    if text.endswith("\n"):
-        text = text[:-1]
-    if text.endswith("\r"):
-        text = text[:-1]
-    if number == 1 and text.startswith("\ufeff"):
-        text = text[1:]
-    if problem is None and "\x00" in text:
-        problem = (text.index("\x00") + 1, "binary data (a NUL byte); records are text")
-    return number, text, problem
-
-
 def _lines(stream: IO[bytes] | IO[str]) -> Iterator[Line]:
-    """Numbered lines of ``stream``, one at a time; never more than ``MAX_LINE`` in memory."""
-    readline = stream.readline
-    number = 0
-    while True:
-        raw = readline(MAX_LINE)
-        if not raw:
-            return
-        number += 1
-        if len(raw) >= MAX_LINE and raw[-1:] not in ("\n", b"\n"):
-            while raw and raw[-1:] not in ("\n", b"\n"):
-                raw = readline(MAX_LINE)
-            yield number, "", (1, f"line longer than {MAX_LINE} bytes")
-            continue
-        yield _decoded(raw, number)
+    return numbered_lines(stream, MAX_LINE, "records")
 
 
 def sniff_format(first_line: str) -> RecordFormat:
