@@ -105,6 +105,10 @@ FOUND = [
     pytest.param("rules_file", b"base = " + b"[" * 1000, id="toml-deep-array"),
     pytest.param("sheet", "players: a b\na gin " + "9" * 5000, id="sheet-5000-digit-count"),
     pytest.param("sheet", "players: a b\n" + "\n" * 200_000 + "a gin 3\n", id="sheet-200000-blank-lines"),
+    pytest.param("records_gin", b'[Upcard "9H"]\nBo defend [JC JD JH] 9C>2' + b"9" * 5000 + b"\n",
+                 id="gin-5000-digit-layoff-meld"),
+    pytest.param("records_gin", b'[Rules "standard"]\n[Players "a" "o"]\n[Dealer "a"]\n'
+                 b"o defend 6C>9999999999999999\n", id="gin-layoff-meld-json-cannot-read"),
 ]
 
 

@@ -196,7 +196,10 @@ def _sheets() -> tuple[str, ...]:
 
 @functools.cache
 def _gin_records() -> tuple[bytes, ...]:
-    return tuple(text.encode() for text in _texts("records/*.gin"))
+    """Each .gin sample, and runs of two and three of them as the writer separates records."""
+    texts = _texts("records/*.gin")
+    runs = ["\n".join(texts[i : i + n]) for n in (2, 3) for i in range(0, len(texts), 4)]
+    return tuple(text.encode() for text in (*texts, *runs))
 
 
 @functools.cache
@@ -216,7 +219,10 @@ def json_documents() -> tuple[object, ...]:
 
 @functools.cache
 def _json_records() -> tuple[bytes, ...]:
-    return tuple(text.encode() for text in _texts("records/*.json"))
+    """Each .json sample, and lists of two of them."""
+    texts = _texts("records/*.json")
+    lists = [f"[{a.strip()},\n{b.strip()}]\n" for a, b in zip(texts[::4], texts[1::4], strict=False)]
+    return tuple(text.encode() for text in (*texts, *lists))
 
 
 @functools.cache
@@ -787,7 +793,8 @@ def _check_record(record: Any) -> None:
     line = _round_trip("format_jsonl(record)", api("format_jsonl"), record)
     _expect("\n" not in line.rstrip("\n"), "format_jsonl writes one line", 1, line.count("\n"))
     _expect_records("format_jsonl then read as jsonl", _read_back(line, "jsonl"), [record])
-    _round_trip("adjudicate(record)", api("adjudicate"), record)
+    verdict = _round_trip("adjudicate(record)", api("adjudicate"), record)
+    _round_trip("json.dumps(verdict.to_dict())", lambda: json.dumps(verdict.to_dict()))
 
 
 def _check_series(records: Sequence[Any]) -> None:
@@ -928,7 +935,8 @@ def run_one(entry: EntryPoint, data: Any, timeout: float = 10.0) -> Seen | BaseE
 def _where(exc: BaseException) -> str:
     """The last frame in ginref (else the last frame) of the traceback: ``ginref/rules.py:281 in coerce``."""
     if isinstance(exc, PropertyFailure):
-        return str(exc).split(":", 1)[0]
+        what = str(exc).split(":", 1)[0]
+        return what if exc.__cause__ is None else f"{what} <- {_where(exc.__cause__)}"
     frames = traceback.extract_tb(exc.__traceback__)
     ours = [f for f in frames if f"{os.sep}ginref{os.sep}" in f.filename]
     if not (ours or frames):
@@ -1114,8 +1122,9 @@ def run(entry: EntryPoint, seed: int, start: int, stop: int, *, timeout: float =
     )
 
 
-def _greedy_cuts(data: Data, still_fails: Callable[[Data], bool], budget: int) -> Data:
-    """``data`` with every span cut out that keeps it failing, halves first, within ``budget`` tries."""
+def _greedy_cuts(data: Any, still_fails: Callable[[Any], bool], budget: int) -> tuple[Any, int]:
+    """``data`` (a string or a list) with every span cut out that keeps it failing, halves first;
+    also what is left of ``budget`` (one try each)."""
     chunk = max(1, len(data) // 2)
     while budget > 0:
         i = 0
@@ -1129,12 +1138,13 @@ def _greedy_cuts(data: Data, still_fails: Callable[[Data], bool], budget: int) -
         if chunk == 1:
             break
         chunk //= 2
-    return data
+    return data, budget
 
 
 def shrink(entry: EntryPoint, escape: Escape, *, budget: int = 1000, timeout: float = 10.0,
            scratch: Path | None = None) -> str | bytes:
-    """A smaller input that escapes the same way (same exception type, same last ginref frame)."""
+    """A smaller input that escapes the same way (same exception type, same last ginref frame):
+    whole lines cut out first, then spans of characters."""
     if escape.kind == "Hang":
         return escape.data  # each try could take the whole time limit
 
@@ -1144,6 +1154,12 @@ def shrink(entry: EntryPoint, escape: Escape, *, budget: int = 1000, timeout: fl
             escape.kind, escape.where)
 
     data: Any = escape.data
+    empty = data[:0]
+
+    def lines_fail(lines: list[Any]) -> bool:
+        return still_fails(empty.join(lines))
+
     with _session(scratch):
-        smaller: str | bytes = _greedy_cuts(data, still_fails, budget)
+        lines, left = _greedy_cuts(data.splitlines(keepends=True), lines_fail, budget // 2)
+        smaller: str | bytes = _greedy_cuts(empty.join(lines), still_fails, left + budget - budget // 2)[0]
     return smaller
