@@ -139,12 +139,13 @@ def _lines(stream: IO[bytes] | IO[str]) -> Iterator[Line]:
 def sniff_format(first_line: str) -> RecordFormat:
     """The form of records whose first non-blank line is ``first_line``.
 
-    ``[`` opens one JSON document (a list); ``{`` is JSON Lines when the line closes its
-    object (``}``) and one JSON document otherwise (pretty JSON); anything else is text.
+    ``[`` opens one JSON document (a list) unless a tag name follows it (``[Rules``: text);
+    ``{`` is JSON Lines when the line closes its object (``}``) and one JSON document
+    otherwise (pretty JSON); anything else is text.
     """
     stripped = first_line.strip()
     if stripped.startswith("["):
-        return "json"
+        return "json" if stripped[1:].lstrip()[:1] in ("{", "]", "") else "gin"
     if stripped.startswith("{"):
         return "jsonl" if stripped.endswith("}") else "json"
     return "gin"
