@@ -1,8 +1,8 @@
 """Fuzz every ginref parse entry point with large counts, in parallel.
 
     python tools/fuzz.py --count 20000 --seed 1 --jobs 2
-    python tools/fuzz.py --count 1000000 --entry records_jsonl --out fuzz-escapes
-    python tools/fuzz.py --replay fuzz-escapes/override-1-4711.in
+    python tools/fuzz.py --count 1000000 --entry records_jsonl --out /tmp/escapes
+    python tools/fuzz.py --replay /tmp/escapes/override-1-4711.min.in
 
 Prints, per entry point, tried / accepted / rejected (GinrefError) / escaped,
 error messages that break the one-short-line rule, the largest input and the
@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import sys
+import tempfile
 import traceback
 from pathlib import Path
 
@@ -34,7 +35,8 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--entry", action="append", choices=sorted(ENTRY_POINTS),
                         help="only this entry point (repeatable)")
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds until an input is a hang")
-    parser.add_argument("--out", type=Path, default=Path("fuzz-escapes"), help="folder for escaping inputs")
+    parser.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "ginref-fuzz",
+                        help="folder for escaping inputs (default: %(default)s)")
     parser.add_argument("--no-shrink", action="store_true", help="write escapes as found, unshrunk")
     parser.add_argument("--replay", type=Path, nargs="+", metavar="FILE", help="re-run saved inputs")
     return parser.parse_args(argv)
