@@ -19,9 +19,7 @@ import pyparsing as pp
 
 from ginref.cards import Card, Mask, mask_of, scan
 from ginref.errors import RecordError
-from ginref.notation import (
-    CARD_NAMES,
-    CARD_TOKENS,
+from ginref.grammar import (
     CardSyntaxError,
     _bad_card,
     _distinct_cards,
@@ -31,6 +29,7 @@ from ginref.notation import (
     _seps,
     card_expr,
 )
+from ginref.notation import CARD_NAMES, CARD_TOKENS
 from ginref.records.model import (
     ENDINGS,
     HAND_TAG_KEYS,
