@@ -31,24 +31,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from ginref.cards import FULL_DECK, RANKS, SUIT_GLYPHS, SUITS, Card, CardSet, Mask, card_name, mask_of
 from ginref.errors import DuplicateCardError, HandSizeError, NotationError
-
-if TYPE_CHECKING:  # the names __getattr__ below forwards, for the type checker
-    from ginref.grammar import CardSyntaxError as CardSyntaxError
-    from ginref.grammar import _bad_card as _bad_card
-    from ginref.grammar import _distinct_cards as _distinct_cards
-    from ginref.grammar import _failing as _failing
-    from ginref.grammar import _located_card as _located_card
-    from ginref.grammar import _meld_not_closed as _meld_not_closed
-    from ginref.grammar import _seps as _seps
-    from ginref.grammar import card_error_expr as card_error_expr
-    from ginref.grammar import card_expr as card_expr
-    from ginref.grammar import card_list_expr as card_list_expr
-    from ginref.grammar import meld_list_expr as meld_list_expr
-    from ginref.grammar import notation_error as notation_error
 
 __all__ = [
     "CARD_NAMES",
@@ -501,22 +486,3 @@ def format_melds(
     """Melds in brackets, in the order given: ``"[3C 4C 5C] [9D 9H 9S]"``."""
     names = _names(glyphs, ten)
     return " ".join(f"[{_format(meld, names)}]" for meld in melds)
-
-
-# --- names that moved to ginref.grammar ---------------------------------------
-
-
-_MOVED_TO_GRAMMAR = frozenset({
-    "CardSyntaxError", "_bad_card", "_distinct_cards", "_failing", "_located_card",
-    "_meld_not_closed", "_seps", "card_error_expr", "card_expr", "card_list_expr",
-    "meld_list_expr", "notation_error",
-})
-
-
-def __getattr__(name: str) -> object:
-    """The pyparsing elements that lived here, while their importers move to ``ginref.grammar``."""
-    if name not in _MOVED_TO_GRAMMAR:
-        raise AttributeError(f"module 'ginref.notation' has no attribute {name!r}")
-    import ginref.grammar
-
-    return getattr(ginref.grammar, name)

@@ -1,0 +1,86 @@
+"""The package's shape: imports go one way, and each outside library has one home.
+
+Every ``ginref`` module has a layer; a module may import only modules of lower
+layers (inside a package, its earlier modules), at the top of the file or inside a
+function alike, so no import cycle can exist, hidden or not.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "ginref"
+
+LAYERS: dict[str, float] = {
+    "errors": 0, "files": 0.5,
+    "cards": 1,
+    "notation": 2, "grammar": 2.5,
+    "rules": 3,
+    "melds": 4,
+    "layoffs": 5,
+    "scoring": 6, "analysis": 6.5,
+    "game": 7, "sheets": 7.5,
+    "records.model": 7, "records.text": 7.2, "records.jsonform": 7.2, "records.io": 7.4, "records": 7.6,
+    "referee.findings": 8, "referee.replay": 8.2, "referee.verdict": 8.4, "referee": 8.6,
+    "verify": 9,
+    "render": 10,
+    "cli": 11, "__init__": 11, "__main__": 12,
+}
+"""cards -> notation -> melds -> layoffs -> scoring -> game/sheets/records -> referee -> verify;
+render and cli are the faces."""
+
+ONLY_IN = {
+    "click": {"cli"},
+    "tabulate": {"render"},
+    "pyparsing": {"grammar", "records.text", "sheets"},
+}
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE).with_suffix("").parts
+    if parts[-1] == "__init__" and len(parts) > 1:
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+MODULES = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def imports(path: Path) -> set[str]:
+    """Every module ``path`` imports, wherever the import statement stands."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+            if node.module == "ginref":
+                found.update(f"ginref.{alias.name}" for alias in node.names)
+    return found
+
+
+def test_every_module_has_a_layer() -> None:
+    assert set(MODULES) == set(LAYERS), "give each new module a layer in LAYERS"
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_imports_go_one_way(name: str) -> None:
+    if name in ("__init__", "__main__"):
+        return
+    for imported in imports(MODULES[name]):
+        if not imported.startswith("ginref."):
+            continue
+        target = imported.removeprefix("ginref.")
+        while target not in LAYERS and "." in target:
+            target = target.rsplit(".", 1)[0]
+        assert LAYERS[target] < LAYERS[name], f"ginref.{name} imports ginref.{target}, a layer above it"
+
+
+@pytest.mark.parametrize(("library", "homes"), list(ONLY_IN.items()))
+def test_each_outside_library_has_its_home(library: str, homes: set[str]) -> None:
+    users = {name for name, path in MODULES.items()
+             if any(i == library or i.startswith(library + ".") for i in imports(path))}
+    assert users <= homes, f"{library} imported by {sorted(users - homes)}"
