@@ -19,8 +19,13 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
+from typing import TypeAlias
 
-from ginref.cards import SUITS, Card, Mask, card_name, scan
+from ginref.cards import SUITS, Card, CardSet, Mask, card_name, mask_of, scan
+from ginref.notation import hand_mask, parse_melds
+
+Hand: TypeAlias = CardSet | str | Iterable[Card | str] | Mask
+"""What the library takes as a hand: read by :func:`ginref.notation.hand_mask`."""
 
 SUIT_BITS = 0x1FFF
 RANK_STRIDE = 1 | 1 << 13 | 1 << 26 | 1 << 39
@@ -266,28 +271,29 @@ def _built_tables(system: MeldSystem) -> _Tables:
     return tables
 
 
-_standard_tables: _Tables | None = None
 _recent: tuple[MeldSystem, _Tables] | None = None
 """The last other system asked for, found by identity (a hash of the system costs more)."""
 
 
 def _tables_for(system: MeldSystem) -> _Tables:
-    global _standard_tables, _recent
-    if system is STANDARD_SYSTEM and _standard_tables:
-        return _standard_tables
+    global _recent
+    if system is STANDARD_SYSTEM:
+        return _STANDARD_TABLES
     recent = _recent
     if recent is not None and recent[0] is system:
         return recent[1]
     if system == STANDARD_SYSTEM:
-        if _standard_tables is None:
-            _standard_tables = _built_tables.__wrapped__(STANDARD_SYSTEM)
-        return _standard_tables
+        return _STANDARD_TABLES
     tables = _built_tables(system)
     _recent = (system, tables)
     return tables
 
 
 STANDARD_SYSTEM = MeldSystem()
+_STANDARD_TABLES = _built_tables.__wrapped__(STANDARD_SYSTEM)
+"""Built at import: every caller needs them, and the hot paths then test one identity."""
+_STANDARD_BEST = _STANDARD_TABLES.best
+_STANDARD_CAPABLE = _STANDARD_TABLES.capable
 _ALL_CAPABLE = [8191] * 8192
 """Stands in for ``capable`` where every three-card set must be tried."""
 NO_CARD = 1 << 20
@@ -323,25 +329,35 @@ def _runs_deadwood(mask: Mask, best: list[int]) -> int:
     )
 
 
-def min_deadwood(mask: Mask, system: MeldSystem = STANDARD_SYSTEM) -> int:
-    """Least deadwood points of any arrangement of ``mask`` (any number of cards).
+def min_deadwood(hand: Hand, system: MeldSystem = STANDARD_SYSTEM) -> int:
+    """Least deadwood points of any arrangement of ``hand`` (any number of cards).
 
-    Hot path: with no rank held three times this is four table look-ups. Else
-    only the set choices that can matter are enumerated (a rank none of whose
-    cards fits a run takes its full set), and the last open rank is settled in
-    closed form: no set, the full set, or the set without the card whose
-    removal costs its suit the most.
+    Hot path: a mask is taken as it is, and with no rank held three times this
+    is four table look-ups. Else only the set choices that can matter are
+    enumerated (a rank none of whose cards fits a run takes its full set), and
+    the last open rank is settled in closed form.
     """
-    tables = _standard_tables if system is STANDARD_SYSTEM and _standard_tables else _tables_for(system)
-    best = tables.best
-    c = mask & 8191
-    d = mask >> 13 & 8191
-    h = mask >> 26 & 8191
-    s = mask >> 39
+    if type(hand) is not int:
+        hand = hand_mask(hand)
+    if system is STANDARD_SYSTEM:
+        best, capable = _STANDARD_BEST, _STANDARD_CAPABLE
+    else:
+        tables = _tables_for(system)
+        best, capable = tables.best, tables.capable
+    c = hand & 8191
+    d = hand >> 13 & 8191
+    h = hand >> 26 & 8191
+    s = hand >> 39
+    if s >> 13:  # not a mask of the deck: hand_mask words the error
+        return min_deadwood(hand_mask(hand), system)
     triples = (c & d & (h | s)) | ((c | d) & h & s)
     if not triples:
         return best[c] + best[d] + best[h] + best[s]
-    c, d, h, s, open_ranks = _forced_sets(c, d, h, s, triples, tables.capable)
+    # _forced_sets, inline on the hot path
+    forced = triples & ~(capable[c] | capable[d] | capable[h] | capable[s])
+    if forced:
+        c, d, h, s = c & ~forced, d & ~forced, h & ~forced, s & ~forced
+    open_ranks = triples ^ forced
     if not open_ranks:
         return best[c] + best[d] + best[h] + best[s]
     last = open_ranks & -open_ranks
@@ -350,23 +366,27 @@ def min_deadwood(mask: Mask, system: MeldSystem = STANDARD_SYSTEM) -> int:
         return _settle_last_rank(c, d, h, s, last, best)
     return min(
         _settle_last_rank(c2, d2, h2, s2, last, best)
-        for c2, d2, h2, s2 in _set_configurations(c, d, h, s, open_ranks, tables.capable)
+        for c2, d2, h2, s2 in _set_configurations(c, d, h, s, open_ranks, capable)
     )
 
 
-def min_deadwood_after_discard(mask: Mask, system: MeldSystem = STANDARD_SYSTEM) -> int:
-    """Least deadwood of ``mask`` less its best discard (11 cards after the draw).
+def min_deadwood_after_discard(hand: Hand, system: MeldSystem = STANDARD_SYSTEM) -> int:
+    """Least deadwood of ``hand`` less its best discard (11 cards after the draw).
 
     ``discard_gain`` holds, per suit mask, the best change from dropping one of
     its cards, so the discard costs one ``min`` per set configuration.
     """
-    tables = _standard_tables if system is STANDARD_SYSTEM and _standard_tables else _tables_for(system)
+    if type(hand) is not int:
+        hand = hand_mask(hand)
+    tables = _STANDARD_TABLES if system is STANDARD_SYSTEM else _tables_for(system)
     best = tables.best
     gain = tables.discard_gain
-    c = mask & 8191
-    d = mask >> 13 & 8191
-    h = mask >> 26 & 8191
-    s = mask >> 39
+    c = hand & 8191
+    d = hand >> 13 & 8191
+    h = hand >> 26 & 8191
+    s = hand >> 39
+    if s >> 13:  # not a mask of the deck: hand_mask words the error
+        return min_deadwood_after_discard(hand_mask(hand), system)
     triples = (c & d & (h | s)) | ((c | d) & h & s)
     if not triples:
         return best[c] + best[d] + best[h] + best[s] + min(gain[c], gain[d], gain[h], gain[s])
@@ -451,21 +471,19 @@ def _set_configurations(
 
 
 def _settle_last_rank(c: int, d: int, h: int, s: int, low: int, best: list[int]) -> int:
-    """Least deadwood when ``low`` is the only rank still open to a set."""
-    value = best[c] + best[d] + best[h] + best[s]
-    total = 0
-    worst = -NO_CARD
-    held = 0
-    for suit in (c, d, h, s):
-        if suit & low:
-            delta = best[suit ^ low] - best[suit]
-            total += delta
-            held += 1
-            if delta > worst:
-                worst = delta
-    if held == 4:
-        return value + min(0, total, total - worst)
-    return value + min(0, total)
+    """Least deadwood when ``low`` is the only rank still open to a set.
+
+    No set, the full set, or (held four times) the set without the card whose
+    removal costs its suit the most, which then stays in its suit.
+    """
+    keep = ~low
+    bc, bd, bh, bs = best[c], best[d], best[h], best[s]
+    mc, md, mh, ms = best[c & keep], best[d & keep], best[h & keep], best[s & keep]
+    unset = bc + bd + bh + bs
+    melded = mc + md + mh + ms
+    if c & d & h & s & low:
+        return min(unset, melded, melded - max(mc - bc, md - bd, mh - bh, ms - bs))
+    return unset if unset < melded else melded
 
 
 def _set_combinations(mask: Mask) -> Iterator[int]:
@@ -500,17 +518,18 @@ def _suit_masks(mask: Mask) -> tuple[int, int, int, int]:
     return (mask & SUIT_BITS, (mask >> 13) & SUIT_BITS, (mask >> 26) & SUIT_BITS, mask >> 39)
 
 
-def best_arrangement(mask: Mask, system: MeldSystem = STANDARD_SYSTEM) -> Arrangement:
+def best_arrangement(hand: Hand, system: MeldSystem = STANDARD_SYSTEM) -> Arrangement:
     """One least-deadwood arrangement: the first of :func:`optimal_arrangements`."""
-    return optimal_arrangements(mask, system)[0]
+    return optimal_arrangements(hand, system)[0]
 
 
-def optimal_arrangements(mask: Mask, system: MeldSystem = STANDARD_SYSTEM) -> list[Arrangement]:
+def optimal_arrangements(hand: Hand, system: MeldSystem = STANDARD_SYSTEM) -> list[Arrangement]:
     """Every least-deadwood arrangement, in canonical order.
 
     Runs that touch are one meld (``[3H..8H]``, not ``[3H 4H 5H] [6H 7H 8H]``):
     the split changes nothing a referee rules on.
     """
+    mask = hand_mask(hand)
     tables = _tables_for(system)
     target = min_deadwood(mask, system)
     found: set[tuple[int, tuple[int, ...]]] = set()
@@ -538,19 +557,32 @@ def _canonical_key(arrangement: Arrangement) -> tuple[tuple[tuple[Card, ...], ..
     return (tuple(_meld_key(m) for m in arrangement.melds), arrangement.deadwood)
 
 
-def meld_kind(mask: Mask, system: MeldSystem = STANDARD_SYSTEM) -> MeldKind | None:
-    """``SET`` or ``RUN`` if ``mask`` is a legal meld under ``system``, else None."""
-    tables = _standard_tables if system is STANDARD_SYSTEM and _standard_tables else _tables_for(system)
-    return tables.kinds.get(mask)
+def meld_kind(cards: Hand, system: MeldSystem = STANDARD_SYSTEM) -> MeldKind | None:
+    """``SET`` or ``RUN`` if ``cards`` are a legal meld under ``system``, else None."""
+    tables = _STANDARD_TABLES if system is STANDARD_SYSTEM else _tables_for(system)
+    if type(cards) is int:
+        return tables.kinds.get(cards)
+    return tables.kinds.get(hand_mask(cards))
 
 
-def is_meld(mask: Mask, system: MeldSystem = STANDARD_SYSTEM) -> bool:
+def is_meld(cards: Hand, system: MeldSystem = STANDARD_SYSTEM) -> bool:
     """The only meld test: one look-up in the table of the system's melds.
 
     The referee asks it of every declared meld, so it is not a call to ``meld_kind``.
     """
-    tables = _standard_tables if system is STANDARD_SYSTEM and _standard_tables else _tables_for(system)
-    return mask in tables.kinds
+    tables = _STANDARD_TABLES if system is STANDARD_SYSTEM else _tables_for(system)
+    if type(cards) is int:
+        return cards in tables.kinds
+    return hand_mask(cards) in tables.kinds
+
+
+def meld_masks(melds: str | Iterable[Meld | Hand]) -> list[Mask]:
+    """The cards of each meld given: bracketed text (``"[3C 4C 5C] [9D 9H 9S]"``),
+    or :class:`Meld` values and hands one by one. No legality check.
+    """
+    if isinstance(melds, str):
+        return [mask_of(cards) for cards in parse_melds(melds)]
+    return [meld.mask if isinstance(meld, Meld) else hand_mask(meld) for meld in melds]
 
 
 def card_points_in(system: MeldSystem, cards: Iterable[Card]) -> int:
@@ -565,12 +597,15 @@ def mask_points_in(system: MeldSystem, mask: Mask) -> int:
 __all__ = [
     "SUITS",
     "Arrangement",
+    "Hand",
     "Meld",
     "MeldKind",
     "MeldSystem",
     "best_arrangement",
     "is_meld",
     "meld_kind",
+    "meld_masks",
     "min_deadwood",
+    "min_deadwood_after_discard",
     "optimal_arrangements",
 ]
