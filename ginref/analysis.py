@@ -10,7 +10,8 @@ from dataclasses import dataclass
 
 from ginref.cards import Card, Mask, card_name, mask_names, scan
 from ginref.errors import HandSizeError
-from ginref.melds import Arrangement, MeldSystem, min_deadwood, optimal_arrangements
+from ginref.melds import Arrangement, Hand, MeldSystem, min_deadwood, optimal_arrangements
+from ginref.notation import hand_mask
 from ginref.rules import STANDARD, Rules
 
 
@@ -96,14 +97,15 @@ def knock_limit(rules: Rules, upcard: Card | None) -> tuple[int, tuple[str, ...]
 
 
 def analyze(
-    cards: Mask,
+    hand: Hand,
     rules: Rules = STANDARD,
     *,
     upcard: Card | None = None,
     all_arrangements: bool = False,
 ) -> HandAnalysis:
     """Analyze a 10-card hand, or an 11-card hand after the draw."""
-    size = bin(cards).count("1")
+    cards = hand_mask(hand)
+    size = cards.bit_count()
     if size not in (10, 11):
         raise HandSizeError(f"expected 10 or 11 cards, got {size}")
     system = MeldSystem.from_rules(rules)

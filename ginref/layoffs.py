@@ -10,7 +10,7 @@ helps most. Nothing is first-fit; ``tests/`` checks it by brute force.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ginref.cards import Card, Mask, card_name, scan
@@ -18,13 +18,16 @@ from ginref.errors import RulingError
 from ginref.melds import (
     RANK_STRIDE,
     Arrangement,
+    Hand,
     Meld,
     MeldKind,
     MeldSystem,
     is_meld,
+    meld_masks,
     min_deadwood,
     optimal_arrangements,
 )
+from ginref.notation import hand_mask
 from ginref.rules import Rules
 
 
@@ -165,12 +168,13 @@ def _touches(run: Mask, c: Card) -> bool:
     return bool(bits >> ((rank + 1) % 13) & 1 or bits >> ((rank - 1) % 13) & 1)
 
 
-def candidate_layoffs(defender: Mask, knocker_melds: Sequence[Meld], rules: Rules) -> dict[Card, list[Meld]]:
+def candidate_layoffs(defender: Hand, knocker_melds: Sequence[Meld], rules: Rules) -> dict[Card, list[Meld]]:
     """For each defender card that can be laid off at all: the melds it can go onto.
 
     A card counts when some legal chain of the defender's own cards carries it
     there (8H onto [4H 5H 6H] when the defender also holds 7H).
     """
+    defender = hand_mask(defender)
     system = MeldSystem.from_rules(rules)
     result: dict[Card, list[Meld]] = {}
     for meld in knocker_melds:
@@ -207,7 +211,7 @@ def least_defence(
 
 
 def best_defence(
-    defender: Mask,
+    defender: Hand,
     knocker_melds: Sequence[Meld],
     rules: Rules,
     *,
@@ -219,6 +223,7 @@ def best_defence(
     ruling is deterministic. ``defender_layoff_mode = "meld_first"`` makes the
     defender keep a least-deadwood arrangement and lay off only its deadwood.
     """
+    defender = hand_mask(defender)
     system = MeldSystem.from_rules(rules)
     if not allow_layoffs or not knocker_melds:
         return Defence(optimal_arrangements(defender, system)[0], ())
@@ -412,17 +417,19 @@ def check_spread(melds: Sequence[Mask], system: MeldSystem, *, owner: str = "kno
     return tuple(Meld(mask) for mask in melds)
 
 
-def layoff_report(defender: Mask, knocker_melds: Sequence[Mask], rules: Rules) -> LayoffReport:
+def layoff_report(defender: Hand, knocker_melds: str | Iterable[Meld | Hand], rules: Rules) -> LayoffReport:
     """Rule on layoffs: the defender's 10 cards against the knocker's declared melds.
 
-    A spread of ten cards is gin and takes no layoffs (unless the rules allow
-    it); eleven is big gin.
+    The melds may be bracketed text (``"[3C 4C 5C] [9D 9H 9S]"``), or melds
+    and hands one by one. A spread of ten cards is gin and takes no layoffs
+    (unless the rules allow it); eleven is big gin.
     """
+    defender = hand_mask(defender)
     system = MeldSystem.from_rules(rules)
-    count = bin(defender).count("1")
+    count = defender.bit_count()
     if count != 10:
         raise RulingError(f"the defender needs 10 cards, got {count}")
-    melds = check_spread(knocker_melds, system)
+    melds = check_spread(meld_masks(knocker_melds), system)
     spread = 0
     for meld in melds:
         spread |= meld.mask

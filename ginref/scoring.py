@@ -10,7 +10,7 @@ by step with the rule behind each step.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
@@ -19,12 +19,15 @@ from ginref.errors import HandSizeError, RulingError
 from ginref.layoffs import Defence, best_defence, extensions
 from ginref.melds import (
     Arrangement,
+    Hand,
     Meld,
     MeldSystem,
     is_meld,
+    meld_masks,
     min_deadwood,
     optimal_arrangements,
 )
+from ginref.notation import hand_mask
 from ginref.rules import STANDARD, Rules
 
 Side = Literal["knocker", "defender"]
@@ -196,26 +199,27 @@ def _check_hands(knocker: Mask, defender: Mask) -> None:
 
 
 def score_hand(
-    knocker: Mask,
-    defender: Mask,
+    knocker: Hand,
+    defender: Hand,
     rules: Rules = STANDARD,
     *,
-    melds: Sequence[Mask] | None = None,
+    melds: str | Iterable[Meld | Hand] | None = None,
     upcard: Card | None = None,
 ) -> HandScore:
     """Rule on a knock: ``knocker`` holds 10 cards (after the face-down discard) or 11.
 
-    With ``melds`` the knocker's declaration is binding and checked; without,
-    ginref finds the declaration (and discard) best for the knocker against
-    this defender.
+    With ``melds`` (bracketed text, or melds and hands one by one) the
+    knocker's declaration is binding and checked; without, ginref finds the
+    declaration (and discard) best for the knocker against this defender.
     """
+    knocker, defender = hand_mask(knocker), hand_mask(defender)
     _check_hands(knocker, defender)
     system = MeldSystem.from_rules(rules)
     limit, steps = _knock_limit(rules, upcard)
     multiplier = rules.multiplier(upcard)
     if melds is None:
         return _best_declaration(knocker, defender, rules, system, limit, steps, multiplier)
-    return _declared(knocker, defender, rules, system, limit, steps, multiplier, list(melds))
+    return _declared(knocker, defender, rules, system, limit, steps, multiplier, meld_masks(melds))
 
 
 def _declared(

@@ -587,7 +587,7 @@ def check_declaration(preset: str, knobs: dict[str, str], rng: random.Random) ->
     if preset != "oklahoma":
         upcard = None
     multiplier = 2 if preset == "oklahoma" and upcard is not None and upcard // 13 == 3 else 1
-    from ginref.scoring import score_hand
+    from ginref.scoring import Outcome, score_hand
 
     result = score_hand(mask_of(knocker), mask_of(defender), rules, upcard=upcard)
     expected = oracle_best_net(knocker, defender, rules, system, _oracle_limit(preset, upcard), multiplier)
@@ -597,10 +597,10 @@ def check_declaration(preset: str, knobs: dict[str, str], rng: random.Random) ->
         + (f"; upcard {card_name(upcard)}" if upcard is not None else "")
     )
     if expected is None:
-        assert result.outcome.value == "illegal_knock", f"{where}: {result.explanation}"
+        assert result.outcome is Outcome.ILLEGAL_KNOCK, f"{where}: {result.explanation}"
         return "illegal"
     net = {"knocker": result.points, "defender": -result.points, None: 0}[result.winner]
-    assert result.outcome.value != "illegal_knock", f"{where}: oracle finds a legal declaration"
+    assert result.outcome is not Outcome.ILLEGAL_KNOCK, f"{where}: oracle finds a legal declaration"
     assert net == expected, f"{where}: engine {net} ({' | '.join(result.explanation)}), oracle {expected}"
     return result.outcome.value
 

@@ -780,8 +780,8 @@ def test_ruling(case: Ruling) -> None:
     melds = None if case.melds is None else [mask_of(m) for m in parse_melds(case.melds)]
     upcard = None if case.upcard is None else parse_card(case.upcard)
     result = score_hand(knocker, defender, rules, melds=melds, upcard=upcard)
-    got = (result.outcome.value, result.winner, result.points)
-    assert got == (case.outcome, case.winner, case.points), "\n".join(result.explanation)
+    got = (result.outcome, result.winner, result.points)
+    assert got == (Outcome(case.outcome), case.winner, case.points), "\n".join(result.explanation)
     if case.knocker_deadwood is not None:
         assert result.knocker.deadwood_points == case.knocker_deadwood
     if case.defender_deadwood is not None:
