@@ -36,10 +36,25 @@ class RulingError(GinrefError, ValueError):
     """A question that cannot be ruled on as asked (e.g. cards shared by both hands)."""
 
 
+MAX_MESSAGE = 200
+"""Longest message a ``RecordError`` carries; the quote of the offending text is cut first."""
+
+
+def tidy_message(message: str) -> str:
+    """``message`` on one printable line of at most ``MAX_MESSAGE`` characters: characters
+    that would not print (controls, line and paragraph separators) are shown escaped."""
+    if not message.isprintable():
+        message = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
+    if len(message) > MAX_MESSAGE:
+        message = message[: MAX_MESSAGE - 3] + "..."
+    return message
+
+
 class RecordError(GinrefError, ValueError):
     """A record that cannot be read; carries where (``source:line:column``)."""
 
     def __init__(self, message: str, source: str = "", line: int = 0, column: int = 0) -> None:
+        message = tidy_message(message)
         super().__init__(message)
         self.message = message
         self.source = source

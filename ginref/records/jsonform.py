@@ -810,11 +810,17 @@ def _placed(exc: JsonRecordError, text: str, line: int, offset: int | None) -> J
     )
 
 
+def _shown_pointer(pointer: str) -> str:
+    """A JSON pointer for a message: each part cut to 30 characters."""
+    parts = pointer.split("/")
+    return "/".join(p if len(p) <= 30 else p[:27] + "..." for p in parts)
+
+
 def _decoded(data: object, source: str, index: int, line: int) -> GameRecord:
     try:
         return _json_record(data, source, index, line)
     except _Invalid as exc:
-        message = f"{exc.pointer}: {exc.message}" if exc.pointer else exc.message
+        message = f"{_shown_pointer(exc.pointer)}: {exc.message}" if exc.pointer else exc.message
         raise JsonRecordError(message, source, line, 0, exc.pointer) from None
 
 

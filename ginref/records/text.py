@@ -345,7 +345,7 @@ def _syntax_error(exc: pp.ParseBaseException, source: str, line: int) -> RecordE
         loc += 1
     message = exc.msg[:1].lower() + exc.msg[1:]
     rest = text[loc:].split()
-    message += f", found {rest[0]!r}" if rest else " at the end of the line"
+    message += f", found {_cut(rest[0])}" if rest else " at the end of the line"
     return RecordError(message, source, line, pp.col(loc, text) if text else 1)
 
 
@@ -381,7 +381,7 @@ _FAST_VALUE_RE = re.compile(r'"([^"\\\x00-\x1f]*)"')
 _INT_RE = re.compile(r"[+-]?[0-9]{1,15}")
 """numbers the fast paths take; longer ones go to the grammar, which refuses them"""
 _COUNT_RE = re.compile(r"[0-9]{1,15}")
-_MELD_NUMBER_RE = re.compile(r"[1-9][0-9]*")
+_MELD_NUMBER_RE = re.compile(r"[1-9][0-9]{0,14}")
 _ENDING_RE = re.compile(r"(?<!\S)(?:knock|gin|big_gin)(?!\S)")
 
 
