@@ -663,44 +663,20 @@ def _cut(text: str, limit: int = 100) -> str:
     return text if len(text) <= limit else text[: limit - 20] + f"...({len(text)} chars)"
 
 
-def _check_hand(text: str) -> Seen:
-    try:
-        cards = api("parse_hand")(text)
-    except GinrefError as exc:
-        return Seen(False, (exc,))
-    again = _round_trip("parse_hand(format_cards(hand))", api("parse_hand"), api("format_cards")(cards))
-    _expect(again == cards, "parse_hand(format_cards(hand))", cards, again)
-    return Seen(True)
+def _notation_check(parse: str, format: str, *, one: bool = False) -> Callable[[str], Seen]:
+    """A notation parser's check: what ``parse`` accepts, ``format`` writes and ``parse`` reads back."""
+    what = f"{parse}({format}({'[card]' if one else 'result'}))"
 
+    def check(text: str) -> Seen:
+        try:
+            value = api(parse)(text)
+        except GinrefError as exc:
+            return Seen(False, (exc,))
+        again = _round_trip(what, api(parse), api(format)([value] if one else value))
+        _expect(again == value, what, value, again)
+        return Seen(True)
 
-def _check_cards(text: str) -> Seen:
-    try:
-        cards = api("parse_cards")(text)
-    except GinrefError as exc:
-        return Seen(False, (exc,))
-    again = _round_trip("parse_cards(format_cards(cards))", api("parse_cards"), api("format_cards")(cards))
-    _expect(again == cards, "parse_cards(format_cards(cards))", cards, again)
-    return Seen(True)
-
-
-def _check_card(text: str) -> Seen:
-    try:
-        card = api("parse_card")(text)
-    except GinrefError as exc:
-        return Seen(False, (exc,))
-    again = _round_trip("parse_card(format_cards([card]))", api("parse_card"), api("format_cards")([card]))
-    _expect(again == card, "parse_card(format_cards([card]))", card, again)
-    return Seen(True)
-
-
-def _check_melds(text: str) -> Seen:
-    try:
-        melds = api("parse_melds")(text)
-    except GinrefError as exc:
-        return Seen(False, (exc,))
-    again = _round_trip("parse_melds(format_melds(melds))", api("parse_melds"), api("format_melds")(melds))
-    _expect(again == melds, "parse_melds(format_melds(melds))", melds, again)
-    return Seen(True)
+    return check
 
 
 def _check_rules(rules: Any) -> None:
@@ -863,10 +839,10 @@ def _records_entry(format: str | None, seeds: Callable[[], tuple[bytes, ...]],
 ENTRY_POINTS: dict[str, EntryPoint] = {
     entry.name: entry
     for entry in (
-        EntryPoint("hand", _check_hand, _hand_lines, _gen_hand),
-        EntryPoint("cards", _check_cards, _hand_lines, _gen_hand),
-        EntryPoint("card", _check_card, _card_words, _gen_card),
-        EntryPoint("melds", _check_melds, _meld_lines, _gen_melds),
+        EntryPoint("hand", _notation_check("parse_hand", "format_cards"), _hand_lines, _gen_hand),
+        EntryPoint("cards", _notation_check("parse_cards", "format_cards"), _hand_lines, _gen_hand),
+        EntryPoint("card", _notation_check("parse_card", "format_cards", one=True), _card_words, _gen_card),
+        EntryPoint("melds", _notation_check("parse_melds", "format_melds"), _meld_lines, _gen_melds),
         EntryPoint("override", _check_override, _override_lines, _gen_override),
         EntryPoint("rules_file", _check_rules_file, _rules_files, _gen_rules_file, binary=True),
         EntryPoint("sheet", _check_sheet, _sheets, _gen_sheet),
