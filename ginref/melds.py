@@ -232,7 +232,7 @@ class _Tables:
             if dead_points + self.best[rest] > target:
                 return
             if not rest:
-                found.add(self._merged(runs))
+                found.add(_joined_runs(runs, self.suit_run_set))
                 return
             low = rest & -rest
             walk(rest ^ low, runs, dead_points + self.rank_points[low.bit_length() - 1])
@@ -244,18 +244,6 @@ class _Tables:
         result = tuple(sorted(found))
         self._all_optimal[mask] = result
         return result
-
-    def _merged(self, runs: tuple[int, ...]) -> tuple[int, ...]:
-        merged = list(runs)
-        changed = True
-        while changed:
-            changed = False
-            for i, j in itertools.combinations(range(len(merged)), 2):
-                if merged[i] | merged[j] in self.suit_run_set:
-                    merged[i] |= merged.pop(j)
-                    changed = True
-                    break
-        return tuple(sorted(merged))
 
 
 CACHED_SYSTEMS = 8
@@ -585,6 +573,28 @@ def meld_masks(melds: str | Iterable[Meld | Hand]) -> list[Mask]:
     return [meld.mask if isinstance(meld, Meld) else hand_mask(meld) for meld in melds]
 
 
+def merged_runs(melds: Iterable[Mask], system: MeldSystem = STANDARD_SYSTEM) -> tuple[Mask, ...]:
+    """The melds, touching runs joined, sorted: ``[3H 4H 5H] [6H 7H 8H]`` is ``[3H..8H]``.
+
+    Two spreads that differ only in how a long run is cut are the same spread
+    to a referee: this is the form in which to compare them.
+    """
+    return _joined_runs(melds, _tables_for(system).run_masks)
+
+
+def _joined_runs(melds: Iterable[Mask], runs: frozenset[Mask]) -> tuple[Mask, ...]:
+    joined = list(melds)
+    changed = True
+    while changed:
+        changed = False
+        for i, j in itertools.combinations(range(len(joined)), 2):
+            if joined[i] in runs and joined[j] in runs and joined[i] | joined[j] in runs:
+                joined[i] |= joined.pop(j)
+                changed = True
+                break
+    return tuple(sorted(joined))
+
+
 def card_points_in(system: MeldSystem, cards: Iterable[Card]) -> int:
     points = _tables_for(system).rank_points
     return sum(points[c % 13] for c in cards)
@@ -605,6 +615,7 @@ __all__ = [
     "is_meld",
     "meld_kind",
     "meld_masks",
+    "merged_runs",
     "min_deadwood",
     "min_deadwood_after_discard",
     "optimal_arrangements",

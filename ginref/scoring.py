@@ -10,8 +10,8 @@ by step with the rule behind each step.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from ginref.cards import Card, Mask, card_name, mask_names, scan
@@ -24,6 +24,7 @@ from ginref.melds import (
     MeldSystem,
     is_meld,
     meld_masks,
+    merged_runs,
     min_deadwood,
     optimal_arrangements,
 )
@@ -170,7 +171,7 @@ def _describe(arrangement: Arrangement) -> str:
     return f"{melds}, deadwood {dead + ' = ' if dead else ''}{arrangement.deadwood_points}"
 
 
-def _knock_limit(rules: Rules, upcard: Card | None) -> tuple[int, list[str]]:
+def _knock_limit(rules: Rules, upcard: Card | None) -> tuple[int, tuple[str, ...]]:
     limit = rules.knock_limit_for(upcard)
     steps = []
     if rules.oklahoma != "off":
@@ -185,7 +186,7 @@ def _knock_limit(rules: Rules, upcard: Card | None) -> tuple[int, list[str]]:
             steps.append(f"oklahoma: the upcard {card_name(upcard)} sets the knock limit to {limit}")
     elif limit == 0:
         steps.append("straight gin: no knocking, only gin ends the hand")
-    return limit, steps
+    return limit, tuple(steps)
 
 
 def _check_hands(knocker: Mask, defender: Mask) -> None:
@@ -214,99 +215,112 @@ def score_hand(
     """
     knocker, defender = hand_mask(knocker), hand_mask(defender)
     _check_hands(knocker, defender)
-    system = MeldSystem.from_rules(rules)
     limit, steps = _knock_limit(rules, upcard)
-    multiplier = rules.multiplier(upcard)
+    knock = _Knock(
+        knocker, defender, rules, MeldSystem.from_rules(rules), limit, rules.multiplier(upcard), steps
+    )
     if melds is None:
-        return _best_declaration(knocker, defender, rules, system, limit, steps, multiplier)
-    return _declared(knocker, defender, rules, system, limit, steps, multiplier, meld_masks(melds))
+        return _best_declaration(knock)
+    return _declared(knock, meld_masks(melds))
 
 
-def _declared(
-    knocker: Mask,
-    defender: Mask,
-    rules: Rules,
-    system: MeldSystem,
-    limit: int,
-    steps: list[str],
-    multiplier: int,
-    declared: list[Mask],
-) -> HandScore:
-    melded = 0
-    problem = None
-    legal: list[Mask] = []
-    for meld in declared:
-        if meld & ~knocker:
-            problem = f"{' '.join(mask_names(meld & ~knocker))} not in the knocker's hand"
-        elif meld & melded:
-            problem = f"{' '.join(mask_names(meld & melded))} used in two melds"
-        elif not is_meld(meld, system):
-            problem = f"{Meld(meld)} is not a meld"
-        if problem:
-            break
-        melded |= meld
-        legal.append(meld)
-    declared = legal
-    size = bin(knocker).count("1")
+@dataclass(frozen=True, slots=True)
+class _Knock:
+    """The knock being ruled on: what every step of the ruling reads."""
+
+    knocker: Mask
+    defender: Mask
+    rules: Rules
+    system: MeldSystem
+    limit: int
+    multiplier: int
+    steps: tuple[str, ...]
+    """what the ruling says before the declaration (the knock limit, when it is not the usual)"""
+
+    def noted(self, step: str) -> _Knock:
+        return replace(self, steps=(*self.steps, step))
+
+    def ruling(
+        self,
+        settlement: Settlement,
+        arrangement: Arrangement,
+        discard: Card | None,
+        defence: Defence,
+        steps: Sequence[str],
+        *,
+        found: bool,
+        reason: str | None = None,
+    ) -> HandScore:
+        return HandScore(
+            settlement.outcome,
+            settlement.winner,
+            settlement.points,
+            self.multiplier,
+            self.limit,
+            arrangement,
+            discard,
+            defence,
+            tuple(f"{i}. {step}" for i, step in enumerate(steps, 1)),
+            self.rules,
+            declaration_found=found,
+            reason=reason,
+        )
+
+
+def _declared(knock: _Knock, declared: list[Mask]) -> HandScore:
+    knocker, system = knock.knocker, knock.system
+    declared, melded, problem = _legal_melds(knocker, declared, system)
     discard = None
     rest = knocker & ~melded
-    if problem is None and size == 11 and rest:
+    if problem is None and knocker.bit_count() == 11 and rest:
         discard = max(scan(rest), key=lambda c: (system.tables.rank_points[c % 13], c))
         rest &= ~(1 << discard)
-    elif problem is None and size == 11 and rules.big_gin_bonus is None:
+    elif problem is None and knocker.bit_count() == 11 and knock.rules.big_gin_bonus is None:
         declared, discard = _discard_from_spread(declared, system)
         if discard is None:
             problem = "all eleven cards declared, big gin is not a rule here, and no meld can spare a card"
     melds_sorted = tuple(sorted((Meld(m) for m in declared), key=lambda m: tuple(scan(m.mask))))
     points = sum(system.tables.rank_points[c % 13] for c in scan(rest))
     arrangement = Arrangement(melds_sorted, rest, points)
-    if problem is None and points > limit:
-        problem = f"deadwood {points} is over the knock limit {limit}"
+    if problem is None and points > knock.limit:
+        problem = f"deadwood {points} is over the knock limit {knock.limit}"
     if (
         problem is None
-        and rules.knocker_must_meld_max
+        and knock.rules.knocker_must_meld_max
         and points > min_deadwood(knocker & ~(1 << discard) if discard is not None else knocker, system)
     ):
         problem = "the knocker must meld as far as possible (knocker_must_meld_max)"
     if problem is not None:
-        return _illegal_knock(
-            problem, defender, rules, system, limit, steps, multiplier, arrangement, discard
-        )
-    return _rule(knocker, defender, rules, system, limit, steps, multiplier, arrangement, discard, False)
+        return _illegal_knock(knock, problem, arrangement, discard)
+    return _rule(knock, arrangement, discard, False)
+
+
+def _legal_melds(
+    knocker: Mask, declared: list[Mask], system: MeldSystem
+) -> tuple[list[Mask], Mask, str | None]:
+    """The declared melds up to the first bad one, the cards they meld, and what is wrong with it."""
+    melded = 0
+    legal: list[Mask] = []
+    for meld in declared:
+        if meld & ~knocker:
+            return legal, melded, f"{' '.join(mask_names(meld & ~knocker))} not in the knocker's hand"
+        if meld & melded:
+            return legal, melded, f"{' '.join(mask_names(meld & melded))} used in two melds"
+        if not is_meld(meld, system):
+            return legal, melded, f"{Meld(meld)} is not a meld"
+        melded |= meld
+        legal.append(meld)
+    return legal, melded, None
 
 
 def _illegal_knock(
-    reason: str,
-    defender: Mask,
-    rules: Rules,
-    system: MeldSystem,
-    limit: int,
-    steps: list[str],
-    multiplier: int,
-    arrangement: Arrangement,
-    discard: Card | None,
-    *,
-    found: bool = False,
+    knock: _Knock, reason: str, arrangement: Arrangement, discard: Card | None, *, found: bool = False
 ) -> HandScore:
     """No score: the knock breaks the rules for ``reason``; the defender keeps its own melds."""
-    numbered = tuple(
-        f"{i}. {step}" for i, step in enumerate([*steps, f"illegal knock: {reason}; no score"], 1)
-    )
-    defence = Defence(optimal_arrangements(defender, system)[0], ())
-    return HandScore(
-        Outcome.ILLEGAL_KNOCK,
-        None,
-        0,
-        multiplier,
-        limit,
-        arrangement,
-        discard,
-        defence,
-        numbered,
-        rules,
-        declaration_found=found,
-        reason=reason,
-    )
+    defence = Defence(optimal_arrangements(knock.defender, knock.system)[0], ())
+    no_score = Settlement(Outcome.ILLEGAL_KNOCK, None, 0, knock.multiplier, ())
+    steps = [*knock.steps, f"illegal knock: {reason}; no score"]
+    return knock.ruling(no_score, arrangement, discard, defence, steps, found=found, reason=reason)
 
 
 def _discard_from_spread(declared: list[Mask], system: MeldSystem) -> tuple[list[Mask], Card | None]:
@@ -324,34 +338,24 @@ def _discard_from_spread(declared: list[Mask], system: MeldSystem) -> tuple[list
     return shrunk, card
 
 
-def _rule(
-    knocker: Mask,
-    defender: Mask,
-    rules: Rules,
-    system: MeldSystem,
-    limit: int,
-    steps: list[str],
-    multiplier: int,
-    arrangement: Arrangement,
-    discard: Card | None,
-    found: bool,
-) -> HandScore:
-    big_gin = discard is None and bin(knocker).count("1") == 11
+def _rule(knock: _Knock, arrangement: Arrangement, discard: Card | None, found: bool) -> HandScore:
+    rules = knock.rules
+    big_gin = discard is None and knock.knocker.bit_count() == 11
     ending: Ending = "big_gin" if big_gin else "gin" if arrangement.deadwood_points == 0 else "knock"
-    steps = list(steps)
+    steps = list(knock.steps)
     if discard is not None:
         steps.append(f"the knocker discards {card_name(discard)} face down")
     steps.append(
         ("ginref's choice of declaration for the knocker: " if found else "the knocker declares ")
         + _describe(arrangement)
-        + ("" if ending != "knock" else f", within the knock limit {limit}")
+        + ("" if ending != "knock" else f", within the knock limit {knock.limit}")
     )
     allow = {
         "knock": True,
         "gin": rules.layoff_on_gin,
         "big_gin": rules.layoff_on_big_gin,
     }[ending]
-    defence = best_defence(defender, arrangement.melds, rules, allow_layoffs=allow)
+    defence = best_defence(knock.defender, arrangement.melds, rules, allow_layoffs=allow)
     if ending != "knock" and not allow:
         steps.append(f"no layoffs onto {'big gin' if big_gin else 'gin'}")
     steps.append(
@@ -362,23 +366,10 @@ def _rule(
         + f" = {defence.deadwood_points}"
     )
     settlement = settle(
-        ending, arrangement.deadwood_points, defence.deadwood_points, rules, multiplier=multiplier
+        ending, arrangement.deadwood_points, defence.deadwood_points, rules, multiplier=knock.multiplier
     )
     steps.extend(settlement.steps)
-    numbered = tuple(f"{i}. {step}" for i, step in enumerate(steps, 1))
-    return HandScore(
-        settlement.outcome,
-        settlement.winner,
-        settlement.points,
-        multiplier,
-        limit,
-        arrangement,
-        discard,
-        defence,
-        numbered,
-        rules,
-        declaration_found=found,
-    )
+    return knock.ruling(settlement, arrangement, discard, defence, steps, found=found)
 
 
 def declarations(hand: Mask, system: MeldSystem, limit: int) -> Iterator[Arrangement]:
@@ -395,7 +386,7 @@ def declarations(hand: Mask, system: MeldSystem, limit: int) -> Iterator[Arrange
         dead = hand & ~used
         dead_points = sum(points[c % 13] for c in scan(dead))
         if dead_points <= limit:
-            key = _merged_key(chosen, system)
+            key = merged_runs(chosen, system)
             if key not in seen:
                 seen.add(key)
                 melds = tuple(sorted((Meld(m) for m in key), key=lambda m: tuple(scan(m.mask))))
@@ -405,23 +396,6 @@ def declarations(hand: Mask, system: MeldSystem, limit: int) -> Iterator[Arrange
                 yield from walk(i + 1, used | candidates[i], (*chosen, candidates[i]))
 
     yield from walk(0, 0, ())
-
-
-def _merged_key(chosen: tuple[int, ...], system: MeldSystem) -> tuple[int, ...]:
-    runs = system.tables.run_masks
-    merged = list(chosen)
-    changed = True
-    while changed:
-        changed = False
-        for i in range(len(merged)):
-            for j in range(i + 1, len(merged)):
-                if merged[i] | merged[j] in runs and merged[i] in runs and merged[j] in runs:
-                    merged[i] |= merged.pop(j)
-                    changed = True
-                    break
-            if changed:
-                break
-    return tuple(sorted(merged))
 
 
 def _melds_in(hand: Mask, system: MeldSystem) -> list[int]:
@@ -436,35 +410,17 @@ def _melds_in(hand: Mask, system: MeldSystem) -> list[int]:
     return sorted(result)
 
 
-def _best_declaration(
-    knocker: Mask,
-    defender: Mask,
-    rules: Rules,
-    system: MeldSystem,
-    limit: int,
-    steps: list[str],
-    multiplier: int,
-) -> HandScore:
-    size = bin(knocker).count("1")
-    if size == 11 and rules.big_gin_bonus is not None and min_deadwood(knocker, system) == 0:
-        arrangement = optimal_arrangements(knocker, system)[0]
-        return _rule(knocker, defender, rules, system, limit, steps, multiplier, arrangement, None, True)
+def _best_declaration(knock: _Knock) -> HandScore:
+    knocker, rules, system = knock.knocker, knock.rules, knock.system
+    if knocker.bit_count() == 11 and rules.big_gin_bonus is not None and min_deadwood(knocker, system) == 0:
+        return _rule(knock, optimal_arrangements(knocker, system)[0], None, True)
     options: list[tuple[Card | None, Mask]] = (
-        [(c, knocker & ~(1 << c)) for c in scan(knocker)] if size == 11 else [(None, knocker)]
+        [(c, knocker & ~(1 << c)) for c in scan(knocker)] if knocker.bit_count() == 11 else [(None, knocker)]
     )
     best: tuple[tuple[int, int, int], Arrangement, Card | None] | None = None
     for discard, hand in options:
-        least = min_deadwood(hand, system)
-        if least > limit:
-            continue
-        if rules.knocker_must_meld_max:
-            candidates: list[Arrangement] = optimal_arrangements(hand, system)
-        elif least == 0 and not rules.layoff_on_gin:
-            candidates = [optimal_arrangements(hand, system)[0]]
-        else:
-            candidates = list(declarations(hand, system, limit))
-        for arrangement in candidates:
-            net = _net_for_knocker(arrangement, defender, rules, multiplier)
+        for arrangement in _declaration_candidates(hand, knock):
+            net = _net_for_knocker(arrangement, knock.defender, rules, knock.multiplier)
             key = (-net, arrangement.deadwood_points, -(discard if discard is not None else -1))
             if best is None or key < best[0]:
                 best = (key, arrangement, discard)
@@ -472,27 +428,43 @@ def _best_declaration(
         least, shown, hand = min(
             ((min_deadwood(hand, system), discard, hand) for discard, hand in options), key=lambda o: o[0]
         )
-        arrangement = optimal_arrangements(hand, system)[0]
-        reason = f"the knocker's least deadwood is {least}, over the knock limit {limit}"
-        return _illegal_knock(
-            reason, defender, rules, system, limit, steps, multiplier, arrangement, shown, found=True
-        )
+        reason = f"the knocker's least deadwood is {least}, over the knock limit {knock.limit}"
+        return _illegal_knock(knock, reason, optimal_arrangements(hand, system)[0], shown, found=True)
     _, arrangement, discard = best
-    least_arrangement = optimal_arrangements(
-        knocker & ~(1 << discard) if discard is not None else knocker, system
+    return _rule(_why_this_declaration(knock, arrangement, discard), arrangement, discard, True)
+
+
+def _declaration_candidates(hand: Mask, knock: _Knock) -> list[Arrangement]:
+    """The spreads of ``hand`` worth trying: none over the knock limit."""
+    rules, system = knock.rules, knock.system
+    least = min_deadwood(hand, system)
+    if least > knock.limit:
+        return []
+    if rules.knocker_must_meld_max:
+        return optimal_arrangements(hand, system)
+    if least == 0 and not rules.layoff_on_gin:
+        return [optimal_arrangements(hand, system)[0]]
+    return list(declarations(hand, system, knock.limit))
+
+
+def _why_this_declaration(knock: _Knock, arrangement: Arrangement, discard: Card | None) -> _Knock:
+    """Say so when the spread chosen for the knocker is not simply its least deadwood."""
+    system = knock.system
+    least = optimal_arrangements(
+        knock.knocker & ~(1 << discard) if discard is not None else knock.knocker, system
     )[0]
-    if arrangement.deadwood_points > least_arrangement.deadwood_points:
-        steps.append(
-            f"the knocker's least deadwood is {least_arrangement.deadwood_points}, but declaring "
+    if arrangement.deadwood_points > least.deadwood_points:
+        return knock.noted(
+            f"the knocker's least deadwood is {least.deadwood_points}, but declaring "
             f"{arrangement.deadwood_points} scores better for the knocker against these cards"
         )
-    elif _merged_key(tuple(m.mask for m in arrangement.melds), system) != _merged_key(
-        tuple(m.mask for m in least_arrangement.melds), system
+    if merged_runs(tuple(m.mask for m in arrangement.melds), system) != merged_runs(
+        tuple(m.mask for m in least.melds), system
     ):
-        steps.append(
+        return knock.noted(
             "of the knocker's least-deadwood spreads, this one gives the defender the fewest layoffs"
         )
-    return _rule(knocker, defender, rules, system, limit, steps, multiplier, arrangement, discard, True)
+    return knock
 
 
 def _net_for_knocker(arrangement: Arrangement, defender: Mask, rules: Rules, multiplier: int) -> int:
