@@ -201,6 +201,14 @@ def test_sample_records_with_wrong_types_are_answered(name: str, data: bytes) ->
     _answered(name, data)
 
 
+@FUZZ_SETTINGS
+@given(rng=st.randoms(use_true_random=False), cards=st.lists(st.integers(0, 51), unique=True, max_size=52),
+       separator=st.sampled_from([" ", ", ", ",", "\t", "\u3000", " \n "]))
+def test_spelled_cards_read_as_themselves(rng: random.Random, cards: list[int], separator: str) -> None:
+    text = separator.join(fuzz.spelled(rng, card) for card in cards)
+    assert fuzz.api("parse_cards")(text) == cards
+
+
 # -- the harness itself ----------------------------------------------------------------------
 
 

@@ -64,6 +64,7 @@ __all__ = [
     "run",
     "run_one",
     "shrink",
+    "spelled",
 ]
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -437,7 +438,7 @@ _CODEPOINT_BASE = (0x1F0D0, 0x1F0C0, 0x1F0B0, 0x1F0A0)  # clubs, diamonds, heart
 _SEPARATORS = (" ", " ", " ", "  ", ",", ", ", "\t", "", "\u3000", "\n")
 
 
-def _spelled(rng: random.Random, card: int) -> str:
+def spelled(rng: random.Random, card: int) -> str:
     """One card in any spelling the notation accepts (an independent list, as an oracle)."""
     suit, rank = divmod(card, 13)
     if rng.random() < 0.1:
@@ -452,7 +453,7 @@ def _spelled(rng: random.Random, card: int) -> str:
 def _cards_text(rng: random.Random, count: int) -> str:
     cards = rng.sample(range(52), count)
     sep = rng.choice(_SEPARATORS)
-    return sep.join(_spelled(rng, c) for c in cards)
+    return sep.join(spelled(rng, c) for c in cards)
 
 
 def _gen_hand(rng: random.Random) -> str:
@@ -460,7 +461,7 @@ def _gen_hand(rng: random.Random) -> str:
 
 
 def _gen_card(rng: random.Random) -> str:
-    return rng.choice(("", " ", ",")) + _spelled(rng, rng.randrange(52)) + rng.choice(("", " ", "\t"))
+    return rng.choice(("", " ", ",")) + spelled(rng, rng.randrange(52)) + rng.choice(("", " ", "\t"))
 
 
 def _gen_melds(rng: random.Random) -> str:
@@ -468,7 +469,7 @@ def _gen_melds(rng: random.Random) -> str:
     cuts = sorted(rng.sample(range(len(cards) + 1), min(len(cards) + 1, rng.randrange(1, 5))))
     groups = [cards[a:b] for a, b in itertools.pairwise(cuts)]
     return rng.choice(_SEPARATORS).join(
-        "[" + rng.choice(_SEPARATORS).join(_spelled(rng, c) for c in g) + "]" for g in groups
+        "[" + rng.choice(_SEPARATORS).join(spelled(rng, c) for c in g) + "]" for g in groups
     )
 
 
@@ -777,11 +778,17 @@ def _check_record(record: Any) -> None:
 
 
 def _check_series(records: Sequence[Any]) -> None:
-    """N records written as the writer separates them read back as the same N records."""
+    """N records written as the writer separates them read back as the same N records, in each format."""
+    for format in ("gin", "json", "jsonl"):
+        text = _round_trip(f"write_records(..., {format!r})", _written, records, format)
+        _expect_records(f"write_records as {format} then read", _read_back(text, format), records)
+
+
+def _written(records: Sequence[Any], format: str) -> str:
     out = io.StringIO()
-    errors = _round_trip("write_records(..., 'gin')", lambda: list(api("write_records")(records, out, "gin")))
+    errors = list(api("write_records")(records, out, format))
     _expect(not errors, "write_records passes on no errors for records", [], errors)
-    _expect_records("write_records as gin then read", _read_back(out.getvalue(), "gin"), records)
+    return out.getvalue()
 
 
 def _blank(line: bytes, first: bool) -> bool:
