@@ -1,0 +1,69 @@
+"""A batch reports every record given exactly once, in order, whatever its neighbours hold.
+
+Once one hostile JSON Lines line (1,000 ``[``) stopped ``verify`` with a traceback, and
+every record after it went unreported; a file whose name was not UTF-8 stopped a folder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ginref.cli import cli
+from ginref.records import format_jsonl
+from tests.support.randomplay import random_hand
+
+HOSTILE = [
+    "[" * 1000,
+    '{"a":' * 3000,
+    '{"rules": "standard", "players": ["Ann", "Bo"], "hands": ' + "9" * 5000 + "}",
+    '{"rules": "standard", "players": ["\\ud800", "Bo"], "hands": []}',
+    '{"rules": [], "players": {}, "hands": "x"}',
+    "\x00\x01junk",
+    "not json at all",
+    '{"rules": "standard"',
+]
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("seed", range(3))
+def test_every_line_of_a_corrupted_batch_is_reported_once_in_order(
+    tmp_path: Path, seed: int, jobs: str
+) -> None:
+    rng = random.Random(seed)
+    lines, expected = [], []
+    for i in range(300):
+        if rng.random() < 0.1:
+            lines.append(rng.choice(HOSTILE))
+            expected.append("unreadable")
+        else:
+            lines.append(format_jsonl(random_hand(seed * 1000 + i)))
+            expected.append("clean")
+    path = tmp_path / "batch.jsonl"
+    path.write_bytes(("\n".join(lines) + "\n").encode("utf-8", "surrogatepass"))
+    code, out, _ = run("verify", str(path), "--jsonl", "--jobs", jobs)
+    results = [json.loads(line) for line in out.splitlines()]
+    assert [r["index"] for r in results] == list(range(len(lines)))
+    assert [r["line"] for r in results] == list(range(1, len(lines) + 1))
+    assert [r["status"] for r in results] == expected
+    assert code == 3
+
+
+def test_a_file_whose_name_is_not_utf8_is_read_and_named(tmp_path: Path) -> None:
+    folder = os.fsencode(tmp_path)
+    with open(os.path.join(folder, b"caf\xe9.jsonl"), "w") as handle:
+        handle.write(format_jsonl(random_hand(1)) + "\n")
+    code, out, err = run("verify", str(tmp_path), "--jsonl")
+    assert code == 0, err
+    (result,) = [json.loads(line) for line in out.splitlines()]
+    assert result["status"] == "clean" and result["source"].endswith("caf\ufffd.jsonl")
