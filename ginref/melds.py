@@ -19,10 +19,13 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
 from ginref.cards import SUITS, Card, CardSet, Mask, card_name, mask_of, scan
 from ginref.notation import hand_mask, parse_melds
+
+if TYPE_CHECKING:
+    from ginref.rules import Rules
 
 Hand: TypeAlias = CardSet | str | Iterable[Card | str] | Mask
 """What the library takes as a hand: read by :func:`ginref.notation.hand_mask`."""
@@ -57,13 +60,9 @@ class MeldSystem:
     ace_points: int = 1
 
     @classmethod
-    def from_rules(cls, rules: object) -> MeldSystem:
+    def from_rules(cls, rules: Rules) -> MeldSystem:
         """The system a rule set plays; the standard one is ``STANDARD_SYSTEM`` itself (the fast path)."""
-        system = cls(
-            ace_high=getattr(rules, "ace", "low") == "high_or_low",
-            wraparound=bool(getattr(rules, "wraparound", False)),
-            ace_points=int(getattr(rules, "unmatched_ace_value", 1)),
-        )
+        system = cls(rules.ace == "high_or_low", rules.wraparound, rules.unmatched_ace_value)
         return STANDARD_SYSTEM if system == STANDARD_SYSTEM else system
 
     @property
