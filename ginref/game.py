@@ -41,7 +41,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ginref.errors import GinrefError
-from ginref.rules import STANDARD, Rules
+from ginref.notation import excerpt
+from ginref.rules import MAX_NUMBER, STANDARD, Rules
 
 __all__ = [
     "HAND_OUTCOMES",
@@ -49,12 +50,16 @@ __all__ = [
     "Bonus",
     "GameError",
     "GameOverError",
+    "GameScore",
     "GameTally",
     "HandEntry",
     "HollywoodHand",
     "HollywoodTally",
+    "Scorer",
     "TalliedHand",
     "hollywood",
+    "next_dealer",
+    "score_entries",
     "tally",
 ]
 
@@ -216,26 +221,69 @@ def _names(players: tuple[str, str]) -> str:
 
 
 def _check_players(players: Sequence[str], first_dealer: str | None) -> tuple[str, str]:
-    if len(players) != 2 or not all(isinstance(p, str) and p for p in players):
-        raise GameError(f"a game needs two player names, got {tuple(players)!r}")
-    if players[0] == players[1]:
-        raise GameError(f"the two players need different names, got {players[0]!r} twice")
-    pair = (players[0], players[1])
-    if first_dealer is not None and first_dealer not in players:
-        raise GameError(f"unknown first dealer {first_dealer!r}; the players are {_names(pair)}")
-    return pair
+    if type(players) is tuple and len(players) == 2:
+        a, b = players
+        if (
+            type(a) is str and type(b) is str and a and b and a != b
+            and (first_dealer is None or first_dealer in players)
+        ):
+            return players
+    return _explain_players(players, first_dealer)
+
+
+def _explain_players(players: object, first_dealer: object) -> tuple[str, str]:
+    """``players`` as a pair, or the :class:`GameError` saying what is wrong with them."""
+    if not isinstance(players, Sequence) or isinstance(players, str):
+        raise GameError(f"a game needs two player names, got {excerpt(players)}")
+    if len(players) != 2:
+        raise GameError(f"a game needs two player names, got {excerpt(tuple(players[:3]))}")
+    a, b = players[0], players[1]
+    if not (isinstance(a, str) and a and isinstance(b, str) and b):
+        raise GameError(f"a game needs two player names, got {excerpt((a, b))}")
+    if a == b:
+        raise GameError(f"the two players need different names, got {excerpt(a)} twice")
+    if first_dealer is not None and first_dealer not in (a, b):
+        raise GameError(
+            f"unknown first dealer {excerpt(first_dealer)}; the players are {_names((a, b))}"
+        )
+    return (a, b)
+
+
+_WON_OUTCOMES = frozenset(HAND_OUTCOMES) - {"tie", "void"}
 
 
 def _check_entry(players: tuple[str, str], entry: HandEntry, number: int) -> None:
+    """Refuse an entry :func:`tally` cannot score; the usual one passes in one test."""
+    if type(entry) is HandEntry:
+        winner, points = entry.winner, entry.points
+        if (
+            type(points) is int and 0 <= points < MAX_NUMBER
+            and type(entry.multiplier) is int and 1 <= entry.multiplier < MAX_NUMBER
+            and (entry.knocker is None or entry.knocker in players)
+            and (
+                (winner in players and entry.outcome in _WON_OUTCOMES)
+                or (winner is None and not points and entry.outcome in _NO_WINNER_OUTCOMES)
+            )
+        ):
+            return
+    _explain_entry(players, entry, number)
+
+
+def _explain_entry(players: tuple[str, str], entry: object, number: int) -> None:
     def bad(message: str) -> GameError:
         return GameError(f"hand {number}: {message}", number)
 
+    if not isinstance(entry, HandEntry):
+        raise bad(f"a hand is a HandEntry, not {type(entry).__name__}")
     if entry.outcome not in HAND_OUTCOMES:
-        raise bad(f"unknown outcome {entry.outcome!r}; choose from: {', '.join(HAND_OUTCOMES)}")
+        raise bad(f"unknown outcome {excerpt(entry.outcome)}; choose from: {', '.join(HAND_OUTCOMES)}")
     if entry.winner is not None and entry.winner not in players:
-        raise bad(f"unknown winner {entry.winner!r}; the players are {_names(players)}")
+        raise bad(f"unknown winner {excerpt(entry.winner)}; the players are {_names(players)}")
     if entry.knocker is not None and entry.knocker not in players:
-        raise bad(f"unknown knocker {entry.knocker!r}; the players are {_names(players)}")
+        raise bad(f"unknown knocker {excerpt(entry.knocker)}; the players are {_names(players)}")
+    for what, value in (("points", entry.points), ("the multiplier", entry.multiplier)):
+        if isinstance(value, bool) or not isinstance(value, int) or value >= MAX_NUMBER:
+            raise bad(f"{what} must be a whole number below {MAX_NUMBER:,}, got {excerpt(value)}")
     if entry.points < 0:
         raise bad(f"points cannot be negative, got {entry.points}")
     if entry.multiplier < 1:
@@ -243,10 +291,8 @@ def _check_entry(players: tuple[str, str], entry: HandEntry, number: int) -> Non
     if entry.winner is None:
         if entry.outcome not in _NO_WINNER_OUTCOMES:
             raise bad(f"a {entry.outcome} hand needs a winner")
-        if entry.points:
-            raise bad(f"a hand nobody won cannot score {entry.points} points")
-    elif entry.outcome in ("tie", "void"):
-        raise bad(f"a {entry.outcome} hand has no winner, got {entry.winner!r}")
+        raise bad(f"a hand nobody won cannot score {entry.points} points")
+    raise bad(f"a {entry.outcome} hand has no winner, got {excerpt(entry.winner)}")
 
 
 def next_dealer(
@@ -306,21 +352,28 @@ class _Game:
         self.ender: str | None = None
         self.over = False
 
-    def add(
-        self, number: int, entry: HandEntry, dealer: str | None, next_dealer: str | None
-    ) -> TalliedHand:
+    def score(self, entry: HandEntry) -> tuple[int, int]:
+        """Count one hand; its boxes and the box points credited at once."""
         rules = self.rules
         boxes = _hand_boxes(rules, entry)
         box_points = 0
-        if entry.winner is not None:
-            self.won[entry.winner] += 1
-            self.boxes[entry.winner] += boxes
+        winner = entry.winner
+        if winner is not None:
+            self.won[winner] += 1
+            self.boxes[winner] += boxes
             if rules.box_timing == "immediate" and not rules.single_hand:
                 box_points = boxes * rules.box_bonus
-            self.totals[entry.winner] += entry.points + box_points
-        reached = entry.winner is not None and self.totals[entry.winner] >= rules.game_target
-        if rules.single_hand or reached:
-            self.over, self.ender = True, entry.winner
+            self.totals[winner] += entry.points + box_points
+            if self.totals[winner] >= rules.game_target:
+                self.over, self.ender = True, winner
+        if rules.single_hand:
+            self.over, self.ender = True, winner
+        return boxes, box_points
+
+    def add(
+        self, number: int, entry: HandEntry, dealer: str | None, next_dealer: str | None
+    ) -> TalliedHand:
+        boxes, box_points = self.score(entry)
         hand = TalliedHand(
             number, entry.winner, entry.points, entry.outcome, entry.knocker, entry.multiplier,
             boxes, box_points, dict(self.totals), dealer, next_dealer, self.over,
@@ -328,7 +381,7 @@ class _Game:
         self.hands.append(hand)
         return hand
 
-    def _bonuses(self) -> dict[str, list[Bonus]]:
+    def bonuses(self) -> dict[str, list[Bonus]]:
         rules = self.rules
         items: dict[str, list[Bonus]] = {p: [] for p in self.players}
         if not self.over or rules.single_hand or self.ender is None:
@@ -360,9 +413,12 @@ class _Game:
             ))
         return items
 
+    def final_totals(self, bonuses: dict[str, list[Bonus]]) -> dict[str, int]:
+        return {p: self.totals[p] + sum(b.points for b in bonuses[p]) for p in self.players}
+
     def result(self, first_dealer: str | None, next_dealer: str | None) -> GameTally:
-        bonuses = self._bonuses()
-        final = {p: self.totals[p] + sum(b.points for b in bonuses[p]) for p in self.players}
+        bonuses = self.bonuses()
+        final = self.final_totals(bonuses)
         a, b = self.players
         leader = _leader(self.players, final)
         shutout = (
@@ -502,6 +558,36 @@ class HollywoodTally:
         }
 
 
+class _Match:
+    """The running state of a Hollywood match: three games and where each player has scored."""
+
+    def __init__(self, players: tuple[str, str], rules: Rules) -> None:
+        if rules.game_target <= 0:
+            raise GameError(
+                f"Hollywood scoring needs a game target above 0 ({rules.label} plays one hand)"
+            )
+        self.games = [_Game(players, rules) for _ in range(HOLLYWOOD_GAMES)]
+        self.started: dict[str, set[int]] = {p: set() for p in players}
+
+    @property
+    def over(self) -> bool:
+        return all(game.over for game in self.games)
+
+    def enter(self, entry: HandEntry) -> list[int]:
+        """The games (0-based) a hand's win goes into: every open game the winner has
+        scored in, then the first open game not yet scored in."""
+        if entry.winner is None:
+            return []
+        mine = self.started[entry.winner]
+        open_games = [i for i, game in enumerate(self.games) if not game.over]
+        entered = [i for i in open_games if i in mine]
+        fresh = [i for i in open_games if i not in mine]
+        if fresh:
+            entered.append(fresh[0])
+            mine.add(fresh[0])
+        return entered
+
+
 def hollywood(
     players: tuple[str, str],
     entries: Sequence[HandEntry],
@@ -524,27 +610,15 @@ def hollywood(
     :class:`GameOverError`. The Game 4 extension [P8] is not played.
     """
     players = _check_players(players, first_dealer)
-    if rules.game_target <= 0:
-        raise GameError(
-            f"Hollywood scoring needs a game target above 0 ({rules.label} plays one hand)"
-        )
-    games = [_Game(players, rules) for _ in range(HOLLYWOOD_GAMES)]
-    started: dict[str, set[int]] = {p: set() for p in players}
+    match = _Match(players, rules)
+    games = match.games
     hands: list[HollywoodHand] = []
     dealer = first_dealer
     for number, entry in enumerate(entries, 1):
         _check_entry(players, entry, number)
-        open_games = [i for i, g in enumerate(games) if not g.over]
-        if not open_games:
+        if match.over:
             raise GameOverError(_over_message(number, len(hands), "Hollywood match"), number)
-        entered: list[int] = []
-        if entry.winner is not None:
-            mine = started[entry.winner]
-            entered = [i for i in open_games if i in mine]
-            fresh = [i for i in open_games if i not in mine]
-            if fresh:
-                entered.append(fresh[0])
-                mine.add(fresh[0])
+        entered = match.enter(entry)
         closed = []
         for i in entered:
             games[i].add(number, entry, None, None)
@@ -577,3 +651,161 @@ def hollywood(
         margin=abs(match_totals[a] - match_totals[b]),
         next_dealer=dealer,
     )
+
+
+# -- hands one at a time, for the referee and the sheet reader -------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class GameScore:
+    """What a referee needs to know of a game's hands, plain or Hollywood.
+
+    ``played`` hands count; any after the one that ended the game (or the match) are
+    ``after_end`` and are not scored. ``running_totals`` holds the hand totals after
+    each played hand: a plain game's (immediate box points included), or for Hollywood
+    each player's plain sum of points won. ``final_totals`` add the end-of-game bonuses
+    once the game is over; for Hollywood they are the match totals.
+    """
+
+    played: int
+    after_end: int
+    running_totals: tuple[dict[str, int], ...]
+    hand_totals: dict[str, int]
+    final_totals: dict[str, int]
+    game_over: bool
+    winner: str | None
+    next_dealer: str | None
+    """who deals after the last played hand, counted from the first dealer"""
+
+
+class Scorer:
+    """Scores hands one at a time, so a reader knows at once when the game is over.
+
+    Mutable on purpose (a reader feeds it hand by hand); :meth:`score` gives a frozen
+    :class:`GameScore`. ``hollywood`` None follows ``rules.hollywood_columns``; a
+    Hollywood match needs a game target above 0 (:class:`GameError` otherwise).
+    """
+
+    def __init__(
+        self,
+        players: tuple[str, str],
+        rules: Rules = STANDARD,
+        first_dealer: str | None = None,
+        *,
+        hollywood: bool | None = None,
+    ) -> None:
+        self.players = _check_players(players, first_dealer)
+        self.rules = rules
+        self.dealer = first_dealer
+        if hollywood is None:
+            hollywood = _plays_hollywood(rules)
+        self.match = _Match(self.players, rules) if hollywood else None
+        self.game = _Game(self.players, rules) if self.match is None else None
+        self.points = dict.fromkeys(self.players, 0)
+        self.running: list[dict[str, int]] = []
+
+    @property
+    def over(self) -> bool:
+        return self.game.over if self.game is not None else self.match is not None and self.match.over
+
+    def add(self, entry: HandEntry) -> bool:
+        """Score one more hand; True when it ended the game (or match).
+
+        Raises :class:`GameError` for an entry :func:`tally` refuses and
+        :class:`GameOverError` for a hand after the end.
+        """
+        number = len(self.running) + 1
+        _check_entry(self.players, entry, number)
+        if self.over:
+            what = "game" if self.game is not None else "Hollywood match"
+            raise GameOverError(_over_message(number, number - 1, what), number)
+        if self.game is not None:
+            self.game.score(entry)
+            self.running.append(dict(self.game.totals))
+        else:
+            self._enter(entry)
+        self.dealer = next_dealer(self.rules, self.players, self.dealer, entry.winner)
+        return self.over
+
+    def _enter(self, entry: HandEntry) -> None:
+        assert self.match is not None
+        for i in self.match.enter(entry):
+            self.match.games[i].score(entry)
+        if entry.winner is not None:
+            self.points[entry.winner] += entry.points
+        self.running.append(dict(self.points))
+
+    def score(self, after_end: int = 0) -> GameScore:
+        """The hands so far (``after_end`` more were entered once the game was over)."""
+        over = self.over
+        if self.game is not None:
+            game = self.game
+            final = game.final_totals(game.bonuses()) if over else dict(game.totals)
+            winner = game.ender if over else None
+            totals = dict(game.totals)
+        else:
+            assert self.match is not None
+            games = self.match.games
+            finals = [game.final_totals(game.bonuses()) for game in games]
+            final = {p: sum(f[p] for f in finals) for p in self.players}
+            winner = _leader(self.players, final) if over else None
+            totals = dict(self.points)
+        return GameScore(
+            len(self.running), after_end, tuple(self.running), totals, final, over, winner,
+            self.dealer,
+        )
+
+
+def score_entries(
+    players: tuple[str, str],
+    entries: Sequence[HandEntry],
+    rules: Rules = STANDARD,
+    first_dealer: str | None = None,
+    *,
+    hollywood: bool | None = None,
+) -> GameScore:
+    """Score the hands up to the end of the game; later ones are counted, not scored.
+
+    One pass: the answer :func:`tally` (or :func:`hollywood`) gives for the hands
+    played, without raising :class:`GameOverError` for the rest. An entry that cannot
+    be scored raises :class:`GameError`, as there.
+    """
+    players = _check_players(players, first_dealer)
+    if hollywood is None:
+        hollywood = _plays_hollywood(rules)
+    if not hollywood and (rules.box_timing == "end" or rules.single_hand):
+        quick = _quick_score(players, entries, rules, first_dealer)
+        if quick is not None:
+            return quick
+    scorer = Scorer(players, rules, first_dealer, hollywood=hollywood)
+    for played, entry in enumerate(entries):
+        if scorer.add(entry):
+            return scorer.score(len(entries) - played - 1)
+    return scorer.score()
+
+
+def _plays_hollywood(rules: Rules) -> bool:
+    return rules.hollywood_columns == HOLLYWOOD_GAMES and not rules.single_hand
+
+
+def _quick_score(
+    players: tuple[str, str], entries: Sequence[HandEntry], rules: Rules, first_dealer: str | None
+) -> GameScore | None:
+    """The common case summed directly: a plain game with end-of-game boxes still on, or a
+    single hand. None once a hand total reaches the target: the bonuses need :class:`Scorer`."""
+    totals = dict.fromkeys(players, 0)
+    running = []
+    dealer = first_dealer
+    target, single = rules.game_target, rules.single_hand
+    for number, entry in enumerate(entries, 1):
+        _check_entry(players, entry, number)
+        winner = entry.winner
+        if winner is not None:
+            totals[winner] += entry.points
+            if totals[winner] >= target and not single:
+                return None
+        running.append(dict(totals))
+        dealer = next_dealer(rules, players, dealer, winner)
+        if single:
+            return GameScore(1, len(entries) - 1, tuple(running), totals, dict(totals), True, winner, dealer)
+    return GameScore(len(running), 0, tuple(running), totals, dict(totals), False, None, dealer)

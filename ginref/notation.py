@@ -143,15 +143,15 @@ EXCERPT_LIMIT = 80
 
 
 def excerpt(value: object, limit: int = EXCERPT_LIMIT) -> str:
-    """``value`` as a message quotes it: its repr, cut to ``limit`` characters (saying so).
+    """``value`` as a message quotes it: its repr, at most about ``limit`` characters, saying
+    when it was cut.
 
-    A whole number too long to print (Python refuses past 4,300 digits) is told by
-    its size, and a value whose repr fails (nested too deep) by its type.
+    Text is cut before it is quoted, so escapes (``\\ufeff``) count as shown; a whole
+    number too long to print (Python refuses past 4,300 digits) is told by its size, and
+    a value whose repr fails (nested too deep) by its type.
     """
     if isinstance(value, str):
-        if len(value) <= limit:
-            return repr(value)
-        return f"{value[:limit]!r}... (cut; {len(value)} characters)"
+        return _quoted(value, limit)
     if isinstance(value, int) and not isinstance(value, bool) and not -(10**20) < value < 10**20:
         digits = (abs(value).bit_length() * 30103) // 100000 + 1
         return f"a {'negative ' if value < 0 else ''}number of about {digits} digits"
@@ -160,6 +160,20 @@ def excerpt(value: object, limit: int = EXCERPT_LIMIT) -> str:
     except (RecursionError, ValueError):
         return f"a {type(value).__name__} too large to show"
     return shown if len(shown) <= limit else f"{shown[:limit]}... (cut; {len(shown)} characters)"
+
+
+def _quoted(text: str, limit: int) -> str:
+    shown = repr(text[: limit + 1])
+    if len(text) <= limit and len(shown) <= limit + 2:
+        return shown
+    short, long = 0, min(len(text), limit)  # the longest prefix whose repr fits
+    while short < long:
+        middle = (short + long + 1) // 2
+        if len(repr(text[:middle])) <= limit + 2:
+            short = middle
+        else:
+            long = middle - 1
+    return f"{text[:short]!r}... (cut; {len(text)} characters)"
 
 
 def line_and_column(text: str, at: int) -> tuple[int, int]:

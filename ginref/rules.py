@@ -236,10 +236,16 @@ class Rules:
 _NOT_KNOBS = ("name", "aliases", "description", "overrides")
 _MINIMUM: dict[str, int] = {"max_discard_draws": 1}
 _INT_CHOICES: dict[str, tuple[int, ...]] = {"hollywood_columns": (0, 3)}
-MAX_NUMBER = 10**15
+_MAX_POWER = 15
+MAX_NUMBER = 10**_MAX_POWER
 """Knob values, points and counts at or above this are refused: no game comes near it,
 and it keeps text Python cannot turn into an int (over 4,300 digits) away from ``int()``."""
 _NUMBER_RE = re.compile(r"[+-]?[0-9]{1,16}")
+
+
+def _shown(value: object) -> str:
+    """``value`` quoted short: rule messages also carry a file name and the choices."""
+    return excerpt(value, 40)
 
 
 def parse_number(text: str) -> int | None:
@@ -264,14 +270,14 @@ class _Knob:
     int_choices: tuple[int, ...] = ()
 
     def bad_value(self, raw: object) -> str:
-        message = f"bad value {excerpt(raw)} for {self.name}; "
+        message = f"bad value {_shown(raw)} for {self.name}; "
         if self.kind == "bool":
             return message + "choose from: false, true"
         if self.kind == "choice":
             return message + "choose from: " + ", ".join(sorted(self.choices))
         if self.int_choices:
             return message + "choose from: " + ", ".join(map(str, self.int_choices))
-        below = f" and below {MAX_NUMBER:,}" if _too_big(raw) else ""
+        below = f" and below 10**{_MAX_POWER}" if _too_big(raw) else ""
         if self.kind == "optional_int":
             return message + f"expected 'off' or a whole number >= {self.minimum}{below}"
         return message + f"expected a whole number >= {self.minimum}{below}"
@@ -467,23 +473,24 @@ def find_rules(name: str) -> Rules:
     31
     """
     if not isinstance(name, str):
-        raise UnknownRulesError(f"a rule set name is text, not {excerpt(name)}")
+        raise UnknownRulesError(f"a rule set name is text, not {_shown(name)}")
     key = _normalise(name)
     key = ALIASES.get(key, key)
     if key in PRESETS:
         return PRESETS[key]
-    raise UnknownRulesError(
-        f"unknown rules {excerpt(name.strip().lower())}; choose from: {', '.join(PRESET_NAMES)}"
-    )
+    shown = _shown(name.strip().lower())
+    if len(key) > 40:
+        raise UnknownRulesError(f"unknown rules {shown}: no rule set has a name that long")
+    raise UnknownRulesError(f"unknown rules {shown}; choose from: {', '.join(PRESET_NAMES)}")
 
 
 def parse_override(text: str) -> tuple[str, str]:
     """Split ``--set`` text: ``"gin_bonus=25"`` -> ``("gin_bonus", "25")``."""
     if not isinstance(text, str):
-        raise UnknownRulesError(f"a rule override is text, not {excerpt(text)}")
+        raise UnknownRulesError(f"a rule override is text, not {_shown(text)}")
     knob, sep, value = text.partition("=")
     if not sep or not knob.strip():
-        raise UnknownRulesError(f"bad rule override {excerpt(text)}; expected knob=value")
+        raise UnknownRulesError(f"bad rule override {_shown(text)}; expected knob=value")
     return knob.strip(), value.strip()
 
 
@@ -492,13 +499,13 @@ _LONGEST_KNOB = max(map(len, KNOB_NAMES))
 
 def _knob(name: str) -> _Knob:
     if not isinstance(name, str):
-        raise UnknownRulesError(f"a rule knob name is text, not {excerpt(name)}")
+        raise UnknownRulesError(f"a rule knob name is text, not {_shown(name)}")
     key = _normalise(name)
     if key in _KNOBS:
         return _KNOBS[key]
     if key in _NOT_KNOBS:
         raise UnknownRulesError(f"rule field {name!r} cannot be overridden")
-    message = f"unknown rule knob {excerpt(name)}"
+    message = f"unknown rule knob {_shown(name)}"
     close = difflib.get_close_matches(key, KNOB_NAMES, n=1) if len(key) <= 2 * _LONGEST_KNOB else []
     if close:
         message += f"; did you mean {close[0]!r}?"
@@ -516,7 +523,7 @@ def with_overrides(rules: Rules, overrides: Mapping[str, object]) -> Rules:
     'standard + gin_bonus=25, tie_policy=no_score'
     """
     if not isinstance(overrides, Mapping):
-        raise UnknownRulesError(f"rule overrides are a mapping of knob to value, not {excerpt(overrides)}")
+        raise UnknownRulesError(f"rule overrides are a mapping of knob to value, not {_shown(overrides)}")
     changes: dict[str, object] = {}
     for name, raw in overrides.items():
         spec = _knob(name)
@@ -547,7 +554,7 @@ def load_rules_file(path: str | os.PathLike[str]) -> Rules:
     base_name = table.pop("base", "standard")
     if not isinstance(base_name, str):
         raise UnknownRulesError(
-            _located(where, text, "base", f"bad value {excerpt(base_name)} for base; expected a name")
+            _located(where, text, "base", f"bad value {_shown(base_name)} for base; expected a name")
         )
     try:
         rules = find_rules(base_name)

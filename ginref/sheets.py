@@ -41,14 +41,15 @@ from ginref.game import (
     GameTally,
     HandEntry,
     HollywoodTally,
+    Scorer,
     _check_players,
     _names,
     _other,
     hollywood,
     tally,
 )
-from ginref.notation import parse_card
-from ginref.rules import STANDARD, Rules, find_rules, with_overrides
+from ginref.notation import SEPARATORS, excerpt, parse_card
+from ginref.rules import STANDARD, Rules, find_rules, parse_number, with_overrides
 from ginref.scoring import Ending, settle
 
 __all__ = [
@@ -76,7 +77,8 @@ __all__ = [
 #   flag     ::= "spade" | "upcard" card            (the card word is read by ``parse_card``)
 #   name     ::= letters, digits and "_", not starting with a digit; inner "-", "'" or "."
 #                allowed; never a keyword
-#   count    ::= ["+" | "-"] digit+                 (signed, so that "-3" gets a clear error)
+#   count    ::= ["+" | "-"] digit+                 (ASCII digits, signed so that "-3" gets a
+#                                                   clear error)
 #   comment  ::= "#" to the end of the line
 #
 # Keywords are case-insensitive, names are not. Results: ``header``, ``first``,
@@ -113,7 +115,7 @@ sheet_name_expr = (
     .set_parse_action(_sheet_token)
     .set_name("player name")
 )
-sheet_count_expr = pp.Regex(r"[+-]?\d+(?![\w.])").set_parse_action(_sheet_token).set_name("count")
+sheet_count_expr = pp.Regex(r"[+-]?[0-9]+(?![\w.])").set_parse_action(_sheet_token).set_name("count")
 _rules_name = pp.Regex(r"[\w-]+").set_parse_action(_sheet_token).set_name("rule set name")
 _sheet_card_word = pp.Regex(r"[^\s#]+").set_parse_action(_sheet_token).set_name("card")
 _colon = pp.Suppress(":").set_name("':'")
@@ -240,22 +242,29 @@ def _syntax_message(exc: pp.ParseBaseException, line: str) -> tuple[str, int]:
     found = line[loc:].split(maxsplit=1)[0] if line[loc:].strip() else ""
     if found.startswith(":") and loc and not line[:loc].strip().count(" "):
         header = line[:loc].strip()
-        return f"unknown header {header!r}; expected 'players:', 'rules:' or 'dealer:'", 1
+        return f"unknown header {excerpt(header)}; expected 'players:', 'rules:' or 'dealer:'", 1
     message = exc.msg
     if message.startswith("Expected "):
         message = "expected " + message[len("Expected "):]
-    message += f", found {found!r}" if found else ", found end of line"
+    message += f", found {excerpt(found)}" if found else ", found end of line"
     return message, loc + 1
 
 
 _NAME_ONLY = sheet_name_expr + pp.StringEnd()
 
 
+MAX_NAME = 80
+"""Longest player name a sheet takes (so that every message naming a player stays short)."""
+
+
 def _check_sheet_name(name: str) -> None:
     try:
         _NAME_ONLY.parse_string(name)
     except pp.ParseBaseException:
-        raise GameError(f"{name!r} cannot be a player name on a score sheet") from None
+        raise GameError(f"{excerpt(name)} cannot be a player name on a score sheet") from None
+    if len(name) > MAX_NAME:
+        raise GameError(f"player names on a sheet have at most {MAX_NAME} characters, "
+                        f"not {len(name)}")
 
 
 class _SheetReader:
@@ -290,6 +299,7 @@ class _SheetReader:
         self.hollywood = False
         self.hands: list[SheetHand] = []
         self.over_at: int = 0
+        self.scorer: Scorer | None = None
         """line of the hand that ended the game (or match), 0 while it is on"""
 
     def report(self, message: str, line: int, column: int) -> None:
@@ -299,7 +309,10 @@ class _SheetReader:
         self.errors.append(error)
 
     def read(self, text: str) -> Sheet:
-        for number, line in enumerate(text.splitlines(), 1):
+        for number, written in enumerate(_lines(text), 1):
+            line = written.translate(_SPACES)
+            if not line.partition("#")[0].strip():
+                continue  # blank or only a comment: nothing for the grammar to do
             try:
                 result = sheet_line_expr.parse_string(line)
             except pp.ParseBaseException as exc:
@@ -339,6 +352,10 @@ class _SheetReader:
         if kind == "players":
             first: SheetToken = result["first"]
             second: SheetToken = result["second"]
+            for word in (first, second):
+                if len(word.text) > MAX_NAME:
+                    raise _LineError(f"player names have at most {MAX_NAME} characters, "
+                                     f"not {len(word.text)}", word.loc)
             if first.text == second.text:
                 raise _LineError(
                     f"the two players need different names, got {first.text!r} twice", second.loc
@@ -369,13 +386,23 @@ class _SheetReader:
         if self.dealer is not None:
             name, line, loc = self.dealer
             if self.players is not None and name not in self.players:
-                message = f"unknown dealer {name!r}; the players are {_names(self.players)}"
+                message = f"unknown dealer {excerpt(name)}; the players are {_names(self.players)}"
                 self.report(message, line, loc + 1)
             else:
                 self.first_dealer = name
         if self.players is None and number:
             message = "no players: add a 'players: NAME NAME' line before the first hand"
             self.report(message, number, 1)
+        self.scorer = self.new_scorer()
+
+    def new_scorer(self) -> Scorer | None:
+        """What tells :meth:`add` at once that the game is over: one hand at a time, linear."""
+        if self.players is None:
+            return None
+        try:
+            return Scorer(self.players, self.rules, self.first_dealer, hollywood=self.hollywood)
+        except GameError:  # e.g. Hollywood with a one-hand rule set: reported when scored
+            return None
 
     # -- hands -----------------------------------------------------------------
 
@@ -389,7 +416,7 @@ class _SheetReader:
         player = who.text
         if player not in self.players:
             raise _LineError(
-                f"unknown player {player!r}; the players are {_names(self.players)}", who.loc
+                f"unknown player {excerpt(player)}; the players are {_names(self.players)}", who.loc
             )
         other = _other(self.players, player)
         spade: SheetToken | None = None
@@ -496,21 +523,31 @@ class _SheetReader:
                 f" (hand {len(self.hands)}, line {self.over_at})",
                 loc,
             )
+        try:
+            over = self.scorer is not None and self.scorer.add(entry)
+        except GameError as exc:  # points past MAX_NUMBER, from counts just below it
+            raise _LineError(str(exc), loc) from None
         text = line.split("#", 1)[0].rstrip()
         self.hands.append(SheetHand(entry, number, loc + 1, text))
-        entries = [hand.entry for hand in self.hands]
-        try:
-            if self.hollywood:
-                over = hollywood(self.players, entries, self.rules, self.first_dealer).match_over
-            else:
-                over = tally(self.players, entries, self.rules, self.first_dealer).game_over
-        except GameError:  # e.g. Hollywood with a one-hand rule set: reported when scored
-            over = False
         if over:
             self.over_at = number
 
 
 _SPADES = 3
+
+
+_SPACES = str.maketrans(dict.fromkeys(SEPARATORS.replace(",", ""), " "))
+"""Every character ``str.split`` splits at becomes a space for the grammar, one for one,
+so the grammar and the messages skip the same spaces and columns do not move."""
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of ``text``, split at ``\n`` only (as the record reader and editors count
+    them); a BOM before line 1 and a ``\r`` before each line end are not part of a line."""
+    lines = text.removeprefix("\ufeff").split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 
 def _optional(result: pp.ParseResults, name: str) -> SheetToken | None:
@@ -521,7 +558,9 @@ def _optional(result: pp.ParseResults, name: str) -> SheetToken | None:
 
 
 def _count(word: SheetToken, what: str) -> int:
-    value = int(word.text)
+    value = parse_number(word.text)
+    if value is None:
+        raise _LineError(f"{what} {excerpt(word.text)} is too large: no game comes near it", word.loc)
     if value < 0:
         raise _LineError(f"{what} cannot be negative: {word.text!r}", word.loc)
     return value
@@ -548,6 +587,10 @@ def read_sheet(
     first is raised. A bad override raises :class:`UnknownRulesError` and
     bad ``players`` a :class:`GameError`, in both modes.
     """
+    if not isinstance(text, str):
+        raise RecordError(f"a score sheet is text, not {type(text).__name__}", source)
+    if rules is not None and not isinstance(rules, Rules):
+        raise UnknownRulesError(f"rules must be a Rules value, not {type(rules).__name__}")
     if players is not None:
         players = _check_players(players, None)
         for name in players:

@@ -12,6 +12,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ginref.errors import GinrefError, RecordError, UnknownRulesError
 from ginref.game import (
@@ -20,7 +22,9 @@ from ginref.game import (
     GameTally,
     HandEntry,
     HollywoodTally,
+    Scorer,
     hollywood,
+    score_entries,
     tally,
 )
 from ginref.rules import PRESETS, STANDARD, Rules, find_rules, with_overrides
@@ -615,3 +619,111 @@ def test_results_are_frozen() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         result.winner = "Bo"  # type: ignore[misc]
     assert isinstance(result.rules, Rules)
+
+
+# -- score_entries and Scorer: the referee's one call, held to tally and hollywood -------
+
+_RULE_SETS = [
+    STANDARD,
+    PRESETS["hoyle"],
+    PRESETS["oklahoma"],
+    PRESETS["hollywood"],
+    find_rules("straight"),
+    with_overrides(STANDARD, {"game_target": 0}),
+    with_overrides(STANDARD, {"box_timing": "immediate"}),
+    with_overrides(STANDARD, {"game_target": 40, "shutout": "double_total"}),
+    with_overrides(STANDARD, {"next_dealer": "loser", "void_hand_dealer": "passes"}),
+    with_overrides(PRESETS["oklahoma"], {"box_timing": "immediate", "spade_double_boxes": True}),
+]
+
+
+@st.composite
+def _entries(draw: st.DrawFn) -> list[HandEntry]:
+    out = []
+    for _ in range(draw(st.integers(0, 14))):
+        winner = draw(st.sampled_from(["Ann", "Bo", None]))
+        if winner is None:
+            out.append(HandEntry(None, 0, draw(st.sampled_from(["void", "tie", "illegal_knock"]))))
+            continue
+        outcome = draw(st.sampled_from(["knock", "gin", "big_gin", "undercut", "illegal_knock"]))
+        points = draw(st.integers(0, 70))
+        out.append(HandEntry(winner, points, outcome, winner, draw(st.sampled_from([1, 1, 2]))))
+    return out
+
+
+def _played_by_tally(entries: list[HandEntry], score: object) -> int:
+    """How many hands ``score`` accepts before GameOverError (the retry the referee used)."""
+    try:
+        score(entries)  # type: ignore[operator]
+    except GameOverError as exc:
+        return exc.hand - 1
+    return len(entries)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_entries(), st.sampled_from(_RULE_SETS), st.sampled_from(["Ann", "Bo", None]))
+def test_score_entries_agrees_with_tally_and_hollywood(
+    entries: list[HandEntry], rules: Rules, first_dealer: str | None
+) -> None:
+    got = score_entries(AB, entries, rules, first_dealer)
+    if rules.hollywood_columns == 3 and not rules.single_hand:
+        played = _played_by_tally(entries, lambda e: hollywood(AB, e, rules, first_dealer))
+        match = hollywood(AB, entries[:played], rules, first_dealer)
+        points = dict.fromkeys(AB, 0)
+        running = []
+        for entry in entries[:played]:
+            if entry.winner is not None:
+                points[entry.winner] += entry.points
+            running.append(dict(points))
+        expected = (played, running, points, match.match_totals, match.match_over, match.winner,
+                    match.next_dealer)
+    else:
+        played = _played_by_tally(entries, lambda e: tally(AB, e, rules, first_dealer))
+        game = tally(AB, entries[:played], rules, first_dealer)
+        expected = (played, [h.totals for h in game.hands], game.hand_totals, game.final_totals,
+                    game.game_over, game.winner, game.next_dealer)
+    assert (got.played, list(got.running_totals), got.hand_totals, got.final_totals, got.game_over,
+            got.winner, got.next_dealer) == expected
+    assert got.after_end == len(entries) - played
+
+
+@settings(max_examples=200, deadline=None)
+@given(_entries(), st.sampled_from(_RULE_SETS))
+def test_scorer_one_hand_at_a_time_is_score_entries(entries: list[HandEntry], rules: Rules) -> None:
+    scorer = Scorer(AB, rules, "Ann")
+    for number, entry in enumerate(entries, 1):
+        if scorer.over:
+            with pytest.raises(GameOverError):
+                scorer.add(entry)
+            break
+        ended = scorer.add(entry)
+        assert ended == scorer.over == score_entries(AB, entries[:number], rules, "Ann").game_over
+    assert scorer.score(len(entries) - scorer.score().played) == score_entries(AB, entries, rules, "Ann")
+
+
+SCORE_ENTRIES_CASES = [
+    # a game that ends at hand 2 of 3: the third is counted, not scored
+    ([E("Ann", 60, "knock"), E("Ann", 45, "gin"), E("Bo", 5, "knock")], STANDARD,
+     (2, 1, {"Ann": 105, "Bo": 0}, {"Ann": 345, "Bo": 0}, True, "Ann")),
+    # still on after one hand
+    ([E("Bo", 25, "knock")], STANDARD, (1, 0, {"Ann": 0, "Bo": 25}, {"Ann": 0, "Bo": 25}, False, None)),
+    # one-hand rule set: over at once, later hands counted
+    ([E(None, 0, "void"), E("Ann", 9, "knock")], with_overrides(STANDARD, {"game_target": 0}),
+     (1, 1, {"Ann": 0, "Bo": 0}, {"Ann": 0, "Bo": 0}, True, None)),
+    # no hands at all
+    ([], STANDARD, (0, 0, {"Ann": 0, "Bo": 0}, {"Ann": 0, "Bo": 0}, False, None)),
+]
+
+
+@pytest.mark.parametrize(("entries", "rules", "expected"), SCORE_ENTRIES_CASES)
+def test_score_entries(entries: list[HandEntry], rules: Rules, expected: tuple[object, ...]) -> None:
+    got = score_entries(AB, entries, rules)
+    assert (got.played, got.after_end, got.hand_totals, got.final_totals, got.game_over,
+            got.winner) == expected
+
+
+def test_score_entries_checks_entries_like_tally() -> None:
+    with pytest.raises(GameError, match=r"^hand 2: unknown winner 'Cy'"):
+        score_entries(AB, [E("Ann", 5, "knock"), E("Cy", 5, "knock")])
+    with pytest.raises(GameError, match="Hollywood scoring needs a game target above 0"):
+        score_entries(AB, [], with_overrides(STANDARD, {"game_target": 0}), hollywood=True)
