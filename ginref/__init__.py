@@ -13,6 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 # Names are imported on first use, so `ginref COMMAND` loads only what it needs.
 _EXPORTS = {
+    "Advice": "ginref.advice",
+    "KnockOption": "ginref.advice",
+    "advise": "ginref.advice",
     "DiscardOption": "ginref.analysis",
     "HandAnalysis": "ginref.analysis",
     "analyze": "ginref.analysis",
@@ -67,6 +70,7 @@ _SUBMODULES = frozenset({"records", "referee", "verify"})
 name is also a submodule's name, so ``ginref.X`` means one thing whatever was imported first."""
 
 if TYPE_CHECKING:
+    from ginref.advice import Advice, KnockOption, advise
     from ginref.analysis import DiscardOption, HandAnalysis, analyze
     from ginref.cards import Card, CardSet, card_name, mask_of
     from ginref.errors import (
@@ -121,6 +125,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "PRESETS",
+    "Advice",
     "Arrangement",
     "Card",
     "CardSet",
@@ -133,6 +138,7 @@ __all__ = [
     "HandAnalysis",
     "HandScore",
     "HandSizeError",
+    "KnockOption",
     "Layoff",
     "LayoffReport",
     "Meld",
@@ -147,6 +153,7 @@ __all__ = [
     "Verdict",
     "__version__",
     "adjudicate",
+    "advise",
     "analyze",
     "best_arrangement",
     "best_defence",

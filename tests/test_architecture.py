@@ -27,6 +27,7 @@ LAYERS: dict[str, float] = {
     "records.openspiel": 7.3, "records.io": 7.4, "records": 7.6,
     "referee.findings": 8, "referee.replay": 8.2, "referee.verdict": 8.4, "referee": 8.6,
     "verify": 9,
+    "advice": 9.4,
     "render": 10,
     "cli": 11, "__init__": 11, "__main__": 12,
 }
