@@ -44,6 +44,7 @@ _EXPORTS = {
     "min_deadwood_after_discard": "ginref.melds",
     "optimal_arrangements": "ginref.melds",
     "format_cards": "ginref.notation",
+    "hand_mask": "ginref.notation",
     "parse_card": "ginref.notation",
     "parse_cards": "ginref.notation",
     "parse_hand": "ginref.notation",
@@ -59,6 +60,7 @@ _EXPORTS = {
     "settle": "ginref.scoring",
     "GameTally": "ginref.game",
     "tally": "ginref.game",
+    "read_sheet": "ginref.sheets",
     "GameRecord": "ginref.records",
     "read_records": "ginref.records",
     "Verdict": "ginref.referee",
@@ -94,11 +96,12 @@ if TYPE_CHECKING:
         min_deadwood_after_discard,
         optimal_arrangements,
     )
-    from ginref.notation import format_cards, parse_card, parse_cards, parse_hand, parse_melds
+    from ginref.notation import format_cards, hand_mask, parse_card, parse_cards, parse_hand, parse_melds
     from ginref.records import GameRecord, read_records
     from ginref.referee import Verdict, adjudicate
     from ginref.rules import PRESETS, Rules, find_rules, load_rules_file, with_overrides
     from ginref.scoring import HandScore, Outcome, score_hand, settle
+    from ginref.sheets import read_sheet
 
 
 def __getattr__(name: str) -> Any:
@@ -160,6 +163,7 @@ __all__ = [
     "card_name",
     "find_rules",
     "format_cards",
+    "hand_mask",
     "layoff_report",
     "load_rules_file",
     "mask_of",
@@ -171,6 +175,7 @@ __all__ = [
     "parse_hand",
     "parse_melds",
     "read_records",
+    "read_sheet",
     "score_hand",
     "settle",
     "tally",
