@@ -10,7 +10,7 @@ by step with the rule behind each step.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -46,6 +46,49 @@ class Outcome(enum.Enum):
 
 
 @dataclass(frozen=True, slots=True)
+class Cards:
+    """Cards named inside a step: one group (``8D TD``), or melds in brackets."""
+
+    groups: tuple[tuple[Card, ...], ...]
+    bracketed: bool = False
+
+    def text(self, name: Callable[[Card], str] = card_name) -> str:
+        shown = [" ".join(name(c) for c in group) for group in self.groups]
+        return " ".join(f"[{group}]" for group in shown) if self.bracketed else " ".join(shown)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One step of a ruling, as data: words with the cards kept as cards, so that whoever
+    shows it spells them one way (``str`` gives the canonical spelling, ``TD``)."""
+
+    words: tuple[str | Cards, ...]
+
+    def text(self, name: Callable[[Card], str] = card_name) -> str:
+        return "".join(w if isinstance(w, str) else w.text(name) for w in self.words)
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+def _step(*words: str | Cards) -> Step:
+    return Step(words)
+
+
+def _cards(mask: Mask) -> Cards:
+    return Cards((tuple(scan(mask)),))
+
+
+def _melds(melds: Iterable[Meld]) -> Cards:
+    return Cards(tuple(m.cards for m in melds), bracketed=True)
+
+
+def numbered(steps: Iterable[Step], name: Callable[[Card], str] = card_name) -> tuple[str, ...]:
+    """The steps as the numbered lines of an explanation."""
+    return tuple(f"{i}. {step.text(name)}" for i, step in enumerate(steps, 1))
+
+
+@dataclass(frozen=True, slots=True)
 class Settlement:
     """The points of one hand, from the deadwood counts."""
 
@@ -53,7 +96,7 @@ class Settlement:
     winner: Side | None
     points: int
     multiplier: int
-    steps: tuple[str, ...]
+    steps: tuple[Step, ...]
 
 
 def settle(
@@ -72,49 +115,53 @@ def settle(
     k, d = knocker_deadwood, defender_deadwood
     if k < 0 or d < 0:
         raise RulingError("deadwood cannot be negative")
-    steps: list[str] = []
+    steps: list[Step] = []
     winner: Side | None
     if ending == "big_gin":
         if rules.big_gin_bonus is None:
             raise RulingError(f"big gin is not a rule in {rules.label}")
         outcome, winner = Outcome.BIG_GIN, "knocker"
         points = d + rules.big_gin_bonus
-        steps.append(f"big gin: {d} + {rules.big_gin_bonus} big gin bonus = {points} to the knocker")
+        steps.append(_step(f"big gin: {d} + {rules.big_gin_bonus} big gin bonus = {points} to the knocker"))
     elif ending == "gin":
         if k:
             raise RulingError(f"gin means no deadwood, but the knocker has {k}")
         if rules.layoff_on_gin and d == 0:
             outcome, winner, points = Outcome.TIE, None, 0
-            steps.append("gin cancelled: the defender laid off down to 0, so neither side scores")
+            steps.append(_step("gin cancelled: the defender laid off down to 0, so neither side scores"))
         else:
             outcome, winner = Outcome.GIN, "knocker"
             points = d + rules.gin_bonus
-            steps.append(
+            steps.append(_step(
                 f"gin: {d} + {rules.gin_bonus} gin bonus = {points} to the knocker (gin is never undercut)"
-            )
+            ))
     elif k < d:
         outcome, winner, points = Outcome.KNOCK, "knocker", d - k
-        steps.append(
+        steps.append(_step(
             f"knock: the knocker's {k} is less than the defender's {d}; {d} - {k} = {points} to the knocker"
-        )
+        ))
     elif k == d and rules.tie_policy == "no_score":
         outcome, winner, points = Outcome.TIE, None, 0
-        steps.append(f"tie: both have {k}; under this rule set a tie scores nothing (tie_policy no_score)")
+        steps.append(_step(
+            f"tie: both have {k}; under this rule set a tie scores nothing (tie_policy no_score)"
+        ))
     elif k == d and rules.tie_policy == "knocker":
         outcome, winner, points = Outcome.KNOCK, "knocker", 0
-        steps.append(f"tie: both have {k}; a tie goes to the knocker for 0 points (tie_policy knocker)")
+        steps.append(_step(
+            f"tie: both have {k}; a tie goes to the knocker for 0 points (tie_policy knocker)"
+        ))
     else:
         outcome, winner = Outcome.UNDERCUT, "defender"
         points = k - d + rules.undercut_bonus
-        steps.append(
+        steps.append(_step(
             f"undercut: the defender's {d} is not more than the knocker's {k}; "
             f"{k - d} + {rules.undercut_bonus} undercut bonus = {points} to the defender"
-        )
+        ))
     if multiplier != 1 and points:
-        steps.append(
+        steps.append(_step(
             f"the hand counts {multiplier} times (spade upcard): "
             f"{points} x {multiplier} = {points * multiplier}"
-        )
+        ))
         points *= multiplier
     return Settlement(outcome, winner, points, multiplier, tuple(steps))
 
@@ -132,12 +179,18 @@ class HandScore:
     """the knocker's declared spread and deadwood (10 cards, or 11 for big gin)"""
     discard: Card | None
     defence: Defence
-    explanation: tuple[str, ...]
+    steps: tuple[Step, ...]
+    """the ruling step by step, as data (:attr:`explanation` words it)"""
     rules: Rules
     declaration_found: bool = False
     """True when ginref chose the knocker's declaration"""
     reason: str | None = None
     """why a knock is illegal"""
+
+    @property
+    def explanation(self) -> tuple[str, ...]:
+        """The numbered steps in canonical card names (``TD``), as JSON shows them."""
+        return numbered(self.steps)
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -165,27 +218,30 @@ class HandScore:
         }
 
 
-def _describe(arrangement: Arrangement) -> str:
-    melds = " ".join(str(m) for m in arrangement.melds) or "no melds"
-    dead = " ".join(mask_names(arrangement.deadwood))
-    return f"{melds}, deadwood {dead + ' = ' if dead else ''}{arrangement.deadwood_points}"
+def _described(arrangement: Arrangement) -> tuple[str | Cards, ...]:
+    melds: str | Cards = _melds(arrangement.melds) if arrangement.melds else "no melds"
+    if not arrangement.deadwood:
+        return melds, f", deadwood {arrangement.deadwood_points}"
+    return melds, ", deadwood ", _cards(arrangement.deadwood), f" = {arrangement.deadwood_points}"
 
 
-def _knock_limit(rules: Rules, upcard: Card | None) -> tuple[int, tuple[str, ...]]:
+def _knock_limit(rules: Rules, upcard: Card | None) -> tuple[int, tuple[Step, ...]]:
     limit = rules.knock_limit_for(upcard)
     steps = []
     if rules.oklahoma != "off":
         if upcard is None:
-            steps.append(f"oklahoma: no upcard given, so the knock limit is {limit}")
+            steps.append(_step(f"oklahoma: no upcard given, so the knock limit is {limit}"))
         elif upcard % 13 == 0:
-            steps.append(
-                f"oklahoma: the upcard {card_name(upcard)} is an ace, so "
+            steps.append(_step(
+                "oklahoma: the upcard ", _cards(1 << upcard), " is an ace, so "
                 + ("only gin ends the hand" if limit == 0 else f"the knock limit is {limit}")
-            )
+            ))
         else:
-            steps.append(f"oklahoma: the upcard {card_name(upcard)} sets the knock limit to {limit}")
+            steps.append(_step(
+                "oklahoma: the upcard ", _cards(1 << upcard), f" sets the knock limit to {limit}"
+            ))
     elif limit == 0:
-        steps.append("straight gin: no knocking, only gin ends the hand")
+        steps.append(_step("straight gin: no knocking, only gin ends the hand"))
     return limit, tuple(steps)
 
 
@@ -234,10 +290,10 @@ class _Knock:
     system: MeldSystem
     limit: int
     multiplier: int
-    steps: tuple[str, ...]
+    steps: tuple[Step, ...]
     """what the ruling says before the declaration (the knock limit, when it is not the usual)"""
 
-    def noted(self, step: str) -> _Knock:
+    def noted(self, step: Step) -> _Knock:
         return replace(self, steps=(*self.steps, step))
 
     def ruling(
@@ -246,7 +302,7 @@ class _Knock:
         arrangement: Arrangement,
         discard: Card | None,
         defence: Defence,
-        steps: Sequence[str],
+        steps: Sequence[Step],
         *,
         found: bool,
         reason: str | None = None,
@@ -260,7 +316,7 @@ class _Knock:
             arrangement,
             discard,
             defence,
-            tuple(f"{i}. {step}" for i, step in enumerate(steps, 1)),
+            tuple(steps),
             self.rules,
             declaration_found=found,
             reason=reason,
@@ -319,7 +375,7 @@ def _illegal_knock(
     """No score: the knock breaks the rules for ``reason``; the defender keeps its own melds."""
     defence = Defence(optimal_arrangements(knock.defender, knock.system)[0], ())
     no_score = Settlement(Outcome.ILLEGAL_KNOCK, None, 0, knock.multiplier, ())
-    steps = [*knock.steps, f"illegal knock: {reason}; no score"]
+    steps = [*knock.steps, _step(f"illegal knock: {reason}; no score")]
     return knock.ruling(no_score, arrangement, discard, defence, steps, found=found, reason=reason)
 
 
@@ -344,12 +400,12 @@ def _rule(knock: _Knock, arrangement: Arrangement, discard: Card | None, found: 
     ending: Ending = "big_gin" if big_gin else "gin" if arrangement.deadwood_points == 0 else "knock"
     steps = list(knock.steps)
     if discard is not None:
-        steps.append(f"the knocker discards {card_name(discard)} face down")
-    steps.append(
-        ("ginref's choice of declaration for the knocker: " if found else "the knocker declares ")
-        + _describe(arrangement)
-        + ("" if ending != "knock" else f", within the knock limit {knock.limit}")
-    )
+        steps.append(_step("the knocker discards ", _cards(1 << discard), " face down"))
+    steps.append(_step(
+        "ginref's choice of declaration for the knocker: " if found else "the knocker declares ",
+        *_described(arrangement),
+        "" if ending != "knock" else f", within the knock limit {knock.limit}",
+    ))
     allow = {
         "knock": True,
         "gin": rules.layoff_on_gin,
@@ -357,19 +413,24 @@ def _rule(knock: _Knock, arrangement: Arrangement, discard: Card | None, found: 
     }[ending]
     defence = best_defence(knock.defender, arrangement.melds, rules, allow_layoffs=allow)
     if ending != "knock" and not allow:
-        steps.append(f"no layoffs onto {'big gin' if big_gin else 'gin'}")
-    steps.append(
-        "the defender melds "
-        + (" ".join(str(m) for m in defence.arrangement.melds) or "nothing")
-        + ("; lays off " + ", ".join(str(layoff) for layoff in defence.layoffs) if defence.layoffs else "")
-        + f"; deadwood {' '.join(mask_names(defence.arrangement.deadwood)) or 'none'}"
-        + f" = {defence.deadwood_points}"
-    )
+        steps.append(_step(f"no layoffs onto {'big gin' if big_gin else 'gin'}"))
+    steps.append(_defence_step(defence))
     settlement = settle(
         ending, arrangement.deadwood_points, defence.deadwood_points, rules, multiplier=knock.multiplier
     )
     steps.extend(settlement.steps)
     return knock.ruling(settlement, arrangement, discard, defence, steps, found=found)
+
+
+def _defence_step(defence: Defence) -> Step:
+    words: list[str | Cards] = ["the defender melds "]
+    words.append(_melds(defence.arrangement.melds) if defence.arrangement.melds else "nothing")
+    for i, layoff in enumerate(defence.layoffs):
+        words += ["; lays off " if i == 0 else ", ", _cards(1 << layoff.card), " onto "]
+        words.append(_melds([layoff.onto]))
+    dead = defence.arrangement.deadwood
+    words += ["; deadwood ", _cards(dead) if dead else "none", f" = {defence.deadwood_points}"]
+    return Step(tuple(words))
 
 
 def declarations(hand: Mask, system: MeldSystem, limit: int) -> Iterator[Arrangement]:
@@ -454,16 +515,16 @@ def _why_this_declaration(knock: _Knock, arrangement: Arrangement, discard: Card
         knock.knocker & ~(1 << discard) if discard is not None else knock.knocker, system
     )[0]
     if arrangement.deadwood_points > least.deadwood_points:
-        return knock.noted(
+        return knock.noted(_step(
             f"the knocker's least deadwood is {least.deadwood_points}, but declaring "
             f"{arrangement.deadwood_points} scores better for the knocker against these cards"
-        )
+        ))
     if merged_runs(tuple(m.mask for m in arrangement.melds), system) != merged_runs(
         tuple(m.mask for m in least.melds), system
     ):
-        return knock.noted(
+        return knock.noted(_step(
             "of the knocker's least-deadwood spreads, this one gives the defender the fewest layoffs"
-        )
+        ))
     return knock
 
 
