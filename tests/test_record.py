@@ -369,8 +369,9 @@ def test_json_overrides_accept_numbers_and_booleans() -> None:
          "/hands/0/events/3/layoffs/1/onto", "expected a whole number >= 0, got true"),
         (lambda d: d["hands"][0]["events"][3]["layoffs"][1].pop("onto"),
          "/hands/0/events/3/layoffs/1", "missing key 'onto'"),
-        (lambda d: d["hands"][0]["result"].update(outcome="win"), "/hands/0/result/outcome",
-         "expected one of big_gin, gin, illegal_knock, knock, tie, undercut, void, got 'win'"),
+        (lambda d: d["hands"][0]["result"].update(outcome="victory"), "/hands/0/result/outcome",
+         "expected one of big_gin, draw, gin, illegal_knock, knock, tie, undercut, unfinished, void, win, "
+         "got 'victory'"),
         (lambda d: d["hands"][0]["score_after"].update(Bo="0"), "/hands/0/score_after/Bo",
          "expected a whole number, got text"),
         (lambda d: d.update(tags={"Rules": "x"}), "/tags/Rules", "'Rules' is not a free tag"),

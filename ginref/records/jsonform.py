@@ -31,6 +31,7 @@ from ginref.records.model import (
     OUTCOMES,
     SOURCES,
     TAG_NAME_RE,
+    UNFINISHED_REASONS,
     ClaimedResult,
     Defence,
     Event,
@@ -61,7 +62,7 @@ _HAND_KEYS = frozenset({
 _TURN_KEYS = frozenset({"type", "player", "source", "card", "discard", "knock"})
 _KNOCK_KEYS = frozenset({"ending", "discard", "melds", "deadwood"})
 _DEFENCE_KEYS = frozenset({"type", "player", "melds", "layoffs", "deadwood"})
-_RESULT_KEYS = frozenset({"outcome", "winner", "points"})
+_RESULT_KEYS = frozenset({"outcome", "winner", "points", "reason", "stopped_by"})
 
 
 class JsonRecordError(RecordError):
@@ -506,9 +507,26 @@ def _json_result(value: object, pointer: str, place: Place) -> ClaimedResult:
     if "points" in value:
         known += 1
         _json_number(points, f"{pointer}/points")
+    reason, stopped_by = _json_stop(value, outcome, pointer)
+    known += ("reason" in value) + ("stopped_by" in value)
     if known != len(value):
         _unknown_key(value, _RESULT_KEYS, pointer)
-    return ClaimedResult(outcome, winner, points, place)
+    return ClaimedResult(outcome, winner, points, place, reason, stopped_by)
+
+
+def _json_stop(value: dict[str, Any], outcome: str, pointer: str) -> tuple[str | None, str | None]:
+    """An unfinished hand's ``reason`` (required) and ``stopped_by``; no other outcome has them."""
+    if outcome != "unfinished":
+        for key in ("reason", "stopped_by"):
+            if key in value:
+                raise _Invalid(f"{pointer}/{key}", f"only an unfinished result has {key!r}")
+        return None, None
+    reason = _json_choice(value, "reason", UNFINISHED_REASONS, pointer,
+                          f"one of {', '.join(UNFINISHED_REASONS)}")
+    stopped_by = value.get("stopped_by")
+    if stopped_by is not None:
+        stopped_by = _json_name(stopped_by, f"{pointer}/stopped_by")
+    return reason, stopped_by
 
 
 def _json_record(data: object, source: str, index: int, line: int) -> GameRecord:
@@ -657,6 +675,10 @@ def _hand_json(hand: HandRecord) -> dict[str, object]:
         if hand.result.winner is not None:
             result["winner"] = hand.result.winner
         result["points"] = hand.result.points
+        if hand.result.reason is not None:
+            result["reason"] = hand.result.reason
+        if hand.result.stopped_by is not None:
+            result["stopped_by"] = hand.result.stopped_by
         out["result"] = result
     if hand.score_after is not None:
         out["score_after"] = _mapping(hand.score_after, "score_after")

@@ -30,6 +30,7 @@ __all__ = [
     "NOWHERE",
     "OUTCOMES",
     "SOURCES",
+    "UNFINISHED_REASONS",
     "ClaimedOutcome",
     "ClaimedResult",
     "Defence",
@@ -50,7 +51,11 @@ RecordFormat = Literal["gin", "json", "jsonl"]
 Source = Literal["stock", "discard", "none"]
 """Where a turn's card came from; ``none`` for the eleven-card opening discard."""
 Ending = Literal["knock", "gin", "big_gin"]
-ClaimedOutcome = Literal["knock", "gin", "big_gin", "undercut", "tie", "void", "illegal_knock"]
+ClaimedOutcome = Literal[
+    "knock", "gin", "big_gin", "undercut", "tie", "void", "illegal_knock", "win", "draw", "unfinished"
+]
+"""A hand's outcome; ``win`` (a winner, points not claimed) and ``draw`` are what sources that only
+know who won say (Kaggle's rewards); ``unfinished`` is a hand that stopped before its end."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,12 +137,20 @@ Event = Pass | Turn | Defence
 
 @dataclass(frozen=True, slots=True)
 class ClaimedResult:
-    """What the record says the hand came to."""
+    """What the record says the hand came to.
+
+    ``unfinished`` (like PGN's ``*`` result with its Termination tag) claims that the hand
+    stopped before its end for ``reason``, through ``stopped_by`` when one player stopped
+    it (forfeited, timed out): the moves made must be legal, and nothing more is claimed.
+    """
 
     outcome: ClaimedOutcome
     winner: str | None = None
     points: int = 0
     place: Place = field(default=NOWHERE, compare=False)
+    reason: str | None = None
+    """why an unfinished hand stopped: one of :data:`UNFINISHED_REASONS`"""
+    stopped_by: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,7 +207,11 @@ HAND_TAG_KEYS = frozenset(name.lower() for name in HAND_TAGS)
 TAG_NAME_RE = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 KNOB_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 ENDINGS = frozenset({"knock", "gin", "big_gin"})
-OUTCOMES = frozenset({"knock", "gin", "big_gin", "undercut", "tie", "void", "illegal_knock"})
+OUTCOMES = frozenset({"knock", "gin", "big_gin", "undercut", "tie", "void", "illegal_knock", "win", "draw",
+                      "unfinished"})
+UNFINISHED_REASONS = ("forfeit", "timeout", "illegal_move", "error", "stopped")
+"""Why a hand stopped: a player forfeited, ran out of time, sent an illegal move, the program
+failed, or the log was cut on purpose."""
 SOURCES = frozenset({"stock", "discard", "none"})
 MAX_NUMBER = 10**15
 """Points, deadwood and hand numbers at or above this are refused by every reader: no real

@@ -38,6 +38,7 @@ from ginref.records.model import (
     MAX_NUMBER,
     NOWHERE,
     OUTCOMES,
+    UNFINISHED_REASONS,
     ClaimedResult,
     Defence,
     Event,
@@ -68,10 +69,12 @@ __all__ = ["format_text", "is_blank_line", "is_game_tag_line", "read_text"]
 #   defence     ::= "defend" meld* layoff* ["deadwood" count]
 #   layoff      ::= card ">" number                      the knocker's meld, from 1
 #   claim_line  ::= "result" outcome [name] [number]
+#                 | "result" "unfinished" reason [name]   name: who stopped the hand
 #                 | ("score" | "final") (name number)*
 #                 | "next_dealer" name
 #   outcome     ::= "knock" | "gin" | "big_gin" | "undercut" | "tie" | "void"
-#                 | "illegal_knock"
+#                 | "illegal_knock" | "win" | "draw"
+#   reason      ::= "forfeit" | "timeout" | "illegal_move" | "error" | "stopped"
 #   name        ::= word | string      word: a letter, then letters, digits, "_" and
 #                                      inner "'", "." or "-"; never a keyword
 #   string      ::= a JSON string literal, e.g. "Ann \"Ace\" Lee"
@@ -118,7 +121,7 @@ RECORD_KEYWORDS = (
     "pass", "draw", "take", "discard", "knock", "gin", "big_gin", "defend", "deadwood",
     "result", "score", "final", "next_dealer", "undercut", "tie", "void", "illegal_knock",
 )
-RECORD_OUTCOMES = ("knock", "gin", "big_gin", "undercut", "tie", "void", "illegal_knock")
+RECORD_OUTCOMES = ("knock", "gin", "big_gin", "undercut", "tie", "void", "illegal_knock", "win", "draw")
 RECORD_NAME_RE = rf"(?!(?:{'|'.join(RECORD_KEYWORDS)})(?!['.-]?\w))[^\W\d]\w*(?:['.-]\w+)*"
 """A player name that needs no quotes; the formatter quotes every other name."""
 RECORD_STRING_RE = r'"(?:[^"\\\x00-\x1f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"'
@@ -271,8 +274,16 @@ _rec_outcome = (
     .set_name("an outcome (" + ", ".join(RECORD_OUTCOMES) + ")")
 )
 _rec_totals = pp.Group(pp.ZeroOrMore(pp.Group(_record_name - _record_number)))
+_rec_reason = (
+    pp.Regex(rf"(?:{'|'.join(UNFINISHED_REASONS)})(?!\w)").set_parse_action(_record_token)
+    .set_name("a reason (" + ", ".join(UNFINISHED_REASONS) + ")")
+)
 claim_line_expr = (
     (
+        _record_kw("result")("claim") + _record_kw("unfinished")("outcome") - _rec_reason("reason")
+        - pp.Opt(_record_name("stopped_by")) - _line_end
+    )
+    | (
         _record_kw("result")("claim") - _rec_outcome("outcome")
         - pp.Opt(_record_name("winner")) - pp.Opt(_record_number("points")) - _line_end
     )
@@ -692,10 +703,12 @@ class _TextReader:
         if word.text == "result":
             if hand.result is not None:
                 self.fail("the hand has two 'result' lines", column)
-            winner = _opt(res, "winner")
+            winner, reason, stopped_by = _opt(res, "winner"), _opt(res, "reason"), _opt(res, "stopped_by")
             hand.result = ClaimedResult(
                 res["outcome"].text, winner.text if winner is not None else None,
                 _opt(res, "points", 0), Place(self.line, column),
+                reason.text if reason is not None else None,
+                stopped_by.text if stopped_by is not None else None,
             )
         elif word.text == "score":
             if hand.score_after is not None:
@@ -715,7 +728,7 @@ class _TextReader:
         word = RecordToken(len(text) - len(text.lstrip()), words[0])
         n = len(words)
         if word.text == "result":
-            if n < 2 or n > 4 or words[1] not in OUTCOMES:
+            if n < 2 or n > 4 or words[1] not in OUTCOMES or words[1] == "unfinished":
                 return None
             out: dict[str, Any] = {"claim": word, "outcome": RecordToken(0, words[1])}
             rest = words[2:]
@@ -942,9 +955,13 @@ def format_text(record: GameRecord) -> str:
         result = hand.result
         if result is not None:
             words = ["result", result.outcome]
+            if result.reason is not None:
+                words.append(result.reason)
+            if result.stopped_by is not None:
+                words.append(_name_text(result.stopped_by))
             if result.winner is not None:
                 words.append(_name_text(result.winner))
-            if result.points or result.winner is not None:
+            if result.points or (result.winner is not None and result.outcome != "win"):
                 words.append(str(result.points))
             out.append(" ".join(words))
         if hand.score_after is not None:

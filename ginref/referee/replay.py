@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import operator
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from ginref.cards import FULL_DECK, Card, Mask, card_name, mask_of, scan
 from ginref.layoffs import Layoff, best_defence, defence_as_declared, layoff_order, least_defence
@@ -26,7 +27,7 @@ from ginref.referee.findings import Finding, FindingCode, finding
 from ginref.rules import Rules
 from ginref.scoring import Ending, settle
 
-__all__ = ["HandReplay", "HandRuling"]
+__all__ = ["HandReplay", "HandRuling", "Unfinished"]
 
 # -- one hand ---------------------------------------------------------------------------
 
@@ -36,6 +37,29 @@ eleven-card opening, normal play, the wall (the stock at its floor), knocked, ov
 _FIRST_PHASE = {"ritual": _RITUAL, "none": _NORMAL, "eleven_card": _ELEVEN}
 _GO, _STOP, _ABANDON = object(), object(), object()
 """What a step tells the replay: go on; stop and rule on what was seen; abandon the hand."""
+
+
+@dataclass(frozen=True, slots=True)
+class Unfinished:
+    """A hand that stopped before its end, as its record claims, and where play stood.
+
+    ``phase`` is what ``to_move`` had to do next: ``upcard`` (take or pass the first
+    upcard), ``draw``, ``discard``, ``wall`` (knock or pass on the last discard) or
+    ``defence`` (lay off and meld after a knock).
+    """
+
+    reason: str
+    stopped_by: str | None
+    to_move: str | None
+    phase: str
+
+    def to_dict(self) -> dict[str, object]:
+        return {"reason": self.reason, "stopped_by": self.stopped_by, "to_move": self.to_move,
+                "phase": self.phase}
+
+
+_PHASE_WORDS = {_RITUAL: "upcard", _FORCED: "draw", _ELEVEN: "discard", _NORMAL: "draw", _WALL: "wall",
+                _KNOCKED: "defence"}
 
 
 class HandRuling:
@@ -57,6 +81,7 @@ class HandRuling:
         "outcome",
         "points",
         "stock_left",
+        "unfinished",
         "winner",
     )
 
@@ -77,6 +102,7 @@ class HandRuling:
         self.multiplier = 1
         self.knock_limit = 10
         self.stock_left = 31
+        self.unfinished: Unfinished | None = None
 
 
 def _names(mask: Mask) -> str:
@@ -152,6 +178,8 @@ class HandReplay:
         self.stock_left = 31
         self.taken = -1
         """the card just taken from the discard pile, -1 after a stock draw"""
+        self.awaiting_discard = False
+        """the last event is a draw with no discard: the record stops mid-turn"""
         self.end = ""
         self.knocker = -1
         self.defence: Defence | None = None
@@ -562,6 +590,7 @@ class HandReplay:
         who, x = ev.player, ev.discard
         if x is None:
             if is_last:
+                self.awaiting_discard = True
                 return _STOP
             self.add(FindingCode.MISSING_DISCARD,
                      f"{who} drew {_card_text(ev.card)} but the record shows no discard", ev.place)
@@ -645,6 +674,8 @@ class HandReplay:
         """Rule on the hand as the events left it."""
         result, hand = self.result, self.hand
         result.stock_left = self.stock_left
+        if self.stopped_unfinished():
+            return result
         if self.phase == _OVER:
             result.outcome, result.end = "void", self.end
             return result
@@ -666,6 +697,22 @@ class HandReplay:
                      + ("" if i < 0 else f" ({self.stock_left} cards left in the stock)"), place)
             result.end = "incomplete"
         return result
+
+    def stopped_unfinished(self) -> bool:
+        """A record claiming ``unfinished`` that stops before the hand's end: ruled so, with
+        where play stood, and not an error. A hand that did end is left to the claim check."""
+        claimed = self.hand.result
+        if claimed is None or claimed.outcome != "unfinished" or self.phase == _OVER:
+            return False
+        if self.phase == _KNOCKED and (self.defence is not None or self.end == "illegal"):
+            return False
+        phase = "discard" if self.awaiting_discard else _PHASE_WORDS[self.phase]
+        seat = 1 - self.knocker if self.phase == _KNOCKED else self.expected
+        result = self.result
+        result.outcome = result.end = "unfinished"
+        reason = claimed.reason or "stopped"
+        result.unfinished = Unfinished(reason, claimed.stopped_by, self.players[seat], phase)
+        return True
 
     # -- the knock ------------------------------------------------------------------
 

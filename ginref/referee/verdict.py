@@ -42,10 +42,10 @@ from ginref.errors import GinrefError, UnknownRulesError
 from ginref.melds import STANDARD_SYSTEM, Meld, MeldSystem, best_arrangement
 from ginref.records.model import GameRecord, HandRecord
 from ginref.referee.findings import Finding, FindingCode, finding
-from ginref.referee.replay import HandReplay, HandRuling
+from ginref.referee.replay import HandReplay, HandRuling, Unfinished
 from ginref.rules import STANDARD, Rules, find_rules, with_overrides
 
-__all__ = ["HandVerdict", "Verdict", "adjudicate"]
+__all__ = ["HandVerdict", "Unfinished", "Verdict", "adjudicate"]
 
 Totals = tuple[tuple[str, int], ...]
 
@@ -60,7 +60,8 @@ class HandVerdict:
     the hand ended: ``knock``, ``stock`` (void at the stock floor), ``wall`` (the
     wall discard passed or taken without a knock), ``max_discard_draws``,
     ``repeat_discard_draw``, ``unverified`` (a claimed void the record does not
-    reach), ``incomplete`` or ``error``. ``layoffs`` are ``(card, meld)`` pairs onto
+    reach), ``incomplete``, ``unfinished`` (the record claims the hand stopped there:
+    :attr:`unfinished` says why and where) or ``error``. ``layoffs`` are ``(card, meld)`` pairs onto
     the knocker's declared melds, as scored (declared, or the best response when no
     defence is recorded).
     """
@@ -87,6 +88,7 @@ class HandVerdict:
     totals_after: Totals | None = None
     next_dealer: str | None = None
     stock_left: int = 0
+    unfinished: Unfinished | None = None
     system: MeldSystem = field(default=STANDARD_SYSTEM, repr=False, compare=False)
     """the meld system of the rules (for :attr:`defender_melds`)"""
 
@@ -124,6 +126,7 @@ class HandVerdict:
             "totals_after": dict(self.totals_after) if self.totals_after is not None else None,
             "next_dealer": self.next_dealer,
             "stock_left": self.stock_left,
+            "unfinished": self.unfinished.to_dict() if self.unfinished is not None else None,
         }
 
 
@@ -214,6 +217,8 @@ def _record_rules(
 
 def _entry(hand: HandRecord, ruled: HandRuling, players: tuple[str, str]) -> game.HandEntry:
     """The game-tally entry of a hand: the ruling, or the record's claim when unresolved."""
+    if ruled.outcome == "unfinished":
+        return game.HandEntry(None, 0, "void")
     if ruled.outcome != "unresolved":
         return game.HandEntry(ruled.winner, ruled.points, ruled.outcome, ruled.knocker, ruled.multiplier)
     claim = hand.result
@@ -386,7 +391,7 @@ def _hand_verdicts(
             defence_recorded=r.defence_recorded, multiplier=r.multiplier,
             knock_limit=r.knock_limit,
             totals_after=tuple(totals.items()) if totals is not None else None,
-            next_dealer=next_dealer, stock_left=r.stock_left, system=system,
+            next_dealer=next_dealer, stock_left=r.stock_left, unfinished=r.unfinished, system=system,
         ))
         _check_claims(findings, hand, index, r, totals, next_dealer, players)
         if index + 1 < played and next_dealer is not None:
@@ -406,7 +411,9 @@ def _check_claims(
 ) -> None:
     claim = hand.result
     resolved = ruled.outcome != "unresolved"
-    if claim is not None and resolved:
+    if claim is not None and resolved and claim.outcome in ("unfinished", "win", "draw"):
+        _check_plain_claim(findings, hand, index, ruled, players)
+    elif claim is not None and resolved:
         if claim.outcome != ruled.outcome or claim.winner != ruled.winner:
             findings.append(finding(
                 FindingCode.WRONG_RESULT,
@@ -435,3 +442,34 @@ def _check_claims(
             f"the record says {hand.next_dealer} deals next; the rules say {next_dealer}",
             hand.place, index,
         ))
+
+
+def _check_plain_claim(
+    findings: list[Finding], hand: HandRecord, index: int, ruled: HandRuling, players: tuple[str, str]
+) -> None:
+    """Claims that name no points: ``win`` (only the winner is checked), ``draw`` (no winner)
+    and ``unfinished`` (the hand must not have ended; who stopped it must be a player)."""
+    claim = hand.result
+    assert claim is not None
+    place = claim.place if claim.place.line or claim.place.pointer else hand.place
+    if claim.outcome == "unfinished":
+        if claim.stopped_by is not None and claim.stopped_by not in players:
+            findings.append(finding(FindingCode.UNKNOWN_PLAYER,
+                                    f"the hand was stopped by {claim.stopped_by!r}, who is not a player",
+                                    place, index))
+        if ruled.outcome == "unfinished":
+            return
+        said = f"the record says the hand stopped unfinished ({claim.reason})"
+    elif _agrees(claim.outcome, claim.winner, ruled.winner):
+        return
+    else:
+        said = f"the record says {f'{claim.winner} wins' if claim.outcome == 'win' else 'a draw'}"
+    findings.append(finding(
+        FindingCode.WRONG_RESULT,
+        f"{said}; the ruling is {_describe(ruled.outcome, ruled.winner, ruled.points)}", place, index,
+    ))
+
+
+def _agrees(outcome: str, claimed: str | None, winner: str | None) -> bool:
+    """A ``win`` or ``draw`` claim agrees with the ruled winner (None: nobody)."""
+    return winner is None if outcome == "draw" else claimed is not None and claimed == winner
