@@ -24,10 +24,10 @@ LAYERS: dict[str, float] = {
     "scoring": 6, "analysis": 6.5,
     "game": 7, "sheets": 7.5,
     "records.model": 7, "records.text": 7.2, "records.jsonform": 7.2,
-    "records.openspiel": 7.3, "records.io": 7.4, "records": 7.6,
+    "records.openspiel": 7.3, "records.kaggle": 7.35, "records.io": 7.4, "records": 7.6,
     "referee.findings": 8, "referee.replay": 8.2, "referee.verdict": 8.4, "referee": 8.6,
     "verify": 9,
-    "advice": 9.4,
+    "position": 9.2, "advice": 9.4,
     "render": 10,
     "cli": 11, "__init__": 11, "__main__": 12,
 }
