@@ -501,6 +501,118 @@ def score(
     emit(to_json(result.to_dict()) if as_json else score_text(result, card_style(glyphs)))
 
 
+# == advise command ==
+
+
+def parse_cards_text(text: str | None, who: str) -> Mask:
+    """Any number of cards (``--seen``, ``--opponent-has``); bad text exits 2 naming the option."""
+    if text is None:
+        return 0
+    from ginref.cards import mask_of
+    from ginref.notation import parse_cards
+
+    try:
+        return mask_of(parse_cards(text))
+    except GinrefError as exc:
+        fail(f"{who}{exc}")
+
+
+@cli.command()
+@click.argument("hand", nargs=-1, required=True, metavar="HAND|RECORD")
+@click.option("--at", "at_line", type=click.IntRange(min=1), metavar="LINE",
+              help="RECORD is a recorded hand: advise the player whose turn is on LINE.")
+@click.option("--seen", "seen_text", metavar="CARDS", help="Cards seen out of play (the discard pile).")
+@click.option("--opponent-has", "opponent_text", metavar="CARDS",
+              help="Cards the opponent took from the pile and still holds.")
+@click.option("--stock", type=click.IntRange(min=0, max=52), metavar="N",
+              help="Cards left in the stock (checked against the unseen cards).")
+@card_option("--upcard", "The first upcard (Oklahoma limit and spade doubling).")
+@card_option("--taken", "The card just taken from the discard pile (may not be thrown back).")
+@rules_options
+@click.option("--samples", type=click.IntRange(min=1, max=1_000_000), default=20_000, show_default=True,
+              help="Defender hands to draw when sampling.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sample.")
+@click.option("--exact/--sample", "exact", default=None,
+              help="Enumerate every defender hand, or sample them  [default: exact when no more "
+              "hands than --samples]")
+@output_options
+def advise(
+    hand: tuple[str, ...],
+    at_line: int | None,
+    seen_text: str | None,
+    opponent_text: str | None,
+    stock: int | None,
+    upcard: Card | None,
+    taken: Card | None,
+    rules_name: str | None,
+    rules_file: Path | None,
+    overrides: tuple[str, ...],
+    samples: int,
+    seed: int,
+    exact: bool | None,
+    as_json: bool,
+    glyphs: bool,
+) -> None:
+    """Should I knock now? Each knock's chances and expected points.
+
+    HAND is 10 cards (after the discard) or 11 (after the draw: every discard
+    that leaves a knock is weighed). The opponent's hand is any 10 of the
+    cards you have not seen that include --opponent-has, each such hand taken
+    as equally likely; against each, the opponent plays its best response
+    (own melds and layoffs chosen together). Every hand is counted when there
+    are few enough, else a seeded sample with 95% intervals. The declaration
+    shown is the one worth most on average, which may withhold a meld.
+
+    With --at, the argument is a record and the position is that of the
+    player whose turn is on LINE, after the draw, from what they could see.
+
+    Exit 0 with advice, 1 when no knock is legal, 2 for bad input.
+
+    \b
+    Examples:
+      ginref advise 3C 4C 5C 9D 9H 9S 6S 7S 8S 2D KH --opponent-has "6C 5S"
+      ginref advise samples/records/knock-layoffs.gin --at 17 --json
+    """
+    from ginref.advice import Method
+    from ginref.advice import advise as weigh
+    from ginref.render import advise_text, to_json
+
+    method: Method = "auto" if exact is None else "exact" if exact else "sampled"
+    if at_line is not None:
+        if seen_text or opponent_text or stock is not None or upcard is not None or taken is not None:
+            fail("--at reads the position from the record: give no --seen, --opponent-has, --stock, "
+                 "--upcard or --taken with it")
+        position = _recorded_position(hand, at_line, rules_name, rules_file, overrides)
+        rules, cards, seen, known = position.rules, position.hand, position.seen, position.opponent_has
+        stock, upcard, taken = position.stock, position.upcard, position.taken
+    else:
+        rules = resolve_rules(rules_name, rules_file, overrides)
+        cards = parse_hand_text(" ".join(hand))
+        seen = parse_cards_text(seen_text, "--seen: ")
+        known = parse_cards_text(opponent_text, "--opponent-has: ")
+    with input_errors():
+        result = weigh(cards, rules, seen=seen, opponent_has=known, stock=stock, upcard=upcard,
+                       taken=taken, samples=samples, seed=seed, method=method)
+    emit(to_json(result.to_dict()) if as_json else advise_text(result, card_style(glyphs)))
+    if not result.options:
+        sys.exit(1)
+
+
+def _recorded_position(
+    args: tuple[str, ...], line: int, rules_name: str | None, rules_file: Path | None,
+    overrides: tuple[str, ...],
+) -> Any:
+    from ginref.position import position_at
+
+    if len(args) != 1:
+        fail("with --at, give one RECORD (a .gin, .json or .jsonl file, or - for stdin)")
+    _require_paths(list(args))
+    rules = _record_rules(rules_name, rules_file, overrides)
+    stdin = sys.stdin.buffer if args[0] == "-" else None
+    with input_errors():
+        return position_at(args[0], line, rules, stdin=stdin)
+
+
 # == game command ==
 
 

@@ -107,8 +107,11 @@ def test_oklahoma_spade_upcard_doubles_and_sets_the_limit() -> None:
     )
 
 
+NO_KNOCK = "3C 4C 5C 9D 9H 9S KS QH 2D JD"
+
+
 def test_no_legal_knock_says_why() -> None:
-    advice = advise("3C 4C 5C 9D 9H 9S KS QH 2D JD")
+    advice = advise(NO_KNOCK)
     assert advice.options == () and advice.best is None
     assert advice.reason == "the least deadwood is 32, over the knock limit 10"
 
@@ -308,3 +311,69 @@ def test_every_option_accounts_for_every_hand(seed: int, name: str) -> None:
         assert option.wins + option.undercuts + option.ties == option.hands == advice.defender_hands
         if option.ending != "knock":
             assert option.undercuts == 0
+
+
+# -- the command line ---------------------------------------------------------------------------
+
+
+def run(*args: str) -> tuple[int, str]:
+    from click.testing import CliRunner
+
+    from ginref.cli import cli
+
+    result = CliRunner().invoke(cli, ["advise", *args])
+    return result.exit_code, result.output
+
+
+def test_cli_advises_in_plain_words() -> None:
+    code, output = run(*KNOCKER.split(), "--opponent-has", TIE_DEFENDER.replace("2H", "TH"))
+    assert code == 0
+    assert "exact: all 1 hand the opponent may hold" in output
+    assert "knocking with 2 wins 100%: expected +8.0 points" in output
+
+
+def test_cli_json_is_the_library_value() -> None:
+    import json
+
+    code, output = run(*KNOCKER.split(), "KH", "--sample", "--samples", "300", "--seed", "5", "--json")
+    assert code == 0
+    assert json.loads(output) == advise(KNOCKER + " KH", samples=300, seed=5, method="sampled").to_dict()
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        ((NO_KNOCK,), 1, "no knock: the least deadwood is 32"),
+        ((*KNOCKER.split(), "--seen", "9D"), 2, "9D cannot be both in your hand and seen"),
+        ((*KNOCKER.split(), "--opponent-has", "ZZ"), 2, "--opponent-has: unknown card 'ZZ'"),
+        ((*KNOCKER.split(), "--stock", "99"), 2, "--stock"),
+        ((*KNOCKER.split(), "--exact"), 2, "too many to enumerate"),
+        (("samples/records/knock-layoffs.gin", "--at", "18", "--seen", "KD"), 2, "--at reads the position"),
+        (("samples/records/knock-layoffs.gin", "--at", "3"), 2, "no turn on line 3"),
+        (("no-such-file.gin", "--at", "3"), 2, "no such file"),
+    ],
+)
+def test_cli_exit_codes(args: tuple[str, ...], code: int, message: str) -> None:
+    exit_code, output = run(*args)
+    assert (exit_code, message in output) == (code, True), output
+
+
+def test_cli_reads_the_position_from_a_record() -> None:
+    # Line 18: Ann has drawn 8S (taking 9H earlier); QC and KS are on the pile; Bo took nothing.
+    code, output = run("samples/records/knock-layoffs.gin", "--at", "18", "--samples", "500")
+    assert code == 0
+    assert "39 unseen cards, 29 in the stock" in output
+    assert "knocking with 2 after discarding KH" in output
+
+
+def test_a_recorded_position_is_what_the_mover_could_see() -> None:
+    from ginref.position import position_at
+
+    # Line 17: Bo draws TD; Ann took the 9H upcard and threw QC, so Bo knows Ann holds 9H.
+    position = position_at("samples/records/knock-layoffs.gin", 17)
+    assert position.player == "Bo"
+    assert position.hand == hand_mask("6C 9C 5S JH JC JD 4H AH 8D KS TD")
+    assert (position.seen, position.opponent_has) == (hand_mask("QC"), hand_mask("9H"))
+    assert (position.stock, position.taken, position.upcard) == (30, None, parse_card("9H"))
+    at_knock = position_at("samples/records/knock-layoffs.gin", 18)
+    assert (at_knock.seen, at_knock.opponent_has, at_knock.stock) == (hand_mask("QC KS"), 0, 29)
