@@ -36,8 +36,9 @@ class RulingError(GinrefError, ValueError):
     """A question that cannot be ruled on as asked (e.g. cards shared by both hands)."""
 
 
-MAX_MESSAGE = 200
-"""Longest message a ``RecordError`` carries; the quote of the offending text is cut first."""
+MAX_MESSAGE = 160
+"""Longest message a ``RecordError`` carries (its ``source:line:column:`` comes on top); the
+quote of the offending text is cut first."""
 
 
 def tidy_message(message: str) -> str:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from ginref.cards import Card, Mask
+from ginref.rules import MAX_NUMBER
 
 __all__ = [
     "ENDINGS",
@@ -38,16 +39,25 @@ __all__ = [
     "Event",
     "GameRecord",
     "HandRecord",
+    "InputForm",
     "Knock",
     "Pass",
     "Place",
     "RecordFormat",
     "Source",
     "Turn",
+    "UnitForm",
 ]
 
-RecordFormat = Literal["gin", "json", "jsonl"]
-"""The record forms: ``.gin`` text, one ``.json`` document (a record or a list), ``.jsonl`` lines."""
+RecordFormat = Literal["gin", "json", "jsonl", "openspiel"]
+"""The forms records are written in: ``.gin`` text, one ``.json`` document (a record or a list),
+``.jsonl`` lines, and OpenSpiel action histories (one JSON array of action ids a line)."""
+InputForm = Literal["gin", "json", "jsonl", "openspiel", "kaggle"]
+"""The forms records are read from (``--from``): the record forms, OpenSpiel histories or
+``SerializeGameAndState`` text, Kaggle episodes."""
+UnitForm = Literal["gin", "json", "jsonl", "openspiel", "openspiel_state", "kaggle"]
+"""What one raw unit holds: a record form, an OpenSpiel history line, an OpenSpiel serialised
+state, a Kaggle episode."""
 Source = Literal["stock", "discard", "none"]
 """Where a turn's card came from; ``none`` for the eleven-card opening discard."""
 Ending = Literal["knock", "gin", "big_gin"]
@@ -213,6 +223,4 @@ UNFINISHED_REASONS = ("forfeit", "timeout", "illegal_move", "error", "stopped")
 """Why a hand stopped: a player forfeited, ran out of time, sent an illegal move, the program
 failed, or the log was cut on purpose."""
 SOURCES = frozenset({"stock", "discard", "none"})
-MAX_NUMBER = 10**15
-"""Points, deadwood and hand numbers at or above this are refused by every reader: no real
-game comes near it, and it keeps text that Python cannot turn into an int out of the record."""
+

@@ -35,7 +35,6 @@ from ginref.records.model import (
     HAND_TAG_KEYS,
     KNOB_RE,
     KNOWN_TAGS,
-    MAX_NUMBER,
     NOWHERE,
     OUTCOMES,
     UNFINISHED_REASONS,
@@ -50,6 +49,7 @@ from ginref.records.model import (
     Source,
     Turn,
 )
+from ginref.rules import parse_number
 
 __all__ = ["format_text", "is_blank_line", "is_game_tag_line", "read_text"]
 
@@ -139,10 +139,10 @@ def _record_string(s: str, loc: int, toks: pp.ParseResults) -> RecordToken:
 
 def _to_number(s: str, loc: int, toks: pp.ParseResults) -> int:
     """A number of the record; one that no game reaches (``MAX_NUMBER``) is refused."""
-    digits = toks[0]
-    if len(digits) > 16 or abs(int(digits)) >= MAX_NUMBER:
-        raise RecordSyntaxError(s, loc, f"number too large: {_cut(digits)}")
-    return int(digits)
+    number = parse_number(toks[0])
+    if number is None:
+        raise RecordSyntaxError(s, loc, f"number too large: {_cut(toks[0])}")
+    return number
 
 
 def _cut(text: str, width: int = 40) -> str:

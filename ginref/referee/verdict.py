@@ -241,66 +241,6 @@ def _totals_text(totals: dict[str, int]) -> str:
     return ", ".join(f"{name} {points}" for name, points in totals.items())
 
 
-_Tally = tuple[int, list[dict[str, int]], dict[str, int], dict[str, int], bool, "str | None"]
-
-
-def _tally(
-    players: tuple[str, str], entries: list[game.HandEntry], rules: Rules, first_dealer: str | None
-) -> _Tally:
-    """Score the game: hands played before its end, running totals after each, hand and
-    final totals, whether it is over and who won.
-
-    :func:`ginref.game.tally` (or :func:`ginref.game.hollywood`) does the scoring; the
-    common case of a game still on (or one hand) under end-of-game boxes is summed
-    here directly, which is all the tally would do there.
-    """
-    if rules.hollywood_columns == 0 or rules.single_hand:
-        if rules.box_timing == "end" or rules.single_hand:
-            running = dict.fromkeys(players, 0)
-            after: list[dict[str, int]] = []
-            target, single = rules.game_target, rules.single_hand
-            over = False
-            ender: str | None = None
-            for entry in entries:
-                if over:
-                    break
-                won = entry.winner
-                if won is not None:
-                    running[won] += entry.points
-                after.append(dict(running))
-                if single or (won is not None and running[won] >= target):
-                    over, ender = True, won
-            if not over:
-                return len(after), after, running, dict(running), False, None
-            if single:
-                return len(after), after, running, dict(running), True, ender
-        played = len(entries)
-        while True:
-            try:
-                scored = game.tally(players, entries[:played], rules, first_dealer)
-            except game.GameOverError as exc:
-                played = exc.hand - 1
-                continue
-            return (
-                played, [dict(h.totals) for h in scored.hands], dict(scored.hand_totals),
-                dict(scored.final_totals), scored.game_over, scored.winner,
-            )
-    played = len(entries)
-    while True:
-        try:
-            match = game.hollywood(players, entries[:played], rules, first_dealer)
-        except game.GameOverError as exc:
-            played = exc.hand - 1
-            continue
-        running = dict.fromkeys(players, 0)
-        after = []
-        for entry in entries[:played]:
-            if entry.winner is not None:
-                running[entry.winner] += entry.points
-            after.append(dict(running))
-        return played, after, running, dict(match.match_totals), match.match_over, match.winner
-
-
 def adjudicate(record: GameRecord, rules: Rules | None = None) -> Verdict:
     """Replay ``record`` under ``rules`` (default: the rules the record names) and rule on it."""
     findings: list[Finding] = []
@@ -335,9 +275,10 @@ def adjudicate(record: GameRecord, rules: Rules | None = None) -> Verdict:
     hands = record.hands
     entries = [_entry(h, r, players) for h, r in zip(hands, ruled, strict=True)]
     first_dealer = hands[0].dealer if hands and hands[0].dealer in players else None
-    played, tally_totals, hand_totals, final_totals, game_over, winner = _tally(
-        players, entries, rules, first_dealer
-    )
+    score = game.score_entries(players, entries, rules, first_dealer)
+    played, tally_totals = score.played, list(score.running_totals)
+    hand_totals, final_totals = score.hand_totals, score.final_totals
+    game_over, winner = score.game_over, score.winner
     for index in range(played):
         findings.extend(per_hand[index])
     if played < len(hands):
