@@ -114,7 +114,7 @@ def resolve_rules(
     with input_errors():
         if rules_file is not None and rules_name is not None:
             fail("give --rules or --rules-file, not both (a rules file names its base preset)")
-        rules = load_rules_file(rules_file) if rules_file is not None else find_rules(rules_name or default)
+        rules = load_rules_file(rules_file) if rules_file is not None else find_rules(default if rules_name is None else rules_name)
         if overrides:
             rules = with_overrides(rules, dict(parse_override(text) for text in overrides))
     return rules
@@ -533,8 +533,8 @@ def parse_cards_text(text: str | None, who: str) -> Mask:
               help="Defender hands to draw when sampling.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sample.")
 @click.option("--exact/--sample", "exact", default=None,
-              help="Enumerate every defender hand, or sample them  [default: exact when no more "
-              "hands than --samples]")
+              help="Enumerate every defender hand, or sample them  [default: exact up to 200,000 "
+              "hands (or --samples), else sampled]")
 @output_options
 def advise(
     hand: tuple[str, ...],
