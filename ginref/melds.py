@@ -340,7 +340,8 @@ def min_deadwood(hand: Hand, system: MeldSystem = STANDARD_SYSTEM) -> int:
     triples = (c & d & (h | s)) | ((c | d) & h & s)
     if not triples:
         return best[c] + best[d] + best[h] + best[s]
-    # _forced_sets, inline on the hot path
+    # A set none of whose cards fits a run is melded: leaving it (or dropping
+    # one of four) only adds deadwood, so it is no choice.
     forced = triples & ~(capable[c] | capable[d] | capable[h] | capable[s])
     if forced:
         c, d, h, s = c & ~forced, d & ~forced, h & ~forced, s & ~forced
@@ -377,10 +378,14 @@ def min_deadwood_after_discard(hand: Hand, system: MeldSystem = STANDARD_SYSTEM)
     triples = (c & d & (h | s)) | ((c | d) & h & s)
     if not triples:
         return best[c] + best[d] + best[h] + best[s] + min(gain[c], gain[d], gain[h], gain[s])
-    # A set of four stays open here: one of its cards may be the best discard.
-    quads = triples & c & d & h & s
-    c, d, h, s, open_ranks = _forced_sets(c, d, h, s, triples & ~quads, tables.capable)
-    open_ranks |= quads
+    # Forced sets as in min_deadwood, but a set of four stays open: one of its
+    # cards may be the best discard (a set of three costs no discard, as the
+    # other cards always offer one).
+    capable = tables.capable
+    forced = triples & ~(c & d & h & s) & ~(capable[c] | capable[d] | capable[h] | capable[s])
+    if forced:
+        c, d, h, s = c & ~forced, d & ~forced, h & ~forced, s & ~forced
+    open_ranks = triples ^ forced
     value = best[c] + best[d] + best[h] + best[s] + min(gain[c], gain[d], gain[h], gain[s])
     if not open_ranks:
         return value
@@ -405,26 +410,6 @@ def _settle_last_rank_with_discard(
             if candidate < value:
                 value = candidate
     return value
-
-
-def _forced_sets(
-    c: int, d: int, h: int, s: int, triples: int, capable: list[int]
-) -> tuple[int, int, int, int, int]:
-    """Meld every set whose cards fit no run; return the suit masks left and the open ranks.
-
-    Leaving such a set unmelded (or dropping one of four) only adds deadwood,
-    so it is not a choice. With a discard to come, a set of three still is not
-    (the other cards always offer a discard at no cost), but a set of four is:
-    pass only ranks of three then.
-    """
-    runnable = capable[c] | capable[d] | capable[h] | capable[s]
-    forced = triples & ~runnable
-    if forced:
-        c &= ~forced
-        d &= ~forced
-        h &= ~forced
-        s &= ~forced
-    return c, d, h, s, triples & runnable
 
 
 def _set_configurations(
