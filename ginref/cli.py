@@ -114,7 +114,8 @@ def resolve_rules(
     with input_errors():
         if rules_file is not None and rules_name is not None:
             fail("give --rules or --rules-file, not both (a rules file names its base preset)")
-        rules = load_rules_file(rules_file) if rules_file is not None else find_rules(default if rules_name is None else rules_name)
+        name = default if rules_name is None else rules_name
+        rules = load_rules_file(rules_file) if rules_file is not None else find_rules(name)
         if overrides:
             rules = with_overrides(rules, dict(parse_override(text) for text in overrides))
     return rules
