@@ -382,6 +382,12 @@ def _json_choice(
     return choice
 
 
+def _json_deadwood(value: dict[str, Any], pointer: str) -> int | None:
+    """The announced deadwood of a knock or defence, if any (null is none)."""
+    deadwood = value.get("deadwood")
+    return None if deadwood is None else _json_count(deadwood, f"{pointer}/deadwood")
+
+
 def _checked_knock(value: object, pointer: str, place: Place) -> Knock:
     """A knock checked step by step, naming the bad element; the slow path."""
     if type(value) is not dict:
@@ -396,11 +402,8 @@ def _checked_knock(value: object, pointer: str, place: Place) -> Knock:
         known += 1
         if discard is not None:
             discard = _json_card(discard, f"{pointer}/discard")
-    deadwood = value.get("deadwood")
-    if "deadwood" in value:
-        known += 1
-        if deadwood is not None:
-            deadwood = _json_count(deadwood, f"{pointer}/deadwood")
+    deadwood = _json_deadwood(value, pointer)
+    known += "deadwood" in value
     if known != len(value):
         _unknown_key(value, _KNOCK_KEYS, pointer)
     return Knock(ending, discard, melds, deadwood, place)
@@ -428,14 +431,11 @@ def _checked_defence(ev: dict[str, object], player: str, pointer: str, place: Pl
             if len(item) != 2:
                 _unknown_key(item, frozenset({"card", "onto"}), at)
             layoffs.append((_json_card(item["card"], f"{at}/card"), _json_onto(item["onto"], f"{at}/onto")))
-    deadwood = ev.get("deadwood")
-    if "deadwood" in ev:
-        known += 1
-        if deadwood is not None:
-            deadwood = _json_count(deadwood, f"{pointer}/deadwood")
+    deadwood = _json_deadwood(ev, pointer)
+    known += "deadwood" in ev
     if known != len(ev):
         _unknown_key(ev, _DEFENCE_KEYS, pointer)
-    return Defence(player, melds, tuple(layoffs), deadwood, place)  # type: ignore[arg-type]
+    return Defence(player, melds, tuple(layoffs), deadwood, place)
 
 
 def _json_hand(data: object, h: int) -> HandRecord:

@@ -428,6 +428,16 @@ def _fast_melds(words: list[str], i: int, melds: list[Mask]) -> int:
     return i
 
 
+def _fast_deadwood(words: list[str], i: int) -> tuple[int | None, int]:
+    """An announced ``deadwood N`` at ``words[i]`` (None if there is none) and the next
+    index, or -1 when the words are not plain (the grammar then reads the line)."""
+    if i >= len(words) or words[i] != "deadwood":
+        return None, i
+    if i + 1 >= len(words) or not _COUNT_RE.fullmatch(words[i + 1]):
+        return None, -1
+    return int(words[i + 1]), i + 2
+
+
 class _Hand:
     """A hand being read (mutable); ``build`` makes the ``HandRecord``."""
 
@@ -833,12 +843,9 @@ class _TextReader:
             i = _fast_melds(words, i, melds)
             if i < 0:
                 return None
-            deadwood = None
-            if i < n and words[i] == "deadwood":
-                if i + 1 >= n or not _COUNT_RE.fullmatch(words[i + 1]):
-                    return None
-                deadwood = int(words[i + 1])
-                i += 2
+            deadwood, i = _fast_deadwood(words, i)
+            if i < 0:
+                return None
             match = _ENDING_RE.search(text, len(text) - len(text.lstrip()) + len(name))
             assert match is not None
             knock = Knock(ending, face_down, tuple(melds), deadwood,  # type: ignore[arg-type]
@@ -861,12 +868,7 @@ class _TextReader:
                 return None
             layoffs.append((c, int(number) - 1))
             i += 1
-        deadwood = None
-        if i < n and words[i] == "deadwood":
-            if i + 1 >= n or not _COUNT_RE.fullmatch(words[i + 1]):
-                return None
-            deadwood = int(words[i + 1])
-            i += 2
+        deadwood, i = _fast_deadwood(words, i)
         if i != n:
             return None
         return Defence(name, tuple(melds), tuple(layoffs), deadwood, place)

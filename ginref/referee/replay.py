@@ -236,6 +236,11 @@ class HandReplay:
         self.held[p] |= possible
         return missing
 
+    def not_a_card(self, what: str, value: object, place: Place) -> object:
+        """Report a value that is not a card (``what`` did it); the hand cannot go on."""
+        self.add(FindingCode.BAD_CARD, f"{what} {value!r}, which is not a card", place)
+        return _ABANDON
+
     def not_held(self, p: int, verb: str, c: Card, place: Place) -> None:
         name = self.players[p]
         where = self.where(c)
@@ -513,8 +518,7 @@ class HandReplay:
                 self.held[p] |= 1 << top
                 return None
             if not _is_card(c):
-                self.add(FindingCode.BAD_CARD, f"{who} drew {c!r}, which is not a card", ev.place)
-                return _ABANDON
+                return self.not_a_card(f"{who} drew", c, ev.place)
             self.add(FindingCode.STOCK_DRAW_MISMATCH,
                      f"{who} drew {card_name(c)} from the stock, but the next stock card is {card_name(top)}",
                      ev.place)
@@ -526,8 +530,7 @@ class HandReplay:
             self.unknown[p] += 1
             return None
         if not _is_card(c):
-            self.add(FindingCode.BAD_CARD, f"{who} drew {c!r}, which is not a card", ev.place)
-            return _ABANDON
+            return self.not_a_card(f"{who} drew", c, ev.place)
         bit = 1 << c
         if self.unseen & bit:
             self.unseen ^= bit
@@ -552,8 +555,7 @@ class HandReplay:
             c = top
         else:
             if not _is_card(c):
-                self.add(FindingCode.BAD_CARD, f"{who} drew {c!r}, which is not a card", ev.place)
-                return _ABANDON
+                return self.not_a_card(f"{who} drew", c, ev.place)
             self.add(FindingCode.NOT_TOP_DISCARD,
                      f"{who} took {card_name(c)} from the discard pile, but the top card is {card_name(top)}",
                      ev.place)
