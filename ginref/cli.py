@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from types import FrameType
 
     from ginref.analysis import HandAnalysis
+    from ginref.records.model import InputForm, RecordFormat
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -730,20 +731,51 @@ def game(
 # == verify commands ==
 
 
+def _game_string(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """``--game``: checked at once, so a bad game string is a usage error."""
+    from ginref.records.openspiel import parse_game_string
+
+    if value:
+        try:
+            parse_game_string(value)
+        except GinrefError as exc:
+            raise click.BadParameter(exc.message if isinstance(exc, RecordError) else str(exc)) from None
+    return value
+
+
+def reader_options(f: F) -> F:
+    """``--from`` and ``--game``: how the record reader reads inputs from other programs."""
+    f = click.option(
+        "--game", "game", default="", metavar="GAME", callback=_game_string,
+        help="OpenSpiel's game string for action histories, e.g. 'gin_rummy(knock_card=9)'  "
+        "[default: OpenSpiel's defaults]",
+    )(f)
+    f = click.option(
+        "--from", "from_form", type=click.Choice(["gin", "json", "jsonl", "openspiel", "kaggle"]),
+        help="Read the input as this form  [default: from the file name, else the content]",
+    )(f)
+    return f
+
+
 @cli.command()
 @click.argument("record", metavar="RECORD|-")
 @rules_options
+@reader_options
 @click.option("--json", "as_json", is_flag=True, help="Print JSON only: one verdict per record, in a list.")
 def adjudicate(
     record: str,
     rules_name: str | None,
     rules_file: Path | None,
     overrides: tuple[str, ...],
+    from_form: InputForm | None,
+    game: str,
     as_json: bool,
 ) -> None:
     """Replay a recorded hand or game move by move and rule on it.
 
-    RECORD is a .gin text record, a .json record or .jsonl records (`-`: stdin).
+    RECORD is a .gin text record, a .json record or .jsonl records (`-`: stdin);
+    OpenSpiel action histories, SerializeGameAndState text and Kaggle episodes
+    are recognised by content (or forced with --from).
     Every move is checked under the record's own rule set unless --rules (or
     --rules-file, --set) overrides it. Findings name the line and column (text)
     or JSON pointer, with a stable code. The true result (outcome, winner,
@@ -767,7 +799,7 @@ def adjudicate(
     documents: list[object] = []
     count = 0
     stdin = sys.stdin.buffer if record == "-" else None
-    for item in adjudicate_records([record], rules, stdin=stdin):
+    for item in adjudicate_records([record], rules, stdin=stdin, format=from_form, game=game):
         count += 1
         if isinstance(item, RecordResult):
             exit_code = exit_code or 3
@@ -830,6 +862,7 @@ def _record_rules(
     help="Worker processes  [default: all cores]",
 )
 @rules_options
+@reader_options
 @click.option("--json", "as_json", is_flag=True, help='One report: {"records": [...], "summary": {...}}.')
 @click.option("--jsonl", "as_jsonl", is_flag=True, help="Stream one JSON result per record (huge batches).")
 @click.option("--fail-fast", is_flag=True, help="Stop at the first record with findings or unreadable.")
@@ -839,13 +872,16 @@ def verify(
     rules_name: str | None,
     rules_file: Path | None,
     overrides: tuple[str, ...],
+    from_form: InputForm | None,
+    game: str,
     as_json: bool,
     as_jsonl: bool,
     fail_fast: bool,
 ) -> None:
     """Verify recorded hands in bulk: files, folders (recursively) or `-`.
 
-    Reads .gin, .json and .jsonl records, checks each in parallel worker
+    Reads .gin, .json and .jsonl records (and, by content or --from, OpenSpiel
+    histories and Kaggle episodes), checks each in parallel worker
     processes and reports in input order: each record with findings (or
     unreadable) as `source:line:column: code: message`, then a summary of
     records, clean, with findings, unreadable, and counts by finding code.
@@ -871,7 +907,7 @@ def verify(
     summary = Summary()
     skipped: list[str] = []
     results = run(list(paths), rules, jobs=jobs, stdin=stdin, want_json=as_json or as_jsonl,
-                  on_skip=skipped.append)
+                  on_skip=skipped.append, format=from_form, game=game)
     hidden = as_json or as_jsonl or not sys.stderr.isatty()
     out = sys.stdout
     with click.progressbar(results, label="verifying", file=sys.stderr, hidden=hidden, show_pos=True) as bar:
@@ -923,23 +959,31 @@ def verify(
 @click.option(
     "--to",
     "to_format",
-    type=click.Choice(["gin", "json", "jsonl"]),
-    help="Output format  [default: from OUTPUT, else the other form of INPUT]",
+    type=click.Choice(["gin", "json", "jsonl", "openspiel"]),
+    help="Output format (openspiel: one action history per line)  "
+    "[default: from OUTPUT, else the other form of INPUT]",
 )
-def convert(input_path: str, output_path: str, to_format: str | None) -> None:
+@reader_options
+def convert(
+    input_path: str, output_path: str, to_format: RecordFormat | None, from_form: InputForm | None, game: str
+) -> None:
     """Convert records between the text form (.gin) and JSON (.json, .jsonl).
 
     The input format comes from the extension (stdin is sniffed: `{` first
-    means JSON Lines). Nothing is lost either way: free tags, unseen cards
-    (`??`), claims and totals all carry over. A record that cannot be read is
-    reported on stderr as `source:line:column: message` and the others are
-    still converted; the exit code is then 3.
+    means JSON Lines); OpenSpiel histories and Kaggle episodes are recognised
+    by content, or forced with --from (--game gives histories their parameters).
+    Nothing is lost either way: free tags, unseen cards (`??`), claims and
+    totals all carry over. A record that cannot be read is reported on stderr
+    as `source:line:column: message` and the others are still converted; the
+    exit code is then 3. --to openspiel writes one action history per line.
 
     \b
     Examples:
       ginref convert samples/records/knock-layoffs.gin --to json
       ginref convert games.jsonl -o games.gin
       cat hand.gin | ginref convert - --to jsonl >> all.jsonl
+      ginref convert episode.json --from kaggle --to gin
+      ginref convert hand.gin --to openspiel
     """
     from ginref.files import atomic_output
     from ginref.records import STDIN, convert_records, record_format
@@ -948,7 +992,8 @@ def convert(input_path: str, output_path: str, to_format: str | None) -> None:
         fail("the output would overwrite the input; choose another OUTPUT")
     if output_path != "-" and not os.path.isdir(os.path.dirname(output_path) or "."):
         fail(f"-o: the folder of {output_path!r} does not exist")
-    to = to_format or (None if output_path == "-" else record_format(output_path))
+    suffix_form = None if output_path == "-" else record_format(output_path)
+    to = to_format or (suffix_form if suffix_form in ("gin", "json", "jsonl") else None)
     # the reader reads stdin's bytes (.buffer), so that bad UTF-8 is one bad record
     stream = sys.stdin if input_path == "-" else input_path
     source = STDIN if input_path == "-" else None
@@ -956,7 +1001,7 @@ def convert(input_path: str, output_path: str, to_format: str | None) -> None:
     writer = nullcontext(sys.stdout) if output_path == "-" else atomic_output(output_path)
     try:
         with writer as out:
-            for error in convert_records(stream, out, to=to, source=source):  # type: ignore[arg-type]
+            for error in convert_records(stream, out, to=to, source=source, format=from_form, game=game):
                 unreadable = True
                 click.echo(str(error), err=True)
     except InputFileError as exc:

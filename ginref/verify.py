@@ -22,7 +22,7 @@ from typing import IO, TYPE_CHECKING, Literal
 
 from ginref.errors import InputFileError, RecordError
 from ginref.records.io import RawRecord, SkippedFile, decode, read_paths
-from ginref.records.model import GameRecord
+from ginref.records.model import GameRecord, InputForm
 from ginref.rules import Rules
 
 if TYPE_CHECKING:
@@ -207,14 +207,18 @@ def verify(
     chunk: int = CHUNK,
     want_json: bool = True,
     on_skip: Callable[[str], None] | None = None,
+    format: InputForm | None = None,
+    game: str = "",
 ) -> Iterator[RecordResult]:
     """Verify every record under ``paths``, yielding one result per record in input order.
 
     ``rules`` overrides each record's own rule set when given. With ``jobs`` above 1,
     records are checked in that many worker processes. A file in a folder that is not a
     record file is passed to ``on_skip``; a path that cannot be read is an unreadable result.
+    ``format`` forces the input form and ``game`` gives OpenSpiel histories their parameters
+    (:func:`ginref.records.read_paths`).
     """
-    stream = _raws(read_paths(paths, stdin), on_skip)
+    stream = _raws(read_paths(paths, stdin, format=format, game=game), on_skip)
     jobs = jobs or default_jobs()
     if jobs <= 1:
         for item in stream:
@@ -306,13 +310,14 @@ def _resolve(item: Future[list[RecordResult]] | RecordResult) -> Iterator[Record
 
 
 def adjudicate_records(
-    paths: Sequence[str], rules: Rules | None = None, *, stdin: IO[bytes] | None = None
+    paths: Sequence[str], rules: Rules | None = None, *, stdin: IO[bytes] | None = None,
+    format: InputForm | None = None, game: str = "",
 ) -> Iterator[tuple[GameRecord, int, Verdict] | RecordResult]:
     """In-process adjudication that keeps each :class:`Verdict` (for ``ginref adjudicate``):
     each record with its line, or the unreadable result in its place."""
     from ginref.referee import adjudicate
 
-    for item in _raws(read_paths(paths, stdin), None):
+    for item in _raws(read_paths(paths, stdin, format=format, game=game), None):
         if isinstance(item, RecordResult):
             yield item
             continue

@@ -29,7 +29,7 @@ def records(text: str, source: str) -> list[GameRecord]:
 
 def test_help() -> None:
     code, out, _ = run("convert", "--help")
-    assert code == 0 and "INPUT|-" in out and "--to [gin|json|jsonl]" in out
+    assert code == 0 and "INPUT|-" in out and "--to [gin|json|jsonl|openspiel]" in out
 
 
 def test_text_to_json_and_back(tmp_path: Path) -> None:

@@ -506,8 +506,8 @@ def test_each_record_yields_exactly_one_item() -> None:
     payload = "\n".join([lines, "", "{", "[1, 2]", '{"rules": 1}', lines, "   "]) + "\n"
     items = list(read_records(io.StringIO(payload), source="x.jsonl"))
     assert [type(i).__name__ for i in items] == [
-        "GameRecord", "RecordError", "JsonRecordError", "JsonRecordError", "GameRecord",
-    ]
+        "GameRecord", "RecordError", "RecordError", "JsonRecordError", "GameRecord",
+    ]  # "[1, 2]" is an OpenSpiel history (one that stops in the deal), not a JSON record
     assert [getattr(i, "index", None) for i in items[::4]] == [0, 4]
 
 

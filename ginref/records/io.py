@@ -7,7 +7,10 @@ into records. :func:`read_records` does both. Every command uses these, so the s
 bytes give the same records, the same errors and the same positions everywhere.
 
 - One suffix table (:data:`SUFFIXES`); anything else, and stdin, is sniffed
-  (:func:`sniff_format`).
+  (:func:`sniff_format`). Inputs from other programs are recognised by content, here
+  only (:func:`unit_form`): a Kaggle gin rummy episode, OpenSpiel's
+  ``SerializeGameAndState`` text, and OpenSpiel action histories (a line that is a JSON
+  array of ints, or ``history=p:a,...``); ``format`` forces a form (``--from``).
 - One line limit (:data:`MAX_LINE` bytes) and one document limit (:data:`MAX_JSON`);
   a longer line is one unreadable record, read past without being stored.
 - Bytes, not text: a line that is not UTF-8 (or holds a NUL byte) spoils only its
@@ -18,7 +21,10 @@ bytes give the same records, the same errors and the same positions everywhere.
 from __future__ import annotations
 
 import contextlib
+import functools
+import json
 import os
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import IO
@@ -26,7 +32,17 @@ from typing import IO
 from ginref.errors import InputFileError, RecordError
 from ginref.files import Line, numbered_lines, open_input
 from ginref.records.jsonform import decode_json_document, decode_json_text, format_jsonl, pretty_json
-from ginref.records.model import GameRecord, RecordFormat
+from ginref.records.kaggle import decode_episode, looks_like_episode
+from ginref.records.model import GameRecord, InputForm, RecordFormat, UnitForm
+from ginref.records.openspiel import (
+    SERIALIZED_HEADER,
+    GameParams,
+    decode_history,
+    format_history,
+    parse_game_string,
+    parse_history_line,
+    parse_serialized,
+)
 from ginref.records.text import format_text, is_blank_line, is_game_tag_line, read_text
 
 __all__ = [
@@ -47,10 +63,11 @@ __all__ = [
     "read_records",
     "record_format",
     "sniff_format",
+    "unit_form",
     "write_records",
 ]
 
-SUFFIXES: dict[str, RecordFormat] = {".gin": "gin", ".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl"}
+SUFFIXES: dict[str, UnitForm] = {".gin": "gin", ".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 """File name endings and the record form each means; folders are searched for these."""
 MAX_LINE = 1 << 22
 """Longest line read (bytes, 4 MiB); a longer one is an unreadable record."""
@@ -65,12 +82,14 @@ STDIN = "<stdin>"
 class RawRecord:
     """One record's undecoded text and where it starts; ``problem`` when it cannot be read."""
 
-    format: RecordFormat
+    format: UnitForm
     source: str
     index: int
     line: int
     text: str = ""
     problem: RecordError | None = None
+    game: str = ""
+    """OpenSpiel's game string for a history line (``--game``); empty: OpenSpiel's defaults"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +98,7 @@ class InputFile:
 
     path: str
     source: str
-    format: RecordFormat | None
+    format: UnitForm | None
     """from the suffix; None: sniffed"""
 
 
@@ -90,7 +109,7 @@ class SkippedFile:
     source: str
 
 
-def record_format(name: str) -> RecordFormat | None:
+def record_format(name: str) -> UnitForm | None:
     """The record form a file name's ending implies, if any."""
     return SUFFIXES.get(os.path.splitext(name)[1].lower())
 
@@ -136,14 +155,38 @@ def _lines(stream: IO[bytes] | IO[str]) -> Iterator[Line]:
     return numbered_lines(stream, MAX_LINE, "records")
 
 
-def sniff_format(first_line: str) -> RecordFormat:
+_HISTORY_START_RE = re.compile(r"\s*(?:\[\s*-?\d|history=)")
+
+
+def unit_form(text: str) -> UnitForm | None:
+    """What a line or document from another program is, by its content; None: a record form.
+
+    A line that is a JSON array of ints (``[38, 18, ...]``) or starts ``history=`` is an
+    OpenSpiel history; ``[Meta]`` or OpenSpiel's header comment starts a serialised state;
+    JSON with ``"name": "open_spiel_gin_rummy"`` near its top is a Kaggle episode.
+    """
+    stripped = text.lstrip()
+    if _HISTORY_START_RE.match(stripped):
+        return "openspiel"
+    if stripped.startswith((SERIALIZED_HEADER, "[Meta]")):
+        return "openspiel_state"
+    if stripped.startswith("{") and looks_like_episode(stripped):
+        return "kaggle"
+    return None
+
+
+def sniff_format(first_line: str) -> UnitForm:
     """The form of records whose first non-blank line is ``first_line``.
 
-    ``[`` opens one JSON document (a list) unless a tag name follows it (``[Rules``: text);
-    ``{`` is JSON Lines when the line closes its object (``}``) and one JSON document
-    otherwise (pretty JSON); anything else is text.
+    Another program's form is recognised first (:func:`unit_form`). ``[`` opens one JSON
+    document (a list) unless a tag name follows it (``[Rules``: text); ``{`` is JSON Lines
+    when the line closes its object (``}``) and one JSON document otherwise (pretty JSON);
+    anything else is text.
     """
     stripped = first_line.strip()
+    other = unit_form(stripped)
+    if other is not None:
+        return "jsonl" if other == "kaggle" else other
     if stripped.startswith("["):
         return "json" if stripped[1:].lstrip()[:1] in ("{", "]", "") else "gin"
     if stripped.startswith("{"):
@@ -151,9 +194,9 @@ def sniff_format(first_line: str) -> RecordFormat:
     return "gin"
 
 
-def _sniffed(lines: Iterator[Line]) -> tuple[RecordFormat, Iterator[Line]]:
+def _sniffed(lines: Iterator[Line]) -> tuple[UnitForm, Iterator[Line]]:
     seen: list[Line] = []
-    found: RecordFormat = "gin"
+    found: UnitForm = "gin"
     for item in lines:
         seen.append(item)
         if item[1].strip() or item[2] is not None:
@@ -171,16 +214,22 @@ def _sniffed(lines: Iterator[Line]) -> tuple[RecordFormat, Iterator[Line]]:
 
 
 def raw_records(
-    stream: IO[bytes] | IO[str], source: str, format: RecordFormat | None = None
+    stream: IO[bytes] | IO[str], source: str, format: UnitForm | None = None, *, game: str = ""
 ) -> Iterator[RawRecord]:
-    """The raw records of a byte stream, in order; ``format`` None sniffs it."""
+    """The raw records of a byte stream, in order; ``format`` None sniffs it (``openspiel``
+    sniffs between history lines and a serialised state). ``game`` goes with history lines."""
     lines = _lines(stream)
-    if format is None:
-        format, lines = _sniffed(lines)
-    if format == "jsonl":
-        yield from _jsonl_units(lines, source)
-    elif format == "json":
-        yield from _json_units(lines, source)
+    if format is None or format == "openspiel":
+        sniffed, lines = _sniffed(lines)
+        format = "openspiel_state" if format and sniffed == "openspiel_state" else format or sniffed
+    yield from _units(lines, source, format, game)
+
+
+def _units(lines: Iterable[Line], source: str, format: UnitForm, game: str) -> Iterator[RawRecord]:
+    if format in ("jsonl", "openspiel"):
+        yield from _jsonl_units(lines, source, format, game)
+    elif format in ("json", "openspiel_state", "kaggle"):
+        yield from _json_units(lines, source, format)
     else:
         yield from _text_units(lines, source)
 
@@ -189,36 +238,38 @@ def _problem(source: str, number: int, problem: tuple[int, str]) -> RecordError:
     return RecordError(problem[1], source, number, problem[0])
 
 
-def _jsonl_units(lines: Iterable[Line], source: str) -> Iterator[RawRecord]:
+def _jsonl_units(
+    lines: Iterable[Line], source: str, form: UnitForm = "jsonl", game: str = ""
+) -> Iterator[RawRecord]:
     index = 0
     for number, text, problem in lines:
         if problem is not None:
-            yield RawRecord("jsonl", source, index, number, problem=_problem(source, number, problem))
+            yield RawRecord(form, source, index, number, problem=_problem(source, number, problem))
         elif not text.strip():
             continue
         else:
-            yield RawRecord("jsonl", source, index, number, text)
+            yield RawRecord(form, source, index, number, text, game=game)
         index += 1
 
 
-def _json_units(lines: Iterable[Line], source: str) -> Iterator[RawRecord]:
+def _json_units(lines: Iterable[Line], source: str, form: UnitForm = "json") -> Iterator[RawRecord]:
     parts: list[str] = []
     size = 0
     first = 0
     for number, text, problem in lines:
         first = first or number
         if problem is not None:
-            yield RawRecord("json", source, 0, first, problem=_problem(source, number, problem))
+            yield RawRecord(form, source, 0, first, problem=_problem(source, number, problem))
             return
         size += len(text) + 1
         if size > MAX_JSON:
             error = RecordError(f"JSON document larger than {MAX_JSON} bytes", source, number, 1)
-            yield RawRecord("json", source, 0, first, problem=error)
+            yield RawRecord(form, source, 0, first, problem=error)
             return
         parts.append(text)
     text = "\n".join(parts)
     if text.strip():
-        yield RawRecord("json", source, 0, first, text)
+        yield RawRecord(form, source, 0, first, text)
 
 
 class _TextChunk:
@@ -275,8 +326,16 @@ def _text_units(lines: Iterable[Line], source: str) -> Iterator[RawRecord]:
 
 def decode(raw: RawRecord) -> Iterator[GameRecord | RecordError]:
     """The records a raw unit holds: one, or for a ``.json`` list one per item."""
+    form = raw.format
+    if form in ("json", "jsonl") and raw.problem is None:
+        form = unit_form(raw.text) or form
     if raw.problem is not None:
         yield raw.problem
+    elif form in ("openspiel", "openspiel_state", "kaggle"):
+        try:
+            yield _decode_other(raw, form)
+        except RecordError as exc:
+            yield exc
     elif raw.format == "gin":
         try:
             yield read_text(raw.text, source=raw.source, first_line=raw.line, index=raw.index)
@@ -286,6 +345,28 @@ def decode(raw: RawRecord) -> Iterator[GameRecord | RecordError]:
         yield decode_json_text(raw.text, source=raw.source, index=raw.index, line=raw.line)
     else:
         yield from decode_json_document(raw.text, source=raw.source, line=raw.line)
+
+
+def _decode_other(raw: RawRecord, form: UnitForm) -> GameRecord:
+    """An OpenSpiel history line or serialised state, or a Kaggle episode, as a record."""
+    if form == "kaggle":
+        try:
+            data = json.loads(raw.text)
+        except (ValueError, RecursionError) as exc:
+            message = f"a kaggle episode that is not JSON: {str(exc)[:80]}"
+            raise RecordError(message, raw.source, raw.line, 1) from None
+        return decode_episode(data, raw.source, raw.line, raw.index)
+    if form == "openspiel_state":
+        params, history = parse_serialized(raw.text, raw.source, raw.line)
+    else:
+        params = _game(raw.game, raw.source, raw.line)
+        history = parse_history_line(raw.text, raw.source, raw.line)
+    return decode_history(history, params, source=raw.source, index=raw.index)
+
+
+@functools.lru_cache(maxsize=16)
+def _game(text: str, source: str, line: int) -> GameParams:
+    return parse_game_string(text, source, line) if text else GameParams()
 
 
 @contextlib.contextmanager
@@ -312,7 +393,8 @@ def read_records(
     input: str | os.PathLike[str] | IO[bytes] | IO[str],
     *,
     source: str | None = None,
-    format: RecordFormat | None = None,
+    format: InputForm | None = None,
+    game: str = "",
 ) -> Iterator[GameRecord | RecordError]:
     """Every record of a file or stream, in order: a ``GameRecord``, or the ``RecordError``
     that says why that record cannot be read. Never stops at a bad record.
@@ -323,12 +405,12 @@ def read_records(
     """
     name = _source_name(input, source)
     with _opened(input) as stream:
-        for raw in raw_records(stream, name, format or record_format(name)):
+        for raw in raw_records(stream, name, format or record_format(name), game=game):
             yield from decode(raw)
 
 
 def read_paths(
-    paths: Sequence[str], stdin: IO[bytes] | None = None, *, format: RecordFormat | None = None
+    paths: Sequence[str], stdin: IO[bytes] | None = None, *, format: InputForm | None = None, game: str = "",
 ) -> Iterator[RawRecord | SkippedFile | InputFileError]:
     """The raw records of every file the paths name (``-``: ``stdin``), in order; a file that
     cannot be opened is its ``InputFileError``, a non-record file in a folder a ``SkippedFile``."""
@@ -339,7 +421,7 @@ def read_paths(
         form = format or item.format
         if item.path == "-":
             if stdin is not None:
-                yield from raw_records(stdin, STDIN, form)
+                yield from raw_records(stdin, STDIN, form, game=game)
             continue
         try:
             handle = open_input(item.path)
@@ -348,7 +430,7 @@ def read_paths(
             continue
         with handle:
             try:
-                yield from raw_records(handle, item.source, form)
+                yield from raw_records(handle, item.source, form, game=game)
             except OSError as exc:
                 yield InputFileError(f"{item.source}: cannot read: {exc.strerror or exc}", item.source)
 
@@ -371,7 +453,8 @@ def write_records(
     """Write each record to ``stream`` in ``format``; pass each ``RecordError`` on to the caller.
 
     Text records are separated by a blank line; ``json`` writes one record as an object and
-    several as a list; ``jsonl`` writes one record per line.
+    several as a list; ``jsonl`` writes one record per line, ``openspiel`` one action history
+    per line (a record OpenSpiel cannot express is passed on as a ``RecordError``).
     """
     if format == "json":
         yield from _write_json(items, stream)
@@ -381,7 +464,13 @@ def write_records(
         if isinstance(item, RecordError):
             yield item
             continue
-        if format == "jsonl":
+        if format == "openspiel":
+            try:
+                stream.write(format_history(item) + "\n")
+            except RecordError as exc:
+                yield exc
+                continue
+        elif format == "jsonl":
             stream.write(format_jsonl(item) + "\n")
         else:
             stream.write(("" if first else "\n") + format_text(item))
@@ -414,7 +503,8 @@ def convert_records(
     *,
     to: RecordFormat | None = None,
     source: str | None = None,
-    format: RecordFormat | None = None,
+    format: InputForm | None = None,
+    game: str = "",
 ) -> Iterator[RecordError]:
     """Read every record of ``input`` and write it to ``output`` in ``to``; yield each
     ``RecordError`` met (the record is skipped, the rest are converted).
@@ -425,9 +515,9 @@ def convert_records(
     with _opened(input) as stream:
         found = format or record_format(name)
         lines = _lines(stream)
-        if found is None:
-            found, lines = _sniffed(lines)
+        if found is None or found == "openspiel":
+            sniffed, lines = _sniffed(lines)
+            found = "openspiel_state" if found and sniffed == "openspiel_state" else found or sniffed
         target: RecordFormat = to or ("gin" if found != "gin" else "jsonl")
-        units = {"jsonl": _jsonl_units, "json": _json_units, "gin": _text_units}[found](lines, name)
-        records = (record for raw in units for record in decode(raw))
+        records = (record for raw in _units(lines, name, found, game) for record in decode(raw))
         yield from write_records(records, output, target)
