@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import advise_bench
 import commands
 import deadwood
 import docs_page
@@ -71,6 +72,7 @@ class Settings:
     cli: bool
     verify: bool
     smoke: bool
+    advise: bool = True
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -90,6 +92,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     add("--no-peers", action="store_true", help="time ginref and the naive search only")
     add("--no-cli", action="store_true", help="skip every subprocess measurement")
     add("--no-verify", action="store_true", help="skip `ginref verify`")
+    add("--no-advise", action="store_true", help="skip `ginref.advise` (sampled and exact, one core)")
     add("--output", type=Path, help="results JSON (default: benchmarks/results.json; smoke: none)")
     add("--markdown", type=Path, help="also write the docs page here (docs/benchmarks.md)")
     add("--from-json", type=Path, help="render a saved results file; measure nothing")
@@ -108,6 +111,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         cli=not args.no_cli,
         verify=not (args.no_cli or args.no_verify),
         smoke=args.smoke,
+        advise=not args.no_advise,
     )
 
 
@@ -165,6 +169,8 @@ def measure(settings: Settings, argv: Sequence[str]) -> dict[str, Any]:
     results = report.header(argv, flat)
     results["least_deadwood"] = measure_library(settings, with_peers)
     problems = measure_cli(settings, results) if settings.cli else []
+    if settings.advise:
+        results["advise"] = advise_bench.measure(settings.seed, settings.smoke, progress)
     results["machine"]["load_average_after"] = report.machine()["load_average"]
     results["targets"] = report.targets(results, judge_speed=not settings.smoke)
     if settings.smoke:

@@ -34,14 +34,16 @@ from ginref.notation import excerpt, hand_mask, parse_card
 from ginref.rules import STANDARD, Rules
 from ginref.scoring import Ending, Outcome, declarations, settle
 
-__all__ = ["MAX_EXACT", "MAX_SAMPLES", "Advice", "KnockOption", "Method", "advise"]
+__all__ = ["AUTO_EXACT", "MAX_EXACT", "MAX_SAMPLES", "Advice", "KnockOption", "Method", "advise"]
 
 Method = Literal["auto", "exact", "sampled"]
 DEFAULT_SAMPLES = 20_000
 MAX_SAMPLES = 1_000_000
 """Most samples one call may ask for (a bound, so no input can make it run for hours)."""
-MAX_EXACT = 1_000_000
+MAX_EXACT = 2_000_000
 """Most defender hands an exact enumeration may take (``benchmarks/advise_bench.py`` times it)."""
+AUTO_EXACT = 200_000
+"""``auto`` enumerates up to this many hands (about a second), or up to ``samples`` if more."""
 Z95 = 1.959963984540054
 """The standard normal quantile of a two-sided 95% interval."""
 
@@ -208,8 +210,8 @@ def advise(
     left in the stock (checked against the unseen count when given), ``upcard``
     the first upcard (Oklahoma), ``taken`` the card just taken from the pile
     (not to be discarded under the same-card rule). ``auto`` enumerates when
-    the defender hands are no more than ``samples``; ``exact`` enumerates up
-    to :data:`MAX_EXACT` hands.
+    there are no more defender hands than :data:`AUTO_EXACT` or ``samples``;
+    ``exact`` enumerates up to :data:`MAX_EXACT` hands.
     """
     position = _position(hand, seen, opponent_has, stock)
     upcard, taken = _card_or_none(upcard, "upcard"), _card_or_none(taken, "taken card")
@@ -217,7 +219,8 @@ def advise(
     system = MeldSystem.from_rules(rules)
     limit = rules.knock_limit_for(upcard)
     choices = _choices(position.hand, rules, system, limit, taken)
-    exact = method == "exact" or (method == "auto" and position.possible_hands <= samples)
+    enough = max(samples, AUTO_EXACT)
+    exact = method == "exact" or (method == "auto" and position.possible_hands <= enough)
     drawn = position.possible_hands if exact else samples
     base = Advice(
         position.hand, rules, "exact" if exact else "sampled", drawn, position.possible_hands,
@@ -341,7 +344,7 @@ def _no_knock(base: Advice, hand: Mask, system: MeldSystem, limit: int) -> Advic
         reason = f"only gin ends the hand here, and the least deadwood is {least}"
     else:
         reason = f"the least deadwood is {least}, over the knock limit {limit}"
-    return replace(base, reason=reason)
+    return replace(base, defender_hands=0, reason=reason)
 
 
 # -- the defender hands ------------------------------------------------------------------
