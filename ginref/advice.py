@@ -40,10 +40,10 @@ Method = Literal["auto", "exact", "sampled"]
 DEFAULT_SAMPLES = 20_000
 MAX_SAMPLES = 1_000_000
 """Most samples one call may ask for (a bound, so no input can make it run for hours)."""
-MAX_EXACT = 2_000_000
+MAX_EXACT = 1_000_000
 """Most defender hands an exact enumeration may take (``benchmarks/advise_bench.py`` times it)."""
-AUTO_EXACT = 200_000
-"""``auto`` enumerates up to this many hands (about a second), or up to ``samples`` if more."""
+AUTO_EXACT = 50_000
+"""``auto`` enumerates up to this many hands (at most about a second), or up to ``samples`` if more."""
 Z95 = 1.959963984540054
 """The standard normal quantile of a two-sided 95% interval."""
 

@@ -535,7 +535,7 @@ def parse_cards_text(text: str | None, who: str) -> Mask:
               help="Defender hands to draw when sampling.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sample.")
 @click.option("--exact/--sample", "exact", default=None,
-              help="Enumerate every defender hand, or sample them  [default: exact up to 200,000 "
+              help="Enumerate every defender hand, or sample them  [default: exact up to 50,000 "
               "hands (or --samples), else sampled]")
 @output_options
 def advise(
