@@ -17,7 +17,7 @@ deals. Player names are ``P0`` and ``P1`` unless given.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ginref.cards import CARD_POINTS, Card, Mask, card_name, mask_of, scan
@@ -49,6 +49,7 @@ __all__ = [
     "card_to_openspiel",
     "decode_history",
     "encode_history",
+    "encode_pairs",
     "format_history",
     "parse_game_string",
     "parse_history_line",
@@ -693,6 +694,17 @@ def assign_layoffs(melds: Sequence[Mask], cards: Sequence[Card]) -> list[int] | 
 
 
 def encode_history(record: GameRecord) -> list[int]:
+    """The action history OpenSpiel replays to this hand (see :func:`encode_pairs`)."""
+    return _encode(record).actions
+
+
+def encode_pairs(record: GameRecord) -> str:
+    """The history in OpenSpiel's ``history=player:action,...`` form (-1: chance)."""
+    writer = _encode(record)
+    return "history=" + ",".join(f"{p}:{a}" for p, a in zip(writer.movers, writer.actions, strict=True))
+
+
+def _encode(record: GameRecord) -> _Writer:
     """The action history OpenSpiel replays to this hand (chance outcomes included).
 
     Raises :class:`RecordError` for a record OpenSpiel cannot express: not one hand of the
@@ -715,7 +727,7 @@ def encode_history(record: GameRecord) -> list[int]:
     for event in hand.events:
         writer.event(event)
     writer.finish()
-    return writer.actions
+    return writer
 
 
 def _cannot(record: GameRecord, message: str) -> RecordError:
@@ -728,6 +740,9 @@ class _Writer:
     def __init__(self, record: GameRecord, params: GameParams, seats: tuple[str, str]) -> None:
         self.record, self.params, self.seats = record, params, seats
         self.actions: list[int] = []
+        self.movers: list[int] = []
+        """who took each action: 0, 1, or -1 for chance"""
+        self.mover = CHANCE
         self.hands = [0, 0]
         self.stock: list[Card] = []
         self.stock_size = 31
@@ -735,6 +750,14 @@ class _Writer:
         self.knocker = -1
         self.knock_melds: tuple[Mask, ...] = ()
         self.defended = False
+
+    def add(self, action: int) -> None:
+        self.actions.append(action)
+        self.movers.append(self.mover)
+
+    def add_all(self, actions: Iterable[int]) -> None:
+        for action in actions:
+            self.add(action)
 
     def fail(self, message: str, place: Place | None = None) -> RecordError:
         where = place if place is not None and place.line else self.record.place
@@ -751,9 +774,9 @@ class _Writer:
             cards = hand.dealt(name)
             if len(cards) != HAND_SIZE:
                 raise self.fail(f"{name} is dealt {len(cards)} cards; openspiel deals 10", hand.place)
-            self.actions.extend(self.card(c, f"a card dealt to {name}", hand.place) for c in cards)
+            self.add_all(self.card(c, f"a card dealt to {name}", hand.place) for c in cards)
             self.hands[p] = mask_of(c for c in cards if type(c) is int)
-        self.actions.append(self.card(hand.upcard, "the upcard", hand.place))
+        self.add(self.card(hand.upcard, "the upcard", hand.place))
         self.stock = list(hand.stock or ())
 
     def seat(self, name: str, place: Place) -> int:
@@ -763,31 +786,34 @@ class _Writer:
 
     def event(self, event: Event) -> None:
         if isinstance(event, Pass):
-            self.seat(event.player, event.place)
-            self.actions.append(PASS)
+            self.mover = self.seat(event.player, event.place)
+            self.add(PASS)
         elif isinstance(event, Turn):
             self.turn(event, self.seat(event.player, event.place))
         else:
             self.defence(event)
 
     def turn(self, ev: Turn, p: int) -> None:
+        self.mover = p
         if ev.source == "none":
             raise self.fail("openspiel has no eleven-card deal", ev.place)
         if ev.source == "stock":
-            self.actions.append(DRAW_STOCK)
+            self.add(DRAW_STOCK)
             card = ev.card if ev.card is not None else self.next_stock(ev.place)
-            self.actions.append(self.card(card, "the card drawn", ev.place))
+            self.mover = CHANCE
+            self.add(self.card(card, "the card drawn", ev.place))
+            self.mover = p
             self.stock_size -= 1
         elif self.at_wall and ev.knock is not None:
-            self.actions.append(KNOCK)
+            self.add(KNOCK)
         else:
-            self.actions.append(DRAW_UPCARD)
+            self.add(DRAW_UPCARD)
         if isinstance(ev.card, int) and 0 <= ev.card < 52:
             self.hands[p] |= 1 << ev.card
         if ev.knock is not None:
             self.knock(ev, p)
         elif ev.discard is not None:
-            self.actions.append(self.card(ev.discard, "the discard", ev.place))
+            self.add(self.card(ev.discard, "the discard", ev.place))
             self.hands[p] &= ~(1 << ev.discard)
             self.at_wall = self.stock_size == WALL_STOCK
 
@@ -801,13 +827,13 @@ class _Writer:
         knock = ev.knock
         assert knock is not None
         if not self.at_wall:
-            self.actions.append(KNOCK)
+            self.add(KNOCK)
         if knock.discard is None:
             raise self.fail("openspiel has no big gin: the knocker always discards", knock.place)
-        self.actions.append(self.card(knock.discard, "the knock's discard", knock.place))
+        self.add(self.card(knock.discard, "the knock's discard", knock.place))
         self.hands[p] &= ~(1 << knock.discard)
         self.lay(knock.melds, p, knock.place)
-        self.actions.append(PASS)
+        self.add(PASS)
         self.knocker, self.knock_melds = p, knock.melds
 
     def lay(self, melds: Sequence[Mask], p: int, place: Place) -> None:
@@ -815,22 +841,22 @@ class _Writer:
             for part in _openspiel_melds(meld):
                 if part not in MELD_IDS:
                     raise self.fail(f"{' '.join(card_name(c) for c in scan(meld))} is not a meld", place)
-                self.actions.append(MELD_BASE + MELD_IDS[part])
+                self.add(MELD_BASE + MELD_IDS[part])
             self.hands[p] &= ~meld
 
     def defence(self, ev: Defence) -> None:
         if self.knocker < 0 or self.defended:
             raise self.fail("a defence where openspiel has none", ev.place)
-        p = 1 - self.knocker
+        p = self.mover = 1 - self.knocker
         if _points(self.hands[self.knocker]) > 0:
-            self.actions.extend(self.card(c, "a layoff", ev.place) for c, _ in ev.layoffs)
-            self.actions.append(PASS)
+            self.add_all(self.card(c, "a layoff", ev.place) for c, _ in ev.layoffs)
+            self.add(PASS)
         elif ev.layoffs:
             raise self.fail("openspiel allows no layoffs on gin", ev.place)
         for c, _ in ev.layoffs:
             self.hands[p] &= ~(1 << c)
         self.lay(ev.melds, p, ev.place)
-        self.actions.append(PASS)
+        self.add(PASS)
         self.defended = True
 
     def finish(self) -> None:
