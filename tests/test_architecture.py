@@ -86,3 +86,19 @@ def test_each_outside_library_has_its_home(library: str, homes: set[str]) -> Non
     users = {name for name, path in MODULES.items()
              if any(i == library or i.startswith(library + ".") for i in imports(path))}
     assert users <= homes, f"{library} imported by {sorted(users - homes)}"
+
+
+def test_the_install_ships_every_subpackage() -> None:
+    """A package the install leaves out works from a checkout and breaks a real install."""
+    import fnmatch
+    import sys
+
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    config = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text())
+    include = config["tool"]["setuptools"]["packages"]["find"]["include"]
+    packages = {"ginref" + "".join("." + p for p in path.parent.relative_to(PACKAGE).parts)
+                for path in PACKAGE.rglob("__init__.py")}
+    assert all(any(fnmatch.fnmatch(name, pattern) for pattern in include) for name in packages)
