@@ -32,7 +32,7 @@ from ginref.layoffs import least_defence
 from ginref.melds import Arrangement, Hand, MeldSystem, is_meld, min_deadwood, optimal_arrangements
 from ginref.notation import excerpt, hand_mask, parse_card
 from ginref.rules import STANDARD, Rules
-from ginref.scoring import Ending, Outcome, declarations, settle
+from ginref.scoring import Ending, Outcome, declaration_candidates, settle
 
 __all__ = ["AUTO_EXACT", "MAX_EXACT", "MAX_SAMPLES", "Advice", "KnockOption", "Method", "advise"]
 
@@ -318,15 +318,7 @@ def _knocks_with(
     discard: Card | None, hand: Mask, rules: Rules, system: MeldSystem, limit: int
 ) -> list[_Choice]:
     """The declarations worth trying for a 10-card knock, as :func:`ginref.score_hand` tries them."""
-    least = min_deadwood(hand, system)
-    if least > limit:
-        return []
-    if rules.knocker_must_meld_max:
-        spreads = optimal_arrangements(hand, system)
-    elif least == 0 and not rules.layoff_on_gin:
-        spreads = optimal_arrangements(hand, system)[:1]
-    else:
-        spreads = list(declarations(hand, system, limit))
+    spreads = declaration_candidates(hand, rules, system, limit)
     gins = tuple(s for s in spreads if s.deadwood_points == 0)
     knocks = tuple(s for s in spreads if s.deadwood_points)
     found = [_Choice(discard, "gin", gins, rules.layoff_on_gin)] if gins else []

@@ -496,16 +496,21 @@ def _best_declaration(knock: _Knock) -> HandScore:
 
 
 def _declaration_candidates(hand: Mask, knock: _Knock) -> list[Arrangement]:
-    """The spreads of ``hand`` worth trying: none over the knock limit."""
-    rules, system = knock.rules, knock.system
+    return declaration_candidates(hand, knock.rules, knock.system, knock.limit)
+
+
+def declaration_candidates(hand: Mask, rules: Rules, system: MeldSystem, limit: int) -> list[Arrangement]:
+    """The spreads of a 10-card ``hand`` worth trying as a knock or gin: none over ``limit``;
+    every least-deadwood one where the rules make the knocker meld as far as possible; one
+    gin where nothing can be laid off onto gin; else every legal declaration."""
     least = min_deadwood(hand, system)
-    if least > knock.limit:
+    if least > limit:
         return []
     if rules.knocker_must_meld_max:
         return optimal_arrangements(hand, system)
     if least == 0 and not rules.layoff_on_gin:
         return [optimal_arrangements(hand, system)[0]]
-    return list(declarations(hand, system, knock.limit))
+    return list(declarations(hand, system, limit))
 
 
 def _why_this_declaration(knock: _Knock, arrangement: Arrangement, discard: Card | None) -> _Knock:
