@@ -9,6 +9,7 @@ installed, seeded games played by OpenSpiel are checked against it directly.
 from __future__ import annotations
 
 import collections
+import io
 import json
 import random
 from pathlib import Path
@@ -261,3 +262,12 @@ def _check_against_pyspiel(pyspiel: object, games: int, seed: int) -> collection
         problems.extend(f"game {i} ({label}, {kind}): {p}" for p in found)
     assert problems == []
     return kinds
+
+
+@pytest.mark.parametrize("text", [
+    "[Meta]\n[Game]\ngin_rummy\n[State]\n\u00b2\n", "[\u0661, 2]", "history=-1:\u0663",
+])
+def test_digits_of_other_scripts_are_not_action_ids(text: str) -> None:
+    """Found by the fuzzer: ``str.isdigit`` takes "²", and int() then raised ValueError."""
+    items = list(read_records(io.BytesIO(text.encode()), source="x", format="openspiel"))
+    assert len(items) == 1 and isinstance(items[0], RecordError)

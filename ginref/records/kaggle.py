@@ -91,7 +91,7 @@ def _history(data: dict[str, Any], source: str, line: int) -> History:
             return parse_serialized(text, source, line)[1]
     actions = _get(data, "info", "actionHistory")
     if type(actions) is list:
-        if not all(type(a) in (int, str) and str(a).isdigit() and len(str(a)) < 5 for a in actions):
+        if not all(type(a) in (int, str) and re.fullmatch("[0-9]{1,4}", str(a)) for a in actions):
             raise _error("info.actionHistory holds something that is not an action id", source, line)
         return parse_history_line("[" + ",".join(str(a) for a in actions) + "]", source, line)
     raise _error("the episode has neither a serializedGameAndState nor info.actionHistory", source, line)

@@ -149,7 +149,7 @@ class GameParams:
         for knob, value in overrides:
             if knob == "oklahoma" and value in ("gin_only", "off"):
                 values["oklahoma"] = value == "gin_only"
-            elif knob in ("gin_bonus", "undercut_bonus", "knock_limit") and re.fullmatch(r"\d{1,6}", value):
+            elif knob in ("gin_bonus", "undercut_bonus", "knock_limit") and re.fullmatch("[0-9]{1,6}", value):
                 values["knock_card" if knob == "knock_limit" else knob] = int(value)
             else:
                 return None
@@ -158,7 +158,7 @@ class GameParams:
 
 
 _GAME_RE = re.compile(r"\s*(gin_rummy(?:_proxy)?)\s*(?:\((.*)\))?\s*")
-_PARAM_RE = re.compile(r"\s*([a-z_]{1,20})\s*=\s*(-?\d{1,6}|true|false|True|False)\s*")
+_PARAM_RE = re.compile(r"\s*([a-z_]{1,20})\s*=\s*(-?[0-9]{1,6}|true|false|True|False)\s*")
 _INT_PARAMS = ("knock_card", "gin_bonus", "undercut_bonus", "hand_size", "num_ranks", "num_suits")
 
 
@@ -203,9 +203,11 @@ class History:
     places: tuple[Place, ...]
 
 
-_JSON_HISTORY_RE = re.compile(r"\s*\[\s*(?:-?\d+\s*(?:,\s*-?\d+\s*)*)?\]\s*")
-_NUMBER_RE = re.compile(r"-?\d+")
-_PAIR_RE = re.compile(r"\s*(-?\d{1,2})\s*:\s*(\d{1,3})\s*")
+_JSON_HISTORY_RE = re.compile(r"\s*\[\s*(?:-?[0-9]+\s*(?:,\s*-?[0-9]+\s*)*)?\]\s*")
+_NUMBER_RE = re.compile(r"-?[0-9]+")
+_PAIR_RE = re.compile(r"\s*(-?[0-9]{1,2})\s*:\s*([0-9]{1,3})\s*")
+_ACTION_RE = re.compile(r"[0-9]{1,4}")
+"""action ids are ASCII digits (``int()`` and ``str.isdigit`` take other scripts' digits too)"""
 
 
 def parse_history_line(text: str, source: str = "", line: int = 1) -> History:
@@ -279,7 +281,7 @@ def parse_serialized(text: str, source: str = "", first_line: int = 1) -> tuple[
             history = parse_history_line(raw, source, number)
             return _need_game(params, source, first_line), history
         elif section == "[State]" and "=" not in line:
-            if not line.isdigit():
+            if not _ACTION_RE.fullmatch(line):
                 raise RecordError(f"expected an action id, found {_quote(line)}", source, number, 1)
             actions.append(_action(line, source, number, 1))
             places.append(Place(number, 1))

@@ -857,6 +857,19 @@ ENTRY_POINTS: dict[str, EntryPoint] = {
         _records_entry("json", _json_records, _gen_json),
         _records_entry("jsonl", _jsonl_records, _gen_jsonl),
         _records_entry(None, _all_records, _gen_any_record),
+        # another program's games: OpenSpiel histories (JSON arrays, history= lines, serialised
+        # states) and Kaggle episodes, forced; the sniffed entry above meets them by content too
+        _records_entry("openspiel", lambda: (
+            ("[" + ", ".join(map(str, range(21))) + ", 54, 54, 53, 30, 30, 53, 31, 31]\n").encode(),
+            ("history=" + ",".join(f"-1:{c}" for c in range(21)) + ",0:52,0:0,1:53,-1:30\n").encode(),
+            ("[Meta]\nVersion: 1\n\n[Game]\ngin_rummy(knock_card=9)\n[State]\n"
+             + "\n".join(map(str, range(21))) + "\n54\n").encode(),
+        ), None),
+        _records_entry("kaggle", lambda: (json.dumps({
+            "name": "open_spiel_gin_rummy", "rewards": [1, -1], "statuses": ["DONE", "DONE"],
+            "configuration": {"openSpielGameParameters": {"oklahoma": False}},
+            "info": {"actionHistory": [str(c) for c in range(21)] + ["54", "54", "53", "30"]},
+        }).encode(),), None),
     )
 }
 
