@@ -664,6 +664,8 @@ def game(
       Ann knock 6 15           (knocker's deadwood, defender's after layoffs)
       Bo gin 22                Ann big_gin 30           void
       Ann wins 25 [undercut]   Ann knock 6 15 spade     Ann knock 6 15 upcard 7S
+      Tom undercut 7 5         (Tom defended; the higher count is the knocker's)
+      also: players: Ann, Bo   Ann knocks 6 - 15        Bo gins 22   Ann big gin 30
 
     \b
     Examples:

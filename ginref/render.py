@@ -296,6 +296,8 @@ def game_text(result: GameTally) -> str:
         parts.append(line)
         if result.leader != result.winner:
             parts.append(f"note: {result.leader or 'nobody'} has the higher final total")
+        if result.next_dealer:
+            parts.append(f"next game: {result.next_dealer} deals")
     else:
         lead = f"{result.leader} leads by {result.margin}" if result.leader else "level"
         parts.append(f"game not over (target {target}): {final}; {lead}")
@@ -334,6 +336,8 @@ def hollywood_text(result: HollywoodTally) -> str:
     final = f"{a} {result.match_totals[a]}, {b} {result.match_totals[b]}"
     if result.match_over:
         parts.append(f"{result.winner or 'nobody'} wins the match: {final}, margin {result.margin}")
+        if result.next_dealer:
+            parts.append(f"next match: {result.next_dealer} deals")
     else:
         lead = f"{result.leader} leads by {result.margin}" if result.leader else "level"
         open_games = ", ".join(map(str, result.open_games))

@@ -14,9 +14,16 @@ Score sheets (one line each; ``#`` starts a comment; keywords in any case)::
     Ann big_gin 30           # only where the rules recognise big gin
     Ann wins 25 [undercut]   # points as scored elsewhere; outcome knock (default),
                              # gin, big_gin or undercut (for Oklahoma extra boxes)
+    Bo undercut 8 5          # the same hand, said by the one who undercut (counts in any order)
     void                     # nobody scores
     Ann knock 6 15 spade     # flags: spade (a doubled Oklahoma hand) and/or
     Ann knock 6 15 upcard 7S # upcard CARD (sets the Oklahoma knock limit and doubling)
+
+Players write the same lines in other ways, and these read the same:
+``players: Ann, Bo`` (or ``&``, ``and``, ``vs``), ``knocks``/``knocked``,
+``gins``/``ginned``, ``big gin``/``big-gin``, ``win``/``won``, ``undercuts``,
+and ``6 - 15``, ``6-15``, ``6/15``, ``6 to 15`` between a knock's counts
+(``6 -15`` is a negative count, an error).
 
 Headers come before the first hand, once each. A hand line is checked
 against the rules: a knock over the knock limit or with no deadwood, big gin
@@ -28,6 +35,7 @@ doubling, a hand after the end of the game are all errors, each a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -70,7 +78,8 @@ __all__ = [
 #   line     ::= [header | "void" | hand] [comment]
 #   header   ::= "players" ":" name name | "rules" ":" rules_name | "dealer" ":" name
 #   hand     ::= name result flag*
-#   result   ::= "knock" count count                knocker's deadwood, defender's after layoffs
+#   result   ::= "knock" count [sep] count          knocker's deadwood, defender's after layoffs
+#              | "undercut" count [sep] count       by the defender; the higher count is the knocker's
 #              | ("gin" | "big_gin") count [count]  opponent's deadwood (a 2nd count is an error)
 #              | "wins" count [outcome]             points as scored elsewhere
 #   outcome  ::= "knock" | "gin" | "big_gin" | "undercut"
@@ -79,7 +88,11 @@ __all__ = [
 #                allowed; never a keyword
 #   count    ::= ["+" | "-"] digit+                 (ASCII digits, signed so that "-3" gets a
 #                                                   clear error)
+#   sep      ::= "-" | "/" | ":" | "to"            (a "-" touching the next count is its sign)
 #   comment  ::= "#" to the end of the line
+#
+# Each keyword also reads in the forms of ``_SHEET_FORMS`` (``knocks``, ``big gin``);
+# "players:" takes an optional ",", "&", "and" or "vs" between the names.
 #
 # Keywords are case-insensitive, names are not. Results: ``header``, ``first``,
 # ``second``, ``value``, ``void``, ``player``, ``ending``, ``knocker``,
@@ -100,45 +113,72 @@ SHEET_KEYWORDS = (
     "spade", "upcard",
 )
 
+_SHEET_FORMS = {
+    "knock": r"knock(?:s|ed)?",
+    "gin": r"gin(?:s|ned)?",
+    "big_gin": r"big[ _-]?gin(?:s|ned)?",
+    "wins": r"wins?|won",
+    "undercut": r"undercuts?",
+}
+"""The ways players write each result word (``Maria knocks``, ``Tom undercut``, ``big gin``)."""
+
 
 def _sheet_token(s: str, loc: int, toks: pp.ParseResults) -> SheetToken:
     return SheetToken(loc, toks[0])
 
 
 def _sheet_word(word: str) -> pp.ParserElement:
-    return pp.CaselessKeyword(word).set_parse_action(_sheet_token).set_name(repr(word))
+    """A keyword in any case, read as its canonical spelling whichever form was written."""
+    pattern = rf"(?:{_SHEET_FORMS.get(word, re.escape(word))})(?!\w)"
+
+    def canonical(s: str, loc: int, toks: pp.ParseResults) -> SheetToken:
+        return SheetToken(loc, word)
+
+    return pp.Regex(pattern, flags=re.IGNORECASE).set_parse_action(canonical).set_name(repr(word))
 
 
-_SHEET_KEYWORD_RE = "|".join(SHEET_KEYWORDS)
+_SHEET_KEYWORD_RE = "|".join(_SHEET_FORMS.get(word, word) for word in SHEET_KEYWORDS)
 sheet_name_expr = (
     pp.Regex(rf"(?!(?i:{_SHEET_KEYWORD_RE})(?!\w))[^\W\d]\w*(?:['.-]\w+)*")
     .set_parse_action(_sheet_token)
     .set_name("player name")
 )
 sheet_count_expr = pp.Regex(r"[+-]?[0-9]+(?![\w.])").set_parse_action(_sheet_token).set_name("count")
+_count_separator = pp.Suppress(pp.Regex(r"(?<=[0-9])-|-(?=\s|$)|[/:\u2013\u2014]|to(?!\w)"))
+"""between a knock's two counts: ``4 - 22``, ``4-22``, ``4/22`` (but ``4 -22`` is a negative count)"""
 _rules_name = pp.Regex(r"[\w-]+").set_parse_action(_sheet_token).set_name("rule set name")
 _sheet_card_word = pp.Regex(r"[^\s#]+").set_parse_action(_sheet_token).set_name("card")
 _colon = pp.Suppress(":").set_name("':'")
 _end_of_line = pp.StringEnd().set_name("end of line")
+_name_separator = pp.Suppress(pp.Regex(r"[,&]|(?i:and|vs\.?)(?!\w)"))
+"""between the two players: ``players: Maria, Tom``, ``Maria & Tom``, ``Maria and Tom``"""
 
 _sheet_header = (
     (_sheet_word("players")("header") - _colon - sheet_name_expr("first")
-     - sheet_name_expr("second"))
+     - ((_name_separator + sheet_name_expr("second")) | sheet_name_expr("second")).set_name("player name"))
     | (_sheet_word("rules")("header") - _colon - _rules_name("value"))
     | (_sheet_word("dealer")("header") - _colon - sheet_name_expr("value"))
 ).set_name("header")
 _sheet_outcome = (
     _sheet_word("knock") | _sheet_word("gin") | _sheet_word("big_gin") | _sheet_word("undercut")
 ).set_name("outcome")
+
+
+def _two_counts(first: str, second: str) -> pp.ParserElement:
+    later = sheet_count_expr(second).set_name(f"{second}'s deadwood")
+    return (sheet_count_expr(first).set_name(f"{first}'s deadwood")
+            - ((_count_separator + later) | later).set_name(f"{second}'s deadwood"))
+
+
 _sheet_result = (
-    (_sheet_word("knock")("ending") - sheet_count_expr("knocker").set_name("knocker's deadwood")
-     - sheet_count_expr("defender").set_name("defender's deadwood"))
+    (_sheet_word("knock")("ending") - _two_counts("knocker", "defender"))
+    | (_sheet_word("undercut")("ending") - _two_counts("knocker", "defender"))
     | ((_sheet_word("big_gin") | _sheet_word("gin"))("ending")
        - sheet_count_expr("defender").set_name("opponent's deadwood")
        + pp.Opt(sheet_count_expr("extra")))
     | (_sheet_word("wins")("ending") - sheet_count_expr("points").set_name("points")
        + pp.Opt(_sheet_outcome("outcome")))
-).set_name("'knock', 'gin', 'big_gin' or 'wins'")
+).set_name("'knock', 'gin', 'big_gin', 'undercut' or 'wins'")
 _sheet_flag = pp.Group(
     _sheet_word("spade")("flag")
     | (_sheet_word("upcard")("flag") - _sheet_card_word("card"))
@@ -451,7 +491,7 @@ class _SheetReader:
             outcome = outcome_word.text if outcome_word is not None else "knock"
             if outcome == "big_gin" and not rules.recognises_big_gin:
                 assert outcome_word is not None
-                raise _LineError(f"big gin is not a rule in {rules.label}", outcome_word.loc)
+                raise _LineError(_no_big_gin(rules), outcome_word.loc)
             knocker = other if outcome == "undercut" else player
             entry = HandEntry(player, points, outcome, knocker, multiplier)
         else:
@@ -468,7 +508,8 @@ class _SheetReader:
         multiplier: int,
     ) -> HandEntry:
         rules = self.rules
-        ending: Ending = "knock" if ending_word.text == "knock" else (
+        undercut = ending_word.text == "undercut"
+        ending: Ending = "knock" if ending_word.text in ("knock", "undercut") else (
             "gin" if ending_word.text == "gin" else "big_gin"
         )
         defender_word: SheetToken = result["defender"]
@@ -476,6 +517,9 @@ class _SheetReader:
             knocker_word: SheetToken = result["knocker"]
             k = _count(knocker_word, "deadwood")
             d = _count(defender_word, "deadwood")
+            if undercut:  # 'Tom undercut 7 5': Tom defended; the higher count is the knocker's
+                player, other = other, player
+                k, d = max(k, d), min(k, d)
             limit = rules.knock_limit_for(upcard)
             if k == 0:
                 raise _LineError(
@@ -502,11 +546,16 @@ class _SheetReader:
             k = 0
             d = _count(defender_word, "deadwood")
             if ending == "big_gin" and not rules.recognises_big_gin:
-                raise _LineError(f"big gin is not a rule in {rules.label}", ending_word.loc)
+                raise _LineError(_no_big_gin(rules), ending_word.loc)
         try:
             settlement = settle(ending, k, d, rules, multiplier=multiplier)
         except RulingError as exc:  # pragma: no cover - the checks above come first
             raise _LineError(str(exc), ending_word.loc) from None
+        if undercut and settlement.outcome.value != "undercut":
+            raise _LineError(
+                f"{k} against {d} is not an undercut in {rules.label} (tie_policy = {rules.tie_policy}): "
+                f"write '{player} knock {k} {d}'", ending_word.loc,
+            )
         side = settlement.winner
         winner = player if side == "knocker" else other if side == "defender" else None
         return HandEntry(winner, settlement.points, settlement.outcome.value, player, multiplier)
@@ -534,6 +583,11 @@ class _SheetReader:
 
 
 _SPADES = 3
+
+
+def _no_big_gin(rules: Rules) -> str:
+    return (f"big gin is not a rule in {rules.label}: score the sheet under rules that have it "
+            "('rules: hoyle', --rules hoyle) or add it (--set big_gin_bonus=31)")
 
 
 _SPACES = str.maketrans(dict.fromkeys(SEPARATORS.replace(",", ""), " "))

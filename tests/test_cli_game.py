@@ -144,7 +144,8 @@ def test_keep_going_reports_every_bad_line_and_exits_3() -> None:
     assert err.splitlines() == [
         "Error: <stdin>:3:1: unknown player 'Cy'; the players are 'Ann' and 'Bo'",
         "Error: <stdin>:5:12: expected defender's deadwood, found end of line",
-        "Error: <stdin>:6:5: big gin is not a rule in standard",
+        "Error: <stdin>:6:5: big gin is not a rule in standard: score the sheet under rules that have it "
+        "('rules: hoyle', --rules hoyle) or add it (--set big_gin_bonus=31)",
     ]
     assert "Ann 9, Bo 42" in out
     code, out, err = run("-", "--keep-going", "--json", stdin=BAD)
