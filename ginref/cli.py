@@ -99,9 +99,25 @@ def rules_options(f: F) -> F:
         type=click.Choice(RULE_CHOICES, case_sensitive=False),
         envvar="GINREF_RULES",
         show_envvar=True,
-        help="The rule set your table plays  [default: standard]",
+        help="The rule set your table plays  [default: standard; a record or sheet: the rules it names]",
     )(f)
     return f
+
+
+def override_rules_option(f: F) -> F:
+    """``--override-rules``: the commands that read records or sheets rule each under the
+    rules it names; only this flag makes --rules, --rules-file and --set replace them."""
+    return click.option(
+        "--override-rules",
+        is_flag=True,
+        help="Rule every record or sheet under --rules/--rules-file/--set, not the rules it names.",
+    )(f)
+
+
+def _from_environment(name: str) -> bool:
+    """True when the option ``name`` took its value from its environment variable."""
+    ctx = click.get_current_context(silent=True)
+    return ctx is not None and ctx.get_parameter_source(name) is click.core.ParameterSource.ENVIRONMENT
 
 
 def resolve_rules(
@@ -114,7 +130,9 @@ def resolve_rules(
 
     with input_errors():
         if rules_file is not None and rules_name is not None:
-            fail("give --rules or --rules-file, not both (a rules file names its base preset)")
+            if not _from_environment("rules_name"):
+                fail("give --rules or --rules-file, not both (a rules file names its base preset)")
+            rules_name = None  # GINREF_RULES gives way to a rules file on the command line
         name = default if rules_name is None else rules_name
         rules = load_rules_file(rules_file) if rules_file is not None else find_rules(name)
         if overrides:
@@ -621,6 +639,7 @@ def _recorded_position(
 @cli.command()
 @click.argument("sheet", metavar="SHEET|-")
 @rules_options
+@override_rules_option
 @click.option(
     "--players",
     "players_text",
@@ -644,6 +663,7 @@ def game(
     rules_name: str | None,
     rules_file: Path | None,
     overrides: tuple[str, ...],
+    override_rules: bool,
     players_text: str | None,
     hollywood: bool,
     chart: bool,
@@ -653,8 +673,9 @@ def game(
     """Score a whole game from a score sheet: running totals, bonuses, winner.
 
     SHEET is a file (or `-` for stdin) with one hand per line; `#` starts a
-    comment. --rules replaces the sheet's `rules:` line; --set changes knobs
-    of whichever applies. Bad lines are reported as FILE:LINE:COLUMN on
+    comment. A sheet's `rules:` line wins; --rules (or GINREF_RULES) rules a
+    sheet without one, and --override-rules makes --rules replace the line;
+    --set changes knobs of whichever applies. Bad lines are reported as FILE:LINE:COLUMN on
     stderr with exit code 3 (with --keep-going: every bad line, after scoring
     the good ones).
 
@@ -678,7 +699,10 @@ def game(
     from ginref.rules import parse_override
     from ginref.sheets import read_sheet
 
-    rules = resolve_rules(rules_name, rules_file, ()) if rules_name or rules_file else None
+    given = resolve_rules(rules_name, rules_file, ()) if rules_name is not None or rules_file else None
+    if override_rules and given is None:
+        fail("--override-rules needs --rules or --rules-file")
+    rules, default_rules = (given, None) if override_rules else (None, given)
     with input_errors():
         knobs = dict(parse_override(text) for text in overrides)
     players = None
@@ -701,7 +725,7 @@ def game(
     try:
         parsed, errors = read_sheet(
             text, source=source, rules=rules, overrides=knobs, players=players,
-            hollywood=True if hollywood else None, keep_going=keep_going,
+            hollywood=True if hollywood else None, keep_going=keep_going, default_rules=default_rules,
         )
     except RecordError as exc:
         raise UnreadableError(str(exc)) from None
@@ -762,6 +786,7 @@ def reader_options(f: F) -> F:
 @cli.command()
 @click.argument("record", metavar="RECORD|-")
 @rules_options
+@override_rules_option
 @reader_options
 @click.option("--json", "as_json", is_flag=True, help="Print JSON only: one verdict per record, in a list.")
 def adjudicate(
@@ -769,6 +794,7 @@ def adjudicate(
     rules_name: str | None,
     rules_file: Path | None,
     overrides: tuple[str, ...],
+    override_rules: bool,
     from_form: InputForm | None,
     game: str,
     as_json: bool,
@@ -778,8 +804,8 @@ def adjudicate(
     RECORD is a .gin text record, a .json record or .jsonl records (`-`: stdin);
     OpenSpiel action histories, SerializeGameAndState text and Kaggle episodes
     are recognised by content (or forced with --from).
-    Every move is checked under the record's own rule set unless --rules (or
-    --rules-file, --set) overrides it. Findings name the line and column (text)
+    Every move is checked under the rule set the record names; --rules (or
+    --rules-file, --set) replaces it only with --override-rules. Findings name the line and column (text)
     or JSON pointer, with a stable code. The true result (outcome, winner,
     points, layoffs, running score, next dealer) is computed and compared with
     what the record claims.
@@ -790,12 +816,12 @@ def adjudicate(
     \b
     Examples:
       ginref adjudicate samples/records/knock-layoffs.gin
-      ginref adjudicate --rules openspiel --json game.json
+      ginref adjudicate --rules openspiel --override-rules --json game.json
     """
     from ginref.render import to_json, verdict_text
     from ginref.verify import RecordResult, adjudicate_records
 
-    rules = _record_rules(rules_name, rules_file, overrides)
+    rules = _record_rules(rules_name, rules_file, overrides, override_rules)
     _require_paths([record])
     exit_code = 0
     documents: list[object] = []
@@ -847,12 +873,25 @@ def json_loads(text: str) -> object:
 
 
 def _record_rules(
-    rules_name: str | None, rules_file: Path | None, overrides: tuple[str, ...]
+    rules_name: str | None, rules_file: Path | None, overrides: tuple[str, ...], override: bool | None = None
 ) -> Rules | None:
-    """Rules given on the command line, or None: each record's own rules then apply."""
+    """The rules that replace each record's own, or None: each record's own rules apply.
+
+    ``override`` is ``--override-rules`` (None: a command without the flag, whose rules given
+    always replace). Without it the rules given rule only records that name none; said once
+    on stderr when they came from the command line, not the environment.
+    """
     if rules_name is None and rules_file is None and not overrides:
+        if override:
+            fail("--override-rules needs --rules, --rules-file or --set")
         return None
-    return resolve_rules(rules_name, rules_file, overrides)
+    rules = resolve_rules(rules_name, rules_file, overrides)
+    if override is not False:
+        return rules
+    if rules_file is not None or overrides or not _from_environment("rules_name"):
+        click.echo(f"note: each record is ruled under the rules it names; add --override-rules to rule "
+                   f"them all under {rules.label}", err=True)
+    return None
 
 
 @cli.command()
@@ -864,6 +903,7 @@ def _record_rules(
     help="Worker processes  [default: all cores]",
 )
 @rules_options
+@override_rules_option
 @reader_options
 @click.option("--json", "as_json", is_flag=True, help='One report: {"records": [...], "summary": {...}}.')
 @click.option("--jsonl", "as_jsonl", is_flag=True, help="Stream one JSON result per record (huge batches).")
@@ -874,6 +914,7 @@ def verify(
     rules_name: str | None,
     rules_file: Path | None,
     overrides: tuple[str, ...],
+    override_rules: bool,
     from_form: InputForm | None,
     game: str,
     as_json: bool,
@@ -887,7 +928,9 @@ def verify(
     processes and reports in input order: each record with findings (or
     unreadable) as `source:line:column: code: message`, then a summary of
     records, clean, with findings, unreadable, and counts by finding code.
-    One unreadable record never stops the rest. Memory stays flat.
+    One unreadable record never stops the rest. Memory stays flat. Each
+    record is ruled under the rules it names; --override-rules rules them all
+    under --rules, --rules-file and --set instead.
 
     Exit 0 all clean, 1 any findings (wins over 3), 3 any unreadable, 2 usage.
 
@@ -895,7 +938,7 @@ def verify(
     Examples:
       ginref verify samples/records
       ginref verify logs/ --jobs 2 --jsonl > results.jsonl
-      cat hands.jsonl | ginref verify - --rules openspiel --json
+      cat hands.jsonl | ginref verify - --rules openspiel --override-rules --json
     """
     from ginref.render import verify_summary_text
     from ginref.verify import Summary
@@ -903,7 +946,7 @@ def verify(
 
     if as_json and as_jsonl:
         fail("give --json or --jsonl, not both")
-    rules = _record_rules(rules_name, rules_file, overrides)
+    rules = _record_rules(rules_name, rules_file, overrides, override_rules)
     _require_paths(paths)
     stdin = sys.stdin.buffer if "-" in paths else None
     summary = Summary()

@@ -318,9 +318,11 @@ class _SheetReader:
         players: tuple[str, str] | None,
         hollywood: bool | None,
         keep_going: bool,
+        default_rules: Rules | None = None,
     ) -> None:
         self.source = source
         self.given_rules = rules
+        self.default_rules = default_rules
         self.overrides = dict(overrides or {})
         self.given_players = players
         self.given_hollywood = hollywood
@@ -416,7 +418,7 @@ class _SheetReader:
         """Settle rules, players and dealer: at the first hand line (``number``) or the end."""
         self.finalized = True
         self.first_hand_line = number
-        rules = self.given_rules or self.sheet_rules or STANDARD
+        rules = self.given_rules or self.sheet_rules or self.default_rules or STANDARD
         self.rules = with_overrides(rules, self.overrides) if self.overrides else rules
         self.players = self.given_players or self.sheet_players
         self.hollywood = (
@@ -629,11 +631,13 @@ def read_sheet(
     players: tuple[str, str] | None = None,
     hollywood: bool | None = None,
     keep_going: bool = False,
+    default_rules: Rules | None = None,
 ) -> tuple[Sheet, list[RecordError]]:
     """Read a score sheet; return it with the errors found (see the grammar in the module doc).
 
-    ``rules`` replaces the sheet's ``rules:`` line (default ``standard``) and
-    ``overrides`` (knob -> value) then change knobs of whichever applies;
+    ``rules`` replaces the sheet's ``rules:`` line; ``default_rules`` rule a sheet that
+    has none (else ``standard``); ``overrides`` (knob -> value) then change knobs of
+    whichever applies;
     ``players`` replaces the ``players:`` line; ``hollywood`` forces (or
     refuses) Hollywood scoring, which otherwise follows ``hollywood_columns``.
     Each bad line is a :class:`RecordError` with its line and column; with
@@ -649,7 +653,7 @@ def read_sheet(
         players = _check_players(players, None)
         for name in players:
             _check_sheet_name(name)
-    reader = _SheetReader(source, rules, overrides, players, hollywood, keep_going)
+    reader = _SheetReader(source, rules, overrides, players, hollywood, keep_going, default_rules)
     sheet = reader.read(text)
     return sheet, reader.errors
 

@@ -109,8 +109,16 @@ def test_json_ignores_the_chart() -> None:
     json.loads(out)
 
 
-def test_rules_option_replaces_the_sheet_rules() -> None:
+def test_a_sheets_rules_line_wins_unless_overridden(monkeypatch: pytest.MonkeyPatch) -> None:
     code, out, _ = run(sheet("tallynight.sheet"), "--rules", "standard", "--json")
+    assert json.loads(out)["rules"] == "hoyle"  # the sheet says rules: tallynight
+    monkeypatch.setenv("GINREF_RULES", "standard")
+    code, out, _ = run(sheet("tallynight.sheet"), "--json")
+    assert json.loads(out)["rules"] == "hoyle"
+    bare = run("-", "--players", "Ann,Bo", "--json", stdin="Ann gin 20\n")[1]  # a sheet naming no rules
+    assert json.loads(bare)["rules"] == "standard"
+    monkeypatch.delenv("GINREF_RULES")
+    code, out, _ = run(sheet("tallynight.sheet"), "--rules", "standard", "--override-rules", "--json")
     document = json.loads(out)
     # gin 18 + 20 and undercut 3 + 10 under standard
     assert document["hand_totals"] == {"Ana": 47, "Ben": 51}

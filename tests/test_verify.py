@@ -155,12 +155,37 @@ def test_adjudicate_json_and_findings() -> None:
     assert "card_not_in_hand" in codes
 
 
-def test_adjudicate_rules_override() -> None:
+def test_a_records_own_rules_win_unless_overridden() -> None:
     tie = SAMPLES / "tie-standard.gin"  # equal deadwood: an undercut under standard
     standard = json.loads(run("adjudicate", str(tie), "--json")[1])[0]
-    openspiel = json.loads(run("adjudicate", str(tie), "--json", "--rules", "openspiel")[1])[0]
     assert standard["hands"][0]["outcome"] == "undercut"
-    assert openspiel["hands"][0]["outcome"] == "tie"
+    _, out, err = run("adjudicate", str(tie), "--json", "--rules", "openspiel")
+    assert json.loads(out)[0]["hands"][0]["outcome"] == "undercut"  # [Rules "standard"] wins
+    assert "--override-rules" in err
+    _, out, err = run("adjudicate", str(tie), "--json", "--rules", "openspiel", "--override-rules")
+    assert json.loads(out)[0]["hands"][0]["outcome"] == "tie" and not err
+
+
+@pytest.mark.parametrize("command", ["verify", "adjudicate"])
+def test_ginref_rules_never_re_rules_a_record(command: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """GINREF_RULES once overrode every record's own [Rules]: samples/records fell from 239 clean to 64."""
+    monkeypatch.setenv("GINREF_RULES", "hoyle")
+    tie = str(SAMPLES / "tie-standard.gin")
+    _, out, err = run(command, tie, "--json")
+    document = json.loads(out)
+    verdict = document["records"][0] if command == "verify" else document[0]
+    assert verdict["rules"] == "standard" and verdict["hands"][0]["outcome"] == "undercut"
+    assert err == ""  # the environment gives defaults quietly
+
+
+def test_ginref_rules_gives_way_to_a_rules_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GINREF_RULES", "hoyle")
+    table = tmp_path / "table.toml"
+    table.write_text('base = "openspiel"\n')
+    tie = str(SAMPLES / "tie-standard.gin")
+    code, out, err = run("adjudicate", tie, "--json", "--rules-file", str(table), "--override-rules")
+    assert code == 1 and err == ""  # once "give --rules or --rules-file, not both"
+    assert json.loads(out)[0]["hands"][0]["outcome"] == "tie"  # the record claims an undercut
 
 
 def test_adjudicate_unreadable_exits_3(tmp_path: Path) -> None:
