@@ -23,6 +23,7 @@ import errno
 import os
 import signal
 import sys
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext, suppress
 from pathlib import Path
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
     from types import FrameType
 
     from ginref.analysis import HandAnalysis
+    from ginref.records.io import ReadProgress
     from ginref.records.model import InputForm, RecordFormat
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -894,6 +896,41 @@ def _record_rules(
     return None
 
 
+class _ProgressLine:
+    """``verify``'s progress on stderr: records, records per second, and for files the part
+    read and the time left. Only where stderr is a terminal and stdout is not, so findings
+    and JSON never land inside it; redrawn at most five times a second, erased at the end."""
+
+    def __init__(self, progress: ReadProgress | None) -> None:
+        self.progress = progress
+        self.start = self.drawn = time.monotonic()
+        self.width = 0
+
+    @staticmethod
+    def wanted() -> bool:
+        return sys.stderr.isatty() and not sys.stdout.isatty()
+
+    def __enter__(self) -> _ProgressLine:
+        return self
+
+    def update(self, records: int) -> None:
+        now = time.monotonic()
+        if self.progress is None or now - self.drawn < 0.2:
+            return
+        from ginref.render import progress_text
+
+        self.drawn = now
+        line = progress_text(records, now - self.start, self.progress.fraction)
+        sys.stderr.write("\r" + line.ljust(self.width))
+        sys.stderr.flush()
+        self.width = len(line)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.width:
+            sys.stderr.write("\r" + " " * self.width + "\r")
+            sys.stderr.flush()
+
+
 @cli.command()
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...")
 @click.option(
@@ -951,14 +988,16 @@ def verify(
     stdin = sys.stdin.buffer if "-" in paths else None
     summary = Summary()
     skipped: list[str] = []
+    from ginref.records.io import ReadProgress
+
+    progress = ReadProgress() if _ProgressLine.wanted() else None
     results = run(list(paths), rules, jobs=jobs, stdin=stdin, want_json=as_json or as_jsonl,
-                  on_skip=skipped.append, format=from_form, game=game)
-    hidden = as_json or as_jsonl or not sys.stderr.isatty()
+                  on_skip=skipped.append, format=from_form, game=game, progress=progress)
     out = sys.stdout
-    with click.progressbar(results, label="verifying", file=sys.stderr, hidden=hidden, show_pos=True) as bar:
+    with _ProgressLine(progress) as shown:
         if as_json:
             out.write('{"records":[')
-        for result in bar:
+        for result in results:
             if as_json:
                 out.write(("," if summary.records else "") + result.json)
             elif as_jsonl:
@@ -966,6 +1005,7 @@ def verify(
             elif result.status != "clean" or len(result.codes) > len(result.error_codes):
                 out.write("\n".join(result.lines) + "\n")
             summary.add(result)
+            shown.update(summary.records)
             if fail_fast and result.status != "clean":
                 break
     if as_json:

@@ -426,6 +426,17 @@ def verdict_text(source: str, line: int, verdict: Verdict) -> str:
     return "\n".join(parts)
 
 
+def progress_text(records: int, seconds: float, fraction: float | None) -> str:
+    """One line of ``verify``'s progress: records so far, the rate, and with a known size
+    the part read and the time left."""
+    rate = records / seconds if seconds > 0 else 0.0
+    text = f"verifying: {records:,} records, {rate:,.0f}/s"
+    if fraction:
+        left = round(seconds * (1 - fraction) / fraction)
+        text += f", {fraction:.0%} read, about {left // 60}:{left % 60:02d} left"
+    return text
+
+
 def verify_summary_text(summary: VerifySummary) -> str:
     rows = [
         ["records", str(summary.records)],

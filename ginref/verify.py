@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Literal
 
 from ginref.errors import InputFileError, RecordError
-from ginref.records.io import RawRecord, SkippedFile, decode, read_paths
+from ginref.records.io import RawRecord, ReadProgress, SkippedFile, decode, read_paths
 from ginref.records.model import GameRecord, InputForm
 from ginref.rules import Rules
 
@@ -209,6 +209,7 @@ def verify(
     on_skip: Callable[[str], None] | None = None,
     format: InputForm | None = None,
     game: str = "",
+    progress: ReadProgress | None = None,
 ) -> Iterator[RecordResult]:
     """Verify every record under ``paths``, yielding one result per record in input order.
 
@@ -216,9 +217,9 @@ def verify(
     records are checked in that many worker processes. A file in a folder that is not a
     record file is passed to ``on_skip``; a path that cannot be read is an unreadable result.
     ``format`` forces the input form and ``game`` gives OpenSpiel histories their parameters
-    (:func:`ginref.records.read_paths`).
+    (:func:`ginref.records.read_paths`), which keeps ``progress`` at the bytes it has read.
     """
-    stream = _raws(read_paths(paths, stdin, format=format, game=game), on_skip)
+    stream = _raws(read_paths(paths, stdin, format=format, game=game, progress=progress), on_skip)
     jobs = jobs or default_jobs()
     if jobs <= 1:
         for item in stream:

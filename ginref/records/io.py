@@ -53,6 +53,7 @@ __all__ = [
     "SUFFIXES",
     "InputFile",
     "RawRecord",
+    "ReadProgress",
     "SkippedFile",
     "convert_records",
     "decode",
@@ -409,12 +410,41 @@ def read_records(
             yield from decode(raw)
 
 
+class ReadProgress:
+    """How far :func:`read_paths` has read, for a progress display: bytes read of the files
+    named, and their total size (files only: stdin's size is not known)."""
+
+    __slots__ = ("read", "total")
+
+    def __init__(self) -> None:
+        self.read = 0
+        self.total = 0
+
+    @property
+    def fraction(self) -> float | None:
+        """The part read, 0 to 1; None when the size is unknown."""
+        return min(self.read / self.total, 1.0) if self.total else None
+
+
+def _size(path: str) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
+
+
 def read_paths(
     paths: Sequence[str], stdin: IO[bytes] | None = None, *, format: InputForm | None = None, game: str = "",
+    progress: ReadProgress | None = None,
 ) -> Iterator[RawRecord | SkippedFile | InputFileError]:
     """The raw records of every file the paths name (``-``: ``stdin``), in order; a file that
-    cannot be opened is its ``InputFileError``, a non-record file in a folder a ``SkippedFile``."""
-    for item in input_files(paths):
+    cannot be opened is its ``InputFileError``, a non-record file in a folder a ``SkippedFile``.
+    With ``progress``, the files are listed first so that their total size is known."""
+    items: Iterable[InputFile | SkippedFile | InputFileError] = input_files(paths)
+    if progress is not None:
+        items = list(items)
+        progress.total = sum(_size(i.path) for i in items if isinstance(i, InputFile) and i.path != "-")
+    for item in items:
         if not isinstance(item, InputFile):
             yield item
             continue
@@ -430,9 +460,22 @@ def read_paths(
             continue
         with handle:
             try:
-                yield from raw_records(handle, item.source, form, game=game)
+                yield from _counted(raw_records(handle, item.source, form, game=game), handle, progress)
             except OSError as exc:
                 yield InputFileError(f"{item.source}: cannot read: {exc.strerror or exc}", item.source)
+
+
+def _counted(
+    raws: Iterator[RawRecord], handle: IO[bytes], progress: ReadProgress | None
+) -> Iterator[RawRecord]:
+    """``raws``, keeping ``progress`` at the bytes read so far (this file's from where it began)."""
+    if progress is None:
+        yield from raws
+        return
+    base = progress.read
+    for raw in raws:
+        progress.read = base + handle.tell()
+        yield raw
 
 
 def read_record(text: str, *, source: str = "", first_line: int = 1, index: int = 0) -> GameRecord:
