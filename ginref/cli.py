@@ -30,10 +30,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
+from click.shell_completion import CompletionItem
 
 from ginref.cards import Card, Mask
 from ginref.errors import GinrefError, InputFileError, OutputFileError, RecordError
-from ginref.rules import ALIASES, PRESET_NAMES, PRESETS, Rules
+from ginref.rules import PRESET_NAMES, PRESETS, RULE_NAMES, Rules
 
 if TYPE_CHECKING:
     from types import FrameType
@@ -44,8 +45,40 @@ if TYPE_CHECKING:
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
-RULE_CHOICES = sorted({*PRESET_NAMES, *ALIASES})
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 80}
+
+
+def check_rules_name(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``--rules``: a preset's name or alias, checked at once by ``find_rules`` (its one wording)."""
+    from ginref.rules import find_rules
+
+    if value is not None:
+        try:
+            find_rules(value)
+        except GinrefError as exc:
+            raise click.BadParameter(str(exc), ctx, param) from None
+    return value
+
+
+def complete_rule_names(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """Rule set names and aliases that start with what was typed."""
+    typed = incomplete.lower()
+    return [CompletionItem(name) for name in RULE_NAMES if name.startswith(typed)]
+
+
+def complete_knobs(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """``--set``: knob names (``gin_bonus=``), then the values a knob takes (``tie_policy=no_score``)."""
+    from ginref.errors import UnknownRulesError
+    from ginref.rules import KNOB_NAMES, knob_choices
+
+    knob, equals, typed = incomplete.partition("=")
+    if not equals:
+        return [CompletionItem(f"{name}=") for name in KNOB_NAMES if name.startswith(knob.lower())]
+    try:
+        values = knob_choices(knob)
+    except UnknownRulesError:
+        return []
+    return [CompletionItem(f"{knob}={value}") for value in values if value.startswith(typed.lower())]
 
 
 class InputError(click.ClickException):
@@ -88,6 +121,7 @@ def rules_options(f: F) -> F:
         "overrides",
         multiple=True,
         metavar="KNOB=VALUE",
+        shell_complete=complete_knobs,
         help="Change one rule knob (repeatable), e.g. --set gin_bonus=25. See `ginref rules NAME`.",
     )(f)
     f = click.option(
@@ -98,7 +132,9 @@ def rules_options(f: F) -> F:
     f = click.option(
         "--rules",
         "rules_name",
-        type=click.Choice(RULE_CHOICES, case_sensitive=False),
+        metavar="NAME",
+        callback=check_rules_name,
+        shell_complete=complete_rule_names,
         envvar="GINREF_RULES",
         show_envvar=True,
         help="The rule set your table plays  [default: standard; a record or sheet: the rules it names]",
@@ -161,9 +197,19 @@ def card_option(name: str, help_text: str) -> Callable[[F], F]:
         try:
             return parse_card(value)
         except GinrefError as exc:
-            raise click.BadParameter(str(exc), ctx, param) from None
+            raise click.BadParameter(pointed(exc, value), ctx, param) from None
 
     return click.option(name, metavar="CARD", callback=convert, help=help_text)
+
+
+def pointed(exc: GinrefError, text: str) -> str:
+    """The error's one line, and for card notation the input with a caret under the column."""
+    from ginref.errors import NotationError
+    from ginref.render import pointer
+
+    column = exc.column if isinstance(exc, NotationError) else 0
+    under = pointer(text, column) if column else ""
+    return f"{exc}\n{under}" if under else str(exc)
 
 
 def parse_hand_text(text: str, sizes: tuple[int, ...] = (10, 11), who: str = "") -> Mask:
@@ -177,7 +223,7 @@ def parse_hand_text(text: str, sizes: tuple[int, ...] = (10, 11), who: str = "")
     try:
         return parse_hand(text, sizes).mask
     except GinrefError as exc:
-        fail(f"{who}{exc}")
+        fail(f"{who}{pointed(exc, text)}")
 
 
 def parse_melds_text(text: str) -> list[Mask]:
@@ -187,7 +233,7 @@ def parse_melds_text(text: str) -> list[Mask]:
     try:
         return [mask_of(meld) for meld in parse_melds(text)]
     except GinrefError as exc:
-        fail(f"--melds: {exc}")
+        fail(f"--melds: {pointed(exc, text)}")
 
 
 def card_style(glyphs: bool) -> Any:
@@ -385,8 +431,9 @@ def knock(
 
 
 @cli.command("rules")
-@click.argument("name", required=False, metavar="[NAME]")
-@click.option("--set", "overrides", multiple=True, metavar="KNOB=VALUE", help="Show NAME with knobs changed.")
+@click.argument("name", required=False, metavar="[NAME]", shell_complete=complete_rule_names)
+@click.option("--set", "overrides", multiple=True, metavar="KNOB=VALUE", shell_complete=complete_knobs,
+              help="Show NAME with knobs changed.")
 @click.option(
     "--rules-file",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
@@ -536,7 +583,7 @@ def parse_cards_text(text: str | None, who: str) -> Mask:
     try:
         return mask_of(parse_cards(text))
     except GinrefError as exc:
-        fail(f"{who}{exc}")
+        fail(f"{who}{pointed(exc, text)}")
 
 
 @cli.command()
@@ -639,7 +686,7 @@ def _recorded_position(
 
 
 @cli.command()
-@click.argument("sheet", metavar="SHEET|-")
+@click.argument("sheet", metavar="SHEET|-", type=click.Path(allow_dash=True))
 @rules_options
 @override_rules_option
 @click.option(

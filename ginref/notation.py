@@ -246,7 +246,49 @@ def explain_bad_card(s: str, loc: int) -> CardProblem:
     if _ace_as_one_re.fullmatch(token):
         hint = f"write the ace as 'A' ({token.replace('1', 'A')!r})"
         return CardProblem(s, loc, f"unknown card {shown}", token, hint)
-    return CardProblem(s, loc, f"unknown card {shown}", token)
+    start = _word_start(s, loc)
+    if start < loc and bare in _LONE_PARTS:  # "7SS": the word typed, not its stray letter
+        word = s[start : _token_end(s, loc)]
+        return CardProblem(s, start, f"unknown card {excerpt(word)}", word, "a card is one rank and one suit")
+    return CardProblem(s, loc, f"unknown card {shown}", token, _split_card_hint(s, loc, token))
+
+
+_SUIT_WORDS = {
+    word: SUITS[suit]
+    for suit, name in enumerate(("club", "diamond", "heart", "spade"))
+    for word in (name, name + "s")
+}
+_LONE_PARTS = frozenset(suit.casefold() for suit in _SUIT_SPELLINGS)
+"""a suit with no rank: right after a card (``7SS``) it is a stray letter of the word typed"""
+
+
+def _word_start(s: str, loc: int) -> int:
+    """Where the word holding ``loc`` starts (cards may run together inside a word)."""
+    start = loc
+    while start > 0 and s[start - 1] not in _TOKEN_END and loc - start < EXCERPT_LIMIT:
+        start -= 1
+    return start
+
+
+def _split_card_hint(s: str, loc: int, token: str) -> str:
+    """``3 C``, ``7 spades``, ``7spades``: say that rank and suit go together, and how."""
+    rank = token.casefold()
+    suit_word = ""
+    for word, letter in _SUIT_WORDS.items():
+        if rank.endswith(word) and rank[: -len(word)] in _RANK_SPELLINGS:
+            rank, suit_word = rank[: -len(word)], letter
+    if not suit_word and rank in _RANK_SPELLINGS:
+        after = _skip_separators(s, loc + len(token))
+        following = s[after : _token_end(s, after)] if after < len(s) else ""
+        suit_word = _SUIT_WORDS.get(following.casefold(), _suit_letter(following))
+    if not suit_word or rank not in _RANK_SPELLINGS:
+        return ""
+    return f"rank and suit go together, as in {(RANKS[_RANK_SPELLINGS[rank]] + suit_word)!r}"
+
+
+def _suit_letter(text: str) -> str:
+    suit = _SUIT_SPELLINGS.get(text)
+    return "" if suit is None else SUITS[suit]
 
 
 def explain_duplicate(s: str, loc: int, token: str) -> CardProblem:
@@ -274,12 +316,19 @@ def explain_outside_meld(s: str, loc: int) -> CardProblem:
         token = match.group()
         hint = "put each meld in brackets"
         return CardProblem(s, loc, f"unexpected card {token!r}", token, hint)
+    if s[loc] in "({<":
+        hint = "melds go in square brackets: '[4H 5H 6H]'"
+        return CardProblem(s, loc, f"unexpected {s[loc]!r}", s[loc], hint)
     return explain_bad_card(s, loc)
 
 
 def explain_extra_after_card(s: str, loc: int) -> CardProblem:
     """More text at ``loc`` after the one card expected."""
     token = s[loc : _token_end(s, loc)] or s[loc]
+    start = _word_start(s, loc)
+    if start < loc and token.casefold() in _LONE_PARTS:
+        word = s[start : loc + len(token)]
+        return CardProblem(s, start, f"unknown card {excerpt(word)}", word, "a card is one rank and one suit")
     return CardProblem(s, loc, f"unexpected {excerpt(token)}", token, "expected a single card")
 
 

@@ -60,6 +60,37 @@ class CardStyle:
         return f"{self.mask(mask)} = {points}" if mask else "none = 0"
 
 
+_POINTER_WINDOW = 72
+
+
+def pointer(text: str, column: int, indent: str = "  ") -> str:
+    """Two lines: ``text`` (a window of it around ``column``, 1-based) and a caret under that column.
+
+    Control characters show as ``?`` and wide characters take two cells, so the
+    caret stays under the character it names.
+    """
+    if "\n" in text or column < 1:
+        return ""
+    at = min(column - 1, len(text))
+    start = max(0, at - _POINTER_WINDOW // 2)
+    window = text[start : start + _POINTER_WINDOW]
+    shown = "".join(_cell(c) for c in window)
+    lead = ("..." if start else "") + "".join(_cell(c) for c in text[start:at])
+    tail = "..." if start + _POINTER_WINDOW < len(text) else ""
+    return f"{indent}{'...' if start else ''}{shown}{tail}\n{indent}{' ' * _width(lead)}^"
+
+
+def _cell(c: str) -> str:
+    return "?" if not c.isprintable() and c != " " else c
+
+
+def _width(text: str) -> int:
+    import unicodedata
+
+    return sum(0 if unicodedata.combining(c) or c in "\ufe0e\ufe0f" else
+               2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
 def _table(rows: Sequence[Sequence[object]], headers: Sequence[str] = ()) -> str:
     from tabulate import tabulate
 

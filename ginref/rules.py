@@ -37,9 +37,11 @@ __all__ = [
     "MAX_NUMBER",
     "PRESETS",
     "PRESET_NAMES",
+    "RULE_NAMES",
     "STANDARD",
     "Rules",
     "find_rules",
+    "knob_choices",
     "load_rules_file",
     "parse_number",
     "parse_override",
@@ -340,6 +342,19 @@ KNOB_NAMES: tuple[str, ...] = tuple(_KNOBS)
 """Every knob, in schema order (the order of the fields)."""
 
 
+def knob_choices(name: str) -> tuple[str, ...]:
+    """The values knob ``name`` takes, as text, when they can be listed; ``()`` for a number.
+
+    Raises :class:`UnknownRulesError` for a name that is not a knob.
+    """
+    knob = _knob(name)
+    if knob.kind == "bool":
+        return ("false", "true")
+    if knob.kind == "choice":
+        return tuple(sorted(knob.choices))
+    return tuple(map(str, knob.int_choices))
+
+
 def _json_value(value: object) -> object:
     return _OFF if value is None else value
 
@@ -481,7 +496,19 @@ def find_rules(name: str) -> Rules:
     shown = _shown(name.strip().lower())
     if len(key) > 40:
         raise UnknownRulesError(f"unknown rules {shown}: no rule set has a name that long")
-    raise UnknownRulesError(f"unknown rules {shown}; choose from: {', '.join(PRESET_NAMES)}")
+    raise UnknownRulesError(f"unknown rules {shown}; {_rules_choices(key)}")
+
+
+RULE_NAMES: tuple[str, ...] = tuple(sorted({*PRESET_NAMES, *ALIASES}))
+"""Every name :func:`find_rules` takes: the presets and their aliases."""
+
+
+def _rules_choices(key: str) -> str:
+    """The one wording of what a rule set may be called, with the closest name to ``key``."""
+    aliases = ", ".join(f"{alias} ({ALIASES[alias]})" for alias in sorted(ALIASES))
+    message = f"choose from: {', '.join(PRESET_NAMES)}; or an alias: {aliases}"
+    close = difflib.get_close_matches(key, RULE_NAMES, n=1)
+    return message + (f"; did you mean {close[0]!r}?" if close else "")
 
 
 def parse_override(text: str) -> tuple[str, str]:

@@ -1,0 +1,127 @@
+"""A bad value says what was expected and where: the token typed, a hint, a caret under the input."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from ginref.cli import cli
+from ginref.errors import NotationError, UnknownRulesError
+from ginref.notation import parse_card, parse_cards, parse_melds
+from ginref.rules import find_rules
+
+runner = CliRunner()
+REST = "4C 5C 9D 9S 9H KH 2D 6S"
+
+
+@pytest.mark.parametrize(
+    ("text", "column", "token", "message"),
+    [
+        ("7SS " + REST, 1, "7SS", "unknown card '7SS' at column 1: a card is one rank and one suit"),
+        ("3C 7SS", 4, "7SS", "unknown card '7SS' at column 4: a card is one rank and one suit"),
+        ("3 C " + REST, 1, "3", "unknown card '3' at column 1: rank and suit go together, as in '3C'"),
+        ("7 spades " + REST, 1, "7", "unknown card '7' at column 1: rank and suit go together, as in '7S'"),
+        ("10 hearts", 1, "10", "unknown card '10' at column 1: rank and suit go together, as in 'TH'"),
+        ("7spades", 1, "7spades",
+         "unknown card '7spades' at column 1: rank and suit go together, as in '7S'"),
+        ("3C 4C5", 6, "5", "unknown card '5' at column 6"),  # a run of cards cut short: no guess
+        ("stock", 1, "stock", "unknown card 'stock' at column 1"),
+    ],
+)
+def test_card_errors_name_the_token_typed_and_hint(text: str, column: int, token: str, message: str) -> None:
+    with pytest.raises(NotationError) as info:
+        parse_cards(text)
+    assert (str(info.value), info.value.column, info.value.token) == (message, column, token)
+
+
+def test_a_single_card_names_the_word_typed() -> None:
+    with pytest.raises(NotationError) as info:
+        parse_card("7SS")
+    assert str(info.value) == "unknown card '7SS' at column 1: a card is one rank and one suit"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("(4H 5H 6H)", "unexpected '(' at column 1: melds go in square brackets: '[4H 5H 6H]'"),
+        ("[QC QD QS] {4H 5H 6H}", "unexpected '{' at column 12: melds go in square brackets: '[4H 5H 6H]'"),
+    ],
+)
+def test_melds_in_other_brackets_hint_at_square_ones(text: str, message: str) -> None:
+    with pytest.raises(NotationError) as info:
+        parse_melds(text)
+    assert str(info.value) == message
+
+
+@pytest.mark.parametrize(
+    ("args", "lines"),
+    [
+        (["analyze", "3C 4C 5C 9D 9S 9H KH 2D 6S 7X"], [
+            "Error: unknown card '7X' at column 28",
+            "  3C 4C 5C 9D 9S 9H KH 2D 6S 7X",
+            "                             ^",
+        ]),
+        (["analyze", "3C", "4C", "7SS"], [
+            "Error: unknown card '7SS' at column 7: a card is one rank and one suit",
+            "  3C 4C 7SS",
+            "        ^",
+        ]),
+        (["layoffs", "--melds", "(4H 5H 6H)", "7H 8H 3H QH 2C 2D 2S 9S KD AC"], [
+            "Error: --melds: unexpected '(' at column 1: melds go in square brackets: '[4H 5H 6H]'",
+            "  (4H 5H 6H)",
+            "  ^",
+        ]),
+        (["score", "--knocker", "3C 4C 5C 9D 9S 9H 6S 7S 8S 2D",
+          "--defender", "6C 9C 5S JH JC JD 4H AH 8D 8D"], [
+            "Error: --defender: duplicate card '8D' at column 28",
+            "  6C 9C 5S JH JC JD 4H AH 8D 8D",
+            "                             ^",
+        ]),
+    ],
+)
+def test_command_line_cards_get_a_caret_under_the_input(args: list[str], lines: list[str]) -> None:
+    result = runner.invoke(cli, args)
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == lines
+
+
+def test_a_bad_upcard_is_pointed_at_too() -> None:
+    result = runner.invoke(cli, ["analyze", "--upcard", "7SS", "3C"])
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[-3:] == [
+        "Error: Invalid value for '--upcard': unknown card '7SS' at column 1: "
+        "a card is one rank and one suit",
+        "  7SS",
+        "  ^",
+    ]
+
+
+def test_a_caret_in_a_long_line_stays_under_its_column() -> None:
+    text = " ".join(["3C"] * 5) + " " + "x" * 200
+    from ginref.render import pointer
+
+    shown, caret = pointer(text, 16).split("\n")
+    assert len(shown) <= 80
+    assert shown[caret.index("^")] == "x"
+
+
+ALIASES = "or an alias: tallynight (hoyle), tournament (openspiel)"
+
+
+@pytest.mark.parametrize(
+    ("name", "suggestion"),
+    [("hollyw00d", "; did you mean 'hollywood'?"), ("tallynite", "; did you mean 'tallynight'?"),
+     ("zzz", "")],
+)
+def test_unknown_rules_has_one_wording_with_aliases_and_a_suggestion(name: str, suggestion: str) -> None:
+    with pytest.raises(UnknownRulesError) as info:
+        find_rules(name)
+    message = str(info.value)
+    assert message == (
+        f"unknown rules {name!r}; choose from: cardhearth, eaai, hollywood, hoyle, oklahoma, openspiel, "
+        f"round_the_corner, standard, straight; {ALIASES}{suggestion}"
+    )
+    for args in (["rules", name], ["analyze", "--rules", name, "3C"], ["game", "-", "--rules", name]):
+        result = runner.invoke(cli, args, input="")
+        assert result.exit_code == 2
+        assert message in result.stderr
