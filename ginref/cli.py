@@ -867,7 +867,7 @@ def adjudicate(
       ginref adjudicate samples/records/knock-layoffs.gin
       ginref adjudicate --rules openspiel --override-rules --json game.json
     """
-    from ginref.render import to_json, verdict_text
+    from ginref.render import result_lines, to_json, verdict_text
     from ginref.verify import RecordResult, adjudicate_records
 
     rules = _record_rules(rules_name, rules_file, overrides, override_rules)
@@ -880,7 +880,7 @@ def adjudicate(
         count += 1
         if isinstance(item, RecordResult):
             exit_code = exit_code or 3
-            click.echo(f"Error: {item.lines[0]}", err=True)
+            click.echo(f"Error: {result_lines(item)[0]}", err=True)
             if as_json:
                 documents.append(json_loads(item.json))
             continue
@@ -991,6 +991,8 @@ class _ProgressLine:
 @reader_options
 @click.option("--json", "as_json", is_flag=True, help='One report: {"records": [...], "summary": {...}}.')
 @click.option("--jsonl", "as_jsonl", is_flag=True, help="Stream one JSON result per record (huge batches).")
+@click.option("--csv", "as_csv", is_flag=True,
+              help="CSV for spreadsheets: a header, then one row per finding or unreadable record.")
 @click.option("--fail-fast", is_flag=True, help="Stop at the first record with findings or unreadable.")
 def verify(
     paths: tuple[str, ...],
@@ -1003,6 +1005,7 @@ def verify(
     game: str,
     as_json: bool,
     as_jsonl: bool,
+    as_csv: bool,
     fail_fast: bool,
 ) -> None:
     """Verify recorded hands in bulk: files, folders (recursively) or `-`.
@@ -1024,12 +1027,12 @@ def verify(
       ginref verify logs/ --jobs 2 --jsonl > results.jsonl
       cat hands.jsonl | ginref verify - --rules openspiel --override-rules --json
     """
-    from ginref.render import verify_summary_text
+    from ginref.render import csv_header, csv_rows, result_lines, verify_summary_text
     from ginref.verify import Summary
     from ginref.verify import verify as run
 
-    if as_json and as_jsonl:
-        fail("give --json or --jsonl, not both")
+    if as_json + as_jsonl + as_csv > 1:
+        fail("give one of --json, --jsonl and --csv")
     rules = _record_rules(rules_name, rules_file, overrides, override_rules)
     _require_paths(paths)
     stdin = sys.stdin.buffer if "-" in paths else None
@@ -1044,13 +1047,17 @@ def verify(
     with _ProgressLine(progress) as shown:
         if as_json:
             out.write('{"records":[')
+        elif as_csv:
+            out.write(csv_header())
         for result in results:
             if as_json:
                 out.write(("," if summary.records else "") + result.json)
             elif as_jsonl:
                 out.write(result.json + "\n")
+            elif as_csv:
+                out.write(csv_rows(result))
             elif result.status != "clean" or len(result.codes) > len(result.error_codes):
-                out.write("\n".join(result.lines) + "\n")
+                out.write("\n".join(result_lines(result)) + "\n")
             summary.add(result)
             shown.update(summary.records)
             if fail_fast and result.status != "clean":
@@ -1059,7 +1066,7 @@ def verify(
         from ginref.render import to_json
 
         out.write('],"summary":' + to_json(summary.to_dict(), compact=True) + "}\n")
-    elif not as_jsonl:
+    elif not as_jsonl and not as_csv:
         out.write(verify_summary_text(summary) + "\n")
     out.flush()
     if skipped:

@@ -7,6 +7,8 @@ and with suit glyphs (red hearts and diamonds) when asked.
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -21,6 +23,7 @@ if TYPE_CHECKING:
     from ginref.referee import Verdict
     from ginref.rules import Rules
     from ginref.scoring import HandScore
+    from ginref.verify import FindingRow, RecordResult
     from ginref.verify import Summary as VerifySummary
 
 
@@ -428,9 +431,48 @@ def race_chart(result: GameTally | HollywoodTally, width: int = _CHART_WIDTH) ->
 # == verify rendering ==
 
 
+def finding_line(source: str, record_line: int, row: FindingRow) -> str:
+    """A finding for people: ``source:line:column: severity code: message`` (a JSON
+    record's findings name the record's line and the pointer into it)."""
+    if row.code == "unreadable":
+        where = ":".join(str(part) for part in (source, row.line, row.column) if part)
+        return f"{where}: unreadable: {row.message}"
+    if row.pointer:
+        where = f"{source}:{record_line}: {row.pointer}"
+    elif row.line:
+        where = f"{source}:{row.line}:{row.column}" if row.column else f"{source}:{row.line}"
+    else:
+        where = f"{source}:{record_line}"
+    return f"{where}: {row.severity} {row.code}: {row.message}"
+
+
+def result_lines(result: RecordResult) -> list[str]:
+    """A verify result's findings as lines for people."""
+    return [finding_line(result.source, result.line, row) for row in result.rows]
+
+
+CSV_HEADER = ("source", "index", "record_line", "line", "column", "pointer", "status", "severity", "code",
+              "message")
+"""The columns of ``verify --csv``: one row per finding or unreadable record."""
+
+
+def csv_rows(result: RecordResult) -> str:
+    """A verify result's rows of CSV (none for a clean record without advisories)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    for row in result.rows:
+        writer.writerow((result.source, result.index, result.line, row.line or "", row.column or "",
+                         row.pointer, result.status, row.severity, row.code, row.message))
+    return out.getvalue()
+
+
+def csv_header() -> str:
+    return ",".join(CSV_HEADER) + "\n"
+
+
 def verdict_text(source: str, line: int, verdict: Verdict) -> str:
     """A record's ruling for people: each hand's result, then the findings."""
-    from ginref.verify import finding_lines
+    from ginref.verify import finding_rows
 
     status = "clean" if verdict.clean else f"{len(verdict.errors)} error finding(s)"
     parts = [f"{source}:{line}: {status} (rules: {verdict.rules})"]
@@ -453,7 +495,7 @@ def verdict_text(source: str, line: int, verdict: Verdict) -> str:
     if verdict.game_over and verdict.final_totals:
         finals = ", ".join(f"{name} {points}" for name, points in verdict.final_totals)
         parts.append(f"game over: {verdict.winner} wins; final totals {finals}")
-    parts.extend(finding_lines(source, line, verdict))
+    parts.extend(finding_line(source, line, row) for row in finding_rows(verdict))
     return "\n".join(parts)
 
 

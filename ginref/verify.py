@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import IO, TYPE_CHECKING, Literal
+from typing import IO, TYPE_CHECKING, Literal, NamedTuple
 
 from ginref.errors import InputFileError, RecordError
 from ginref.records.io import RawRecord, ReadProgress, SkippedFile, decode, read_paths
@@ -31,6 +31,25 @@ if TYPE_CHECKING:
 Status = Literal["clean", "findings", "unreadable"]
 CHUNK = 128
 """raw records a worker takes at a time: big enough to amortise the hand-off"""
+
+
+class FindingRow(NamedTuple):
+    """One finding of a record, or why it is unreadable (``code`` ``unreadable``): where it
+    stands (a line and column, or a JSON pointer into the record) and what it says."""
+
+    line: int
+    column: int
+    pointer: str
+    severity: str
+    code: str
+    message: str
+
+
+def finding_rows(verdict: Verdict) -> tuple[FindingRow, ...]:
+    return tuple(
+        FindingRow(f.place.line, f.place.column, f.place.pointer, f.severity, f.code, f.message)
+        for f in verdict.findings
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,8 +65,8 @@ class RecordResult:
     error_codes: tuple[str, ...]
     json: str
     """the record's result as one line of JSON"""
-    lines: tuple[str, ...] = ()
-    """findings (or the reason it is unreadable) as lines for people"""
+    rows: tuple[FindingRow, ...] = ()
+    """its findings (or the reason it is unreadable) as data: :mod:`ginref.render` words them"""
 
 
 @dataclass
@@ -102,8 +121,8 @@ def _unreadable(source: str, index: int, line: int, message: str, column: int = 
         document["column"] = column
     document.update(status="unreadable", error=message)
     text = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
-    where = ":".join(str(part) for part in (source, line, column) if part)
-    return RecordResult(source, index, line, "unreadable", (), (), text, (f"{where}: unreadable: {message}",))
+    row = FindingRow(line, column, "", "error", "unreadable", message)
+    return RecordResult(source, index, line, "unreadable", (), (), text, (row,))
 
 
 def _from_error(error: RecordError, index: int) -> RecordResult:
@@ -111,21 +130,6 @@ def _from_error(error: RecordError, index: int) -> RecordResult:
 
 
 # -- checking one record ------------------------------------------------------------------
-
-
-def finding_lines(source: str, line: int, verdict: Verdict) -> tuple[str, ...]:
-    """Findings as ``source:line:column: severity code: message`` lines, for people."""
-    lines = []
-    for finding in verdict.findings:
-        place = finding.place
-        if place.pointer:
-            where = f"{source}:{line}: {place.pointer}"
-        elif place.line:
-            where = f"{source}:{place.line}:{place.column}" if place.column else f"{source}:{place.line}"
-        else:
-            where = f"{source}:{line}"
-        lines.append(f"{where}: {finding.severity} {finding.code}: {finding.message}")
-    return tuple(lines)
 
 
 def check_record(
@@ -145,9 +149,8 @@ def check_record(
         }
         document.update(verdict.to_dict())
         text = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
-    lines = finding_lines(record.source, line, verdict) if verdict.findings else ()
     codes = tuple(f.code for f in verdict.findings)
-    return RecordResult(record.source, record.index, line, status, codes, errors, text, lines)
+    return RecordResult(record.source, record.index, line, status, codes, errors, text, finding_rows(verdict))
 
 
 def check_raw(raw: RawRecord, rules: Rules | None = None, *, want_json: bool = True) -> list[RecordResult]:

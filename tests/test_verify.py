@@ -126,7 +126,7 @@ def test_fail_fast_stops_at_the_first_problem() -> None:
 
 def test_json_and_jsonl_together_is_a_usage_error() -> None:
     code, _, err = run("verify", str(CLEAN), "--json", "--jsonl")
-    assert code == 2 and "not both" in err
+    assert code == 2 and "one of --json, --jsonl and --csv" in err
 
 
 def test_summary_exit_codes() -> None:

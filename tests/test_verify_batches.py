@@ -67,3 +67,30 @@ def test_a_file_whose_name_is_not_utf8_is_read_and_named(tmp_path: Path) -> None
     assert code == 0, err
     (result,) = [json.loads(line) for line in out.splitlines()]
     assert result["status"] == "clean" and result["source"].endswith("caf\ufffd.jsonl")
+
+
+def test_csv_has_one_row_per_finding_or_unreadable_record(tmp_path: Path) -> None:
+    import csv
+    import io
+
+    samples = Path(__file__).resolve().parent.parent / "samples" / "records"
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(format_jsonl(random_hand(3)) + "\n" + "[" * 50 + "\n")
+    code, out, _ = run("verify", str(samples), str(bad), "--csv")
+    assert code == 1
+    rows = list(csv.DictReader(io.StringIO(out)))
+    _, report, _ = run("verify", str(samples), str(bad), "--json")
+    records = json.loads(report)["records"]
+    findings = sum(len(r.get("findings", [])) for r in records)
+    findings += sum(r["status"] == "unreadable" for r in records)
+    assert len(rows) == findings > 50
+    assert list(rows[0]) == ["source", "index", "record_line", "line", "column", "pointer", "status",
+                             "severity", "code", "message"]
+    unreadable = [r for r in rows if r["code"] == "unreadable"]
+    assert len(unreadable) == 1 and unreadable[0]["source"] == str(bad) and unreadable[0]["line"] == "2"
+    assert all(r["line"] or r["pointer"] for r in rows if r["code"] != "unreadable")
+
+
+def test_csv_json_and_jsonl_go_one_at_a_time() -> None:
+    code, _, err = run("verify", "samples/records/gin.gin", "--csv", "--json")
+    assert code == 2 and "one of --json, --jsonl and --csv" in err
