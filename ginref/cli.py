@@ -237,9 +237,17 @@ def parse_melds_text(text: str) -> list[Mask]:
 
 
 def card_style(glyphs: bool) -> Any:
+    """Red cards are red with --glyphs, or always with --color; click.echo drops the colour
+    when stdout is not a terminal, under NO_COLOR or with --no-color."""
     from ginref.render import CardStyle
 
-    return CardStyle(glyphs=glyphs, color=glyphs)
+    forced = click.get_current_context().color is True
+    return CardStyle(glyphs=glyphs, paint=paint if glyphs or forced else None)
+
+
+def paint(text: str, colour: str) -> str:
+    """The one place colour is made: ``click.style``."""
+    return click.style(text, fg=colour)
 
 
 def emit(text: str) -> None:
@@ -251,8 +259,10 @@ def emit(text: str) -> None:
 
 @click.group(context_settings=CONTEXT_SETTINGS)
 @click.version_option(package_name="ginref", prog_name="ginref")
+@click.option("--color/--no-color", "color", default=None,
+              help="Colour red cards, or never  [default: on a terminal, unless NO_COLOR is set]")
 @click.pass_context
-def cli(ctx: click.Context) -> None:
+def cli(ctx: click.Context, color: bool | None) -> None:
     """ginref: the Gin Rummy referee.
 
     Exact meld search, knock and gin checks, layoffs, hand and game scoring
@@ -264,7 +274,9 @@ def cli(ctx: click.Context) -> None:
       ginref knock 3C 4C 5C 9D 9S 9H 2D AS AH 7S KC
       ginref rules standard
     """
-    if os.environ.get("NO_COLOR"):
+    if color is not None:
+        ctx.color = color
+    elif os.environ.get("NO_COLOR"):
         ctx.color = False
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -34,17 +34,25 @@ def to_json(document: object, *, compact: bool = False) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False)
 
 
+Paint = Callable[[str, str], str]
+"""``paint(text, colour)``: text in a named colour ("red"); the command line passes ``click.style``."""
+
+
 @dataclass(frozen=True, slots=True)
 class CardStyle:
-    """How text output shows a card: letters or glyphs, coloured or plain."""
+    """How text output shows a card: letters or glyphs, coloured or plain.
+
+    Colour comes from ``paint``, given by the caller, so render holds no escape
+    codes and the command line's one colour function (click's) decides them.
+    """
 
     glyphs: bool = False
-    color: bool = False
+    paint: Paint | None = None
 
     def card(self, c: Card) -> str:
         label = card_label(c, glyphs=self.glyphs)
-        if self.color and c // 13 in (1, 2):
-            return f"\x1b[31m{label}\x1b[0m"
+        if self.paint is not None and c // 13 in (1, 2):
+            return self.paint(label, "red")
         return label
 
     def cards(self, cards: Iterable[Card]) -> str:

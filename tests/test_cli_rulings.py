@@ -11,6 +11,7 @@ one-line ``Error: ...`` and no traceback.
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from click.testing import CliRunner, Result
@@ -43,12 +44,18 @@ def ok_json(*args: str) -> dict:
 
 
 def assert_input_error(result: Result, *fragments: str) -> None:
-    """Exit 2, one line on stderr starting ``Error:``, no traceback, nothing on stdout."""
+    """Exit 2, one line on stderr starting ``Error:``, no traceback, nothing on stdout.
+
+    Bad card notation may add the input and a caret under the column the message names.
+    """
     assert result.exit_code == 2, result.output
     assert isinstance(result.exception, SystemExit)
     assert "Traceback" not in result.output
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr
+    lines = result.stderr.rstrip("\n").splitlines()
+    assert len(lines) in (1, 3) and lines[0].startswith("Error: "), result.stderr
+    if len(lines) == 3:
+        column = int(re.search(r"at column (\d+)", lines[0]).group(1))  # type: ignore[union-attr]
+        assert lines[2] == " " * (column + 1) + "^", result.stderr
     for fragment in fragments:
         assert fragment in lines[0], lines[0]
     assert result.stdout == ""
