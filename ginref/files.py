@@ -83,8 +83,10 @@ Line = tuple[int, str, "tuple[int, str] | None"]
 """(line number, text without its line end, (column, problem) when its bytes are not text)"""
 
 
-def numbered_lines(stream: IO[bytes] | IO[str], limit: int, what: str = "records") -> Iterator[Line]:
-    """The lines of a stream, numbered from 1, never holding more than ``limit`` bytes.
+def numbered_lines(
+    stream: IO[bytes] | IO[str], limit: int, what: str = "records", *, first: int = 1
+) -> Iterator[Line]:
+    """The lines of a stream, numbered from ``first``, never holding more than ``limit`` bytes.
 
     Only LF ends a line (CRLF too; U+2028 is text inside a line), so line numbers match
     what an editor shows; line 1 may start with a BOM. A line whose bytes are not UTF-8
@@ -92,7 +94,7 @@ def numbered_lines(stream: IO[bytes] | IO[str], limit: int, what: str = "records
     longer than ``limit`` is skipped unread: either spoils only its own line.
     """
     readline = stream.readline
-    number = 0
+    number = first - 1
     while raw := readline(limit):
         number += 1
         if len(raw) >= limit and raw[-1:] not in ("\n", b"\n"):

@@ -3,7 +3,9 @@
 Reading goes in two steps, so that a batch can split the work: :func:`raw_records`
 cuts a stream into :class:`RawRecord` units (a ``.jsonl`` line, one ``.json``
 document, one text record) without decoding them, and :func:`decode` turns a unit
-into records. :func:`read_records` does both. Every command uses these, so the same
+into records. :func:`read_records` does both. For a batch over many cores,
+:func:`shards` cuts files into byte ranges of whole records without decoding them, and
+each worker reads its own with :func:`read_shard`. Every command uses these, so the same
 bytes give the same records, the same errors and the same positions everywhere.
 
 - One suffix table (:data:`SUFFIXES`); anything else, and stdin, is sniffed
@@ -27,7 +29,7 @@ import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import IO
+from typing import IO, cast
 
 from ginref.errors import InputFileError, RecordError
 from ginref.files import Line, numbered_lines, open_input
@@ -49,20 +51,25 @@ __all__ = [
     "MAX_JSON",
     "MAX_LINE",
     "MAX_RECORD",
+    "SHARD_BYTES",
     "STDIN",
     "SUFFIXES",
     "InputFile",
     "RawRecord",
     "ReadProgress",
+    "Shard",
     "SkippedFile",
     "convert_records",
+    "count_shard",
     "decode",
     "input_files",
     "raw_records",
     "read_paths",
     "read_record",
     "read_records",
+    "read_shard",
     "record_format",
+    "shards",
     "sniff_format",
     "unit_form",
     "write_records",
@@ -152,8 +159,8 @@ def _walk(folder: str) -> Iterator[InputFile | SkippedFile]:
 # -- lines --------------------------------------------------------------------------------------
 
 
-def _lines(stream: IO[bytes] | IO[str]) -> Iterator[Line]:
-    return numbered_lines(stream, MAX_LINE, "records")
+def _lines(stream: IO[bytes] | IO[str], first: int = 1) -> Iterator[Line]:
+    return numbered_lines(stream, MAX_LINE, "records", first=first)
 
 
 _HISTORY_START_RE = re.compile(r"\s*(?:\[\s*-?\d|history=)")
@@ -219,20 +226,27 @@ def raw_records(
 ) -> Iterator[RawRecord]:
     """The raw records of a byte stream, in order; ``format`` None sniffs it (``openspiel``
     sniffs between history lines and a serialised state). ``game`` goes with history lines."""
-    lines = _lines(stream)
-    if format is None or format == "openspiel":
-        sniffed, lines = _sniffed(lines)
-        format = "openspiel_state" if format and sniffed == "openspiel_state" else format or sniffed
-    yield from _units(lines, source, format, game)
+    form, lines = _resolved(_lines(stream), format)
+    yield from _units(lines, source, form, game)
 
 
-def _units(lines: Iterable[Line], source: str, format: UnitForm, game: str) -> Iterator[RawRecord]:
+def _resolved(lines: Iterator[Line], format: UnitForm | None) -> tuple[UnitForm, Iterator[Line]]:
+    """The form of a stream: ``format``, else sniffed (``openspiel``: history lines or a state)."""
+    if format is not None and format != "openspiel":
+        return format, lines
+    sniffed, lines = _sniffed(lines)
+    return ("openspiel_state" if format and sniffed == "openspiel_state" else format or sniffed), lines
+
+
+def _units(
+    lines: Iterable[Line], source: str, format: UnitForm, game: str, index: int = 0
+) -> Iterator[RawRecord]:
     if format in ("jsonl", "openspiel"):
-        yield from _jsonl_units(lines, source, format, game)
+        yield from _jsonl_units(lines, source, format, game, index)
     elif format in ("json", "openspiel_state", "kaggle"):
         yield from _json_units(lines, source, format)
     else:
-        yield from _text_units(lines, source)
+        yield from _text_units(lines, source, index)
 
 
 def _problem(source: str, number: int, problem: tuple[int, str]) -> RecordError:
@@ -240,9 +254,8 @@ def _problem(source: str, number: int, problem: tuple[int, str]) -> RecordError:
 
 
 def _jsonl_units(
-    lines: Iterable[Line], source: str, form: UnitForm = "jsonl", game: str = ""
+    lines: Iterable[Line], source: str, form: UnitForm = "jsonl", game: str = "", index: int = 0
 ) -> Iterator[RawRecord]:
-    index = 0
     for number, text, problem in lines:
         if problem is not None:
             yield RawRecord(form, source, index, number, problem=_problem(source, number, problem))
@@ -302,7 +315,7 @@ class _TextChunk:
         return RawRecord("gin", self.source, self.index, self.first, "\n".join(self.parts))
 
 
-def _text_units(lines: Iterable[Line], source: str) -> Iterator[RawRecord]:
+def _text_units(lines: Iterable[Line], source: str, index: int = 0) -> Iterator[RawRecord]:
     """Text records: a game tag after a record's hand lines starts the next one."""
     chunk: _TextChunk | None = None
     for number, text, problem in lines:
@@ -315,7 +328,7 @@ def _text_units(lines: Iterable[Line], source: str) -> Iterator[RawRecord]:
             yield chunk.unit()
             chunk = _TextChunk(source, chunk.index + 1, number)
         if chunk is None:
-            chunk = _TextChunk(source, 0, number)
+            chunk = _TextChunk(source, index, number)
         chunk.in_hands = chunk.in_hands or not game_tag
         chunk.add(number, text, problem)
     if chunk is not None:
@@ -433,6 +446,17 @@ def _size(path: str) -> int:
         return 0
 
 
+def _listed(
+    paths: Sequence[str], progress: ReadProgress | None
+) -> Iterable[InputFile | SkippedFile | InputFileError]:
+    """The files the paths name; with ``progress``, listed first so that their total size is known."""
+    items: Iterable[InputFile | SkippedFile | InputFileError] = input_files(paths)
+    if progress is not None:
+        items = list(items)
+        progress.total = sum(_size(i.path) for i in items if isinstance(i, InputFile) and i.path != "-")
+    return items
+
+
 def read_paths(
     paths: Sequence[str], stdin: IO[bytes] | None = None, *, format: InputForm | None = None, game: str = "",
     progress: ReadProgress | None = None,
@@ -440,11 +464,7 @@ def read_paths(
     """The raw records of every file the paths name (``-``: ``stdin``), in order; a file that
     cannot be opened is its ``InputFileError``, a non-record file in a folder a ``SkippedFile``.
     With ``progress``, the files are listed first so that their total size is known."""
-    items: Iterable[InputFile | SkippedFile | InputFileError] = input_files(paths)
-    if progress is not None:
-        items = list(items)
-        progress.total = sum(_size(i.path) for i in items if isinstance(i, InputFile) and i.path != "-")
-    for item in items:
+    for item in _listed(paths, progress):
         if not isinstance(item, InputFile):
             yield item
             continue
@@ -476,6 +496,136 @@ def _counted(
     for raw in raws:
         progress.read = base + handle.tell()
         yield raw
+
+
+# -- shards: runs of whole records that a worker reads by itself ----------------------------------
+
+SHARD_BYTES = 1 << 20
+"""Bytes a shard covers at least (the rest of the record it ends in is added)."""
+_WHOLE = frozenset({"json", "openspiel_state", "kaggle"})
+"""forms read as one document: a file of them is one shard"""
+
+
+@dataclass(frozen=True, slots=True)
+class Shard:
+    """Bytes ``start`` to ``stop`` of a file: whole lines, and for text whole records.
+
+    ``line`` and ``index`` are those of its first line and record. They are known when
+    the shard is cut only for a file's first shard (1 and 0); for a later one they are 0
+    until the shards before it are counted (:func:`count_shard`) and it is placed with
+    ``dataclasses.replace``. Small and picklable: what a worker is handed.
+    """
+
+    path: str
+    source: str
+    format: UnitForm
+    start: int
+    stop: int
+    line: int = 0
+    index: int = 0
+    game: str = ""
+
+
+def _window(handle: IO[bytes], stop: int) -> IO[bytes]:
+    return cast("IO[bytes]", _Window(handle, stop))
+
+
+class _Window:
+    """A byte stream read only up to ``stop``."""
+
+    def __init__(self, handle: IO[bytes], stop: int) -> None:
+        self.handle, self.left = handle, stop - handle.tell()
+
+    def readline(self, limit: int) -> bytes:
+        data = self.handle.readline(min(limit, self.left)) if self.left > 0 else b""
+        self.left -= len(data)
+        return data
+
+
+def read_shard(shard: Shard) -> Iterator[RawRecord]:
+    """The raw records of a placed shard, numbered as reading the whole file numbers them.
+
+    Raises :class:`InputFileError` when the file cannot be opened, ``OSError`` when reading fails.
+    """
+    if not shard.line:
+        raise ValueError("a shard is read once placed: its first line and index are known")
+    with open_input(shard.path) as handle:
+        handle.seek(shard.start)
+        lines = _lines(_window(handle, shard.stop), shard.line)
+        yield from _units(lines, shard.source, shard.format, shard.game, shard.index)
+
+
+def count_shard(shard: Shard) -> tuple[int, int]:
+    """(lines, records) in a shard, placed or not: where the next shard starts."""
+    lines = 0
+    with open_input(shard.path) as handle:
+        handle.seek(shard.start)
+        window = _window(handle, shard.stop)
+
+        def counted() -> Iterator[Line]:
+            nonlocal lines
+            for item in _lines(window, 1 if shard.start == 0 else 2):  # line 1 alone may hold a BOM
+                lines += 1
+                yield item
+
+        records = sum(1 for _ in _units(counted(), shard.source, shard.format, shard.game))
+    return lines, records
+
+
+def shards(
+    paths: Sequence[str], *, format: InputForm | None = None, game: str = "", size: int = SHARD_BYTES,
+    progress: ReadProgress | None = None,
+) -> Iterator[Shard | InputFile | SkippedFile | InputFileError]:
+    """The shards of every file the paths name, in order, each about ``size`` bytes; a file
+    whose records are one document is one shard. Standard input cannot be cut by bytes: it
+    is passed on as its :class:`InputFile` (read it with :func:`read_paths`).
+
+    Only a few lines near each cut are read; with ``progress``, its total is set as in
+    :func:`read_paths` (the caller advances ``read`` as shards are done).
+    """
+    for item in _listed(paths, progress):
+        if not isinstance(item, InputFile) or item.path == "-":
+            yield item
+            continue
+        try:
+            yield from _file_shards(item, format or item.format, game, max(1, size))
+        except InputFileError as exc:
+            yield exc
+        except OSError as exc:
+            yield InputFileError(f"{item.source}: cannot read: {exc.strerror or exc}", item.source)
+
+
+def _file_shards(item: InputFile, format: UnitForm | None, game: str, size: int) -> Iterator[Shard]:
+    with open_input(item.path) as handle:
+        form, _ = _resolved(_lines(handle), format)
+        end = os.fstat(handle.fileno()).st_size
+        start, line = 0, 1
+        while start < end:
+            stop = end if form in _WHOLE else _next_cut(handle, form, start + size, end)
+            yield Shard(item.path, item.source, form, start, stop, line, 0, game)
+            start, line = stop, 0
+
+
+def _next_cut(handle: IO[bytes], form: UnitForm, at: int, end: int) -> int:
+    """The first record start at or after byte ``at`` (after the line it falls in); ``end`` if none."""
+    if at >= end:
+        return end
+    handle.seek(at - 1)  # from the byte before: a cut that falls on a line start stays there
+    while (data := handle.readline(MAX_LINE)) and not data.endswith(b"\n"):
+        pass
+    start = min(handle.tell(), end)
+    if form != "gin":
+        return start
+    # a game tag whose last non-blank line before is a hand line starts a record, whatever came before
+    after_hand_line = False
+    for _, text, problem in _lines(_window(handle, end), 2):
+        tag = problem is None and is_game_tag_line(text)
+        if tag and after_hand_line:
+            return start
+        if problem is not None or not is_blank_line(text):
+            after_hand_line = not tag
+        start = handle.tell()
+    return end
 
 
 def read_record(text: str, *, source: str = "", first_line: int = 1, index: int = 0) -> GameRecord:
@@ -556,11 +706,7 @@ def convert_records(
     """
     name = _source_name(input, source)
     with _opened(input) as stream:
-        found = format or record_format(name)
-        lines = _lines(stream)
-        if found is None or found == "openspiel":
-            sniffed, lines = _sniffed(lines)
-            found = "openspiel_state" if found and sniffed == "openspiel_state" else found or sniffed
+        found, lines = _resolved(_lines(stream), format or record_format(name))
         target: RecordFormat = to or ("gin" if found != "gin" else "jsonl")
         records = (record for raw in _units(lines, name, found, game) for record in decode(raw))
         yield from write_records(records, output, target)

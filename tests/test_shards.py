@@ -1,0 +1,77 @@
+"""Shards cover a file exactly: every record once, in order, with the whole file's numbering.
+
+A batch over many cores hands each worker a byte range (:func:`ginref.records.io.shards`);
+what the workers read together must be what one reader of the whole file reads, whatever
+the lines hold and wherever the cuts fall.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tempfile
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ginref.records import format_jsonl, format_text
+from ginref.records.io import RawRecord, Shard, count_shard, raw_records, read_shard, record_format, shards
+from tests.support.randomplay import random_hand
+
+GOOD = [random_hand(seed) for seed in range(4)]
+HOSTILE = [
+    b"", b"   ", b"\r", b"\xef\xbb\xbf", b"\xef\xbb\xbf{}", b"\x00junk", b"caf\xe9", b"\xed\xa0\x80",
+    b"[" * 300, b"# a comment", b"[Rules \"standard\"]", b"[Hand \"2\"]", b"Ann pass", b"\x1c",
+    b"\xe3\x80\x80", b'{"rules": "standard"', b"[Event \"x\"]", b"x" * 200,
+]
+PIECES = [format_jsonl(r).encode() for r in GOOD] + [
+    line.encode() for r in GOOD for line in format_text(r).splitlines()
+] + HOSTILE
+
+
+def seen(raw: RawRecord) -> tuple[object, ...]:
+    """A raw record as a value (errors compare by identity)."""
+    problem = raw.problem and (raw.problem.message, raw.problem.line, raw.problem.column)
+    return raw.format, raw.source, raw.index, raw.line, raw.text, problem, raw.game
+
+
+def whole(path: Path, form: str | None) -> list[RawRecord]:
+    with path.open("rb") as handle:
+        return list(raw_records(handle, str(path), form or record_format(str(path))))  # type: ignore[arg-type]
+
+
+def sharded(path: Path, form: str | None, size: int) -> list[RawRecord]:
+    """Cut, count and place the shards as a batch does, then read each alone (as ``read_paths``,
+    the suffix gives the form unless one is forced)."""
+    found: list[RawRecord] = []
+    line = index = 0
+    for shard in shards([str(path)], format=form, size=size):  # type: ignore[arg-type]
+        assert isinstance(shard, Shard)
+        if shard.line:
+            line, index = shard.line, shard.index
+        placed = dataclasses.replace(shard, line=line, index=index)
+        found.extend(read_shard(placed))
+        lines, records = count_shard(shard)
+        line, index = line + lines, index + records
+    return found
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    pieces=st.lists(st.sampled_from(PIECES), max_size=40),
+    ends=st.lists(st.sampled_from([b"\n", b"\r\n"]), min_size=40, max_size=40),
+    last_end=st.booleans(),
+    suffix=st.sampled_from([".jsonl", ".gin", ".json", ""]),
+    size=st.sampled_from([1, 7, 64, 500, 4096, 1 << 20]),
+)
+def test_shards_read_what_one_reader_reads(
+    pieces: list[bytes], ends: list[bytes], last_end: bool, suffix: str, size: int
+) -> None:
+    data = b"".join(piece + end for piece, end in zip(pieces, ends, strict=False))
+    if not last_end:
+        data = data.removesuffix(b"\r\n").removesuffix(b"\n")
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / f"records{suffix}"
+        path.write_bytes(data)
+        form = None if suffix in ("", ".json") else suffix.removeprefix(".")
+        assert list(map(seen, sharded(path, form, size))) == list(map(seen, whole(path, form)))
