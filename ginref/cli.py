@@ -137,7 +137,8 @@ def rules_options(f: F) -> F:
         shell_complete=complete_rule_names,
         envvar="GINREF_RULES",
         show_envvar=True,
-        help="The rule set your table plays  [default: standard; a record or sheet: the rules it names]",
+        help="The rule set your table plays (`ginref rules` lists them)  "
+        "[default: standard; a record or sheet: the rules it names]",
     )(f)
     return f
 
@@ -252,6 +253,17 @@ def paint(text: str, colour: str) -> str:
 
 def emit(text: str) -> None:
     click.echo(text)
+
+
+def output_width() -> int:
+    """The terminal's width for text output, or 80 when stdout is a pipe or a file."""
+    from ginref.render import WIDTH
+
+    if not sys.stdout.isatty():
+        return WIDTH
+    import shutil
+
+    return max(40, shutil.get_terminal_size((WIDTH, 24)).columns)
 
 
 # -- the group --------------------------------------------------------------------
@@ -478,10 +490,10 @@ def rules_command(
                 )
             )
         else:
-            emit(rules_list_text(presets))
+            emit(rules_list_text(presets, output_width()))
         return
     rules = resolve_rules(name, rules_file, overrides)
-    emit(to_json(rules.to_dict()) if as_json else rules_text(rules))
+    emit(to_json(rules.to_dict()) if as_json else rules_text(rules, output_width()))
 
 
 # -- layoffs / score --------------------------------------------------------------
@@ -747,7 +759,7 @@ def game(
       Bo gin 22                Ann big_gin 30           void
       Ann wins 25 [undercut]   Ann knock 6 15 spade     Ann knock 6 15 upcard 7S
       Tom undercut 7 5         (Tom defended; the higher count is the knocker's)
-      also: players: Ann, Bo   Ann knocks 6 - 15        Bo gins 22   Ann big gin 30
+      also: players: Ann, Bo   Ann knocks 6 - 15        Bo gins 22
 
     \b
     Examples:

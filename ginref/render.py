@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -102,12 +103,80 @@ def _width(text: str) -> int:
                2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
-def _table(rows: Sequence[Sequence[object]], headers: Sequence[str] = ()) -> str:
+WIDTH = 80
+"""Columns text output fits when the caller knows no better (a pipe, a file)."""
+
+
+def _table(
+    rows: Sequence[Sequence[object]],
+    headers: Sequence[str] = (),
+    right: Sequence[int] = (),
+    wrap: dict[int, int] | None = None,
+) -> str:
+    """A table; columns ``right`` right-aligned (numbers), ``wrap`` column -> most characters."""
     from tabulate import tabulate
 
+    count = max([len(headers), *(len(row) for row in rows)])
+    align = ["right" if i in right else "left" for i in range(count)]
+    widths = [None if wrap is None else wrap.get(i) for i in range(count)] if wrap else None
+    if wrap:
+        rows = [[_unbreakable(str(cell)) for cell in row] for row in rows]
     if headers:
-        return tabulate(rows, headers=list(headers), tablefmt="simple", disable_numparse=True)
-    return tabulate(rows, tablefmt="plain", disable_numparse=True)
+        text = tabulate(rows, headers=list(headers), tablefmt="simple", disable_numparse=True,
+                        colalign=align, maxcolwidths=widths)
+    else:
+        text = tabulate(rows, tablefmt="plain", disable_numparse=True, colalign=align, maxcolwidths=widths)
+    return text.replace(_NO_BREAK, " ")
+
+
+_NO_BREAK = "\xa0"
+_BRACKETED = re.compile(r"(?:\S+ onto )?\[[^\]]*\]")
+
+
+def _unbreakable(text: str) -> str:
+    """``text`` with the spaces inside each ``[meld]`` kept from wrapping (no-break spaces)."""
+    return _BRACKETED.sub(lambda m: m.group().replace(" ", _NO_BREAK), text)
+
+
+def _wrapped(line: str, width: int, indent: str) -> list[str]:
+    """A long line wrapped at ``width``, the rest indented by ``indent``: broken after a
+    ``;`` or ``,`` where it can be, so that a clause (``3 + 10 undercut bonus = 13``) and
+    a meld stay whole."""
+    import textwrap
+
+    lines: list[str] = []
+    current = ""
+    for clause in re.split(r"(?<=[;,]) ", _unbreakable(line)):
+        joined = f"{current} {clause}" if current else (indent if lines else "") + clause
+        if len(joined) <= width:
+            current = joined
+            continue
+        lead = indent if lines or current else ""
+        if current:
+            lines.append(current)
+        pieces = textwrap.wrap(lead + clause, width, subsequent_indent=indent, break_on_hyphens=False)
+        lines.extend(pieces[:-1])
+        current = pieces[-1] if pieces else ""
+    lines.append(current)
+    return [part.replace(_NO_BREAK, " ") for part in lines]
+
+
+def _score_table(rows: Sequence[Sequence[str]], headers: Sequence[str], right: Sequence[int] = ()) -> str:
+    """A score sheet's table: plain text cells, numbers right-aligned, each column as wide as
+    its widest cell (tabulate pads headers by two more, which a Hollywood sheet cannot spare)."""
+    widths = [max(len(str(cell)) for cell in column) for column in zip(headers, *rows, strict=False)]
+
+    def line(cells: Sequence[str]) -> str:
+        padded = (cell.rjust(w) if i in right else cell.ljust(w)
+                  for i, (cell, w) in enumerate(zip(cells, widths, strict=True)))
+        return "  ".join(padded).rstrip()
+
+    return "\n".join([line(headers), line(["-" * w for w in widths]), *(line(row) for row in rows)])
+
+
+def _room(width: int, *used: int) -> int:
+    """What is left of ``width`` for a wrapped column after the others and the column gaps."""
+    return max(20, width - sum(used) - 2 * len(used))
 
 
 def _yes(flag: bool) -> str:
@@ -189,15 +258,29 @@ def knock_text(result: HandAnalysis, style: CardStyle) -> str:
     return "\n".join(lines)
 
 
-def rules_list_text(presets: Sequence[Rules]) -> str:
+def rules_list_text(presets: Sequence[Rules], width: int = WIDTH) -> str:
     rows = [[r.name, ", ".join(r.aliases), r.description] for r in presets]
-    return _table(rows, ["name", "aliases", "description"])
+    names = max(len(r.name) for r in presets)
+    aliases = max([7, *(len(row[1]) for row in rows)])
+    return _table(rows, ["name", "aliases", "description"], wrap={2: _room(width, names, aliases)})
 
 
-def rules_text(rules: Rules) -> str:
+def rules_text(rules: Rules, width: int = WIDTH) -> str:
+    """The rule set's name and description, then each knob: its value and what it decides."""
+    import textwrap
+
+    from ginref.rules import KNOB_MEANINGS
+
     data = rules.to_dict()
-    rows = [[key, _knob_text(value)] for key, value in data.items() if key not in ("overrides",)]
-    return _table(rows, ["knob", "value"])
+    head = [f"{rules.label}: {rules.description}"]
+    if rules.aliases:
+        head.append(f"aliases: {', '.join(rules.aliases)}")
+    lines = [line for text in head for line in textwrap.wrap(text, width, subsequent_indent="  ")]
+    rows = [[knob, _knob_text(data[knob]), KNOB_MEANINGS[knob]] for knob in KNOB_MEANINGS]
+    knobs = max(len(row[0]) for row in rows)
+    values = max(5, *(len(row[1]) for row in rows))
+    return "\n".join([*lines, "", _table(rows, ["knob", "value", "meaning"],
+                                           wrap={2: _room(width, knobs, values)})])
 
 
 def _knob_text(value: Any) -> str:
@@ -236,11 +319,12 @@ def layoffs_text(report: LayoffReport, style: CardStyle) -> str:
         ],
         ["deadwood", style.deadwood(defence.arrangement.deadwood, defence.deadwood_points)],
     ]
-    parts.append(_table(best))
+    parts.append(_table(best, wrap={1: _room(WIDTH, 9)}))
     return "\n".join(parts)
 
 
-def score_text(result: HandScore, style: CardStyle) -> str:
+def score_text(result: HandScore, style: CardStyle, width: int = WIDTH) -> str:
+    """The ruling: the headline, each side's spread, then the numbered steps that reach it."""
     from ginref.scoring import numbered
 
     winner = result.winner or "nobody"
@@ -251,24 +335,17 @@ def score_text(result: HandScore, style: CardStyle) -> str:
     )
     knocker = result.knocker
     defence = result.defence
+    layoffs = ", ".join(f"{style.card(lay.card)} onto {style.meld(lay.onto)}" for lay in defence.layoffs)
     rows = [
-        ["", "melds", "layoffs", "deadwood"],
-        [
-            "knocker",
-            style.melds(knocker.melds),
-            "",
-            style.deadwood(knocker.deadwood, knocker.deadwood_points),
-        ],
-        [
-            "defender",
-            style.melds(defence.arrangement.melds),
-            ", ".join(f"{style.card(layoff.card)}>{style.meld(layoff.onto)}" for layoff in defence.layoffs)
-            or "none",
-            style.deadwood(defence.arrangement.deadwood, defence.deadwood_points),
-        ],
+        ["knocker", "melds", style.melds(knocker.melds)],
+        ["", "deadwood", style.deadwood(knocker.deadwood, knocker.deadwood_points)],
+        ["defender", "melds", style.melds(defence.arrangement.melds)],
+        ["", "layoffs", layoffs or "none"],
+        ["", "deadwood", style.deadwood(defence.arrangement.deadwood, defence.deadwood_points)],
     ]
-    parts = [headline, "", _table(rows[1:], rows[0]), ""]
-    parts.extend(numbered(result.steps, style.card))
+    parts = [headline, "", _table(rows, wrap={2: _room(width, 8, 8)}), ""]
+    for line in numbered(result.steps, style.card):
+        parts.extend(_wrapped(line, width, "   "))
     parts.append(f"rules: {result.rules.label}")
     return "\n".join(parts)
 
@@ -315,9 +392,8 @@ def game_text(result: GameTally) -> str:
         ]
         for h in result.hands
     ]
-    parts = [_table(rows, ["hand", "winner", "outcome", "points", a, b, "next dealer"])] if rows else [
-        "no hands yet"
-    ]
+    headers = ["hand", "winner", "outcome", "points", a, b, "next dealer"]
+    parts = [_score_table(rows, headers, right=(0, 3, 4, 5))] if rows else ["no hands yet"]
     target = result.rules.game_target
     if result.game_over and target:
         totals = [
@@ -325,7 +401,7 @@ def game_text(result: GameTally) -> str:
             *_bonus_rows(result.players, result.bonuses),
             ["final", str(result.final_totals[a]), str(result.final_totals[b])],
         ]
-        parts += ["", _table(totals, ["", a, b])]
+        parts += ["", _score_table(totals, ["", a, b], right=(1, 2))]
     parts.append("")
     final = f"{a} {result.final_totals[a]}, {b} {result.final_totals[b]}"
     if not target:
@@ -350,30 +426,32 @@ def game_text(result: GameTally) -> str:
 
 
 def hollywood_text(result: HollywoodTally) -> str:
-    """A Hollywood sheet: hands with the games they went into and all three totals."""
+    """A Hollywood sheet: hands with the games they went into and all three totals,
+    then each game's totals one player a row (so the sheet fits 80 columns)."""
     a, b = result.players
     rows = []
     for h in result.hands:
         cells = [
-            f"{t[a]}-{t[b]}" + ("*" if i in h.closed else "") for i, t in enumerate(h.totals, 1)
+            f"{t[a]}-{t[b]}" + ("*" if i in h.closed else " ") for i, t in enumerate(h.totals, 1)
         ]
         rows.append([
             str(h.number), h.winner or "-", h.outcome.replace("_", " "),
             _hand_points(h.points, h.multiplier) if h.winner else "",
             " ".join(map(str, h.games)) or "-", *cells, h.next_dealer or "?",
         ])
-    headers = ["hand", "winner", "outcome", "points", "games",
-               *(f"game {i} {a}-{b}" for i in (1, 2, 3)), "next dealer"]
-    parts = [_table(rows, headers) if rows else "no hands yet", "(* = the hand that closed the game)", ""]
+    headers = ["hand", "winner", "outcome", "points", "games", "game 1", "game 2", "game 3", "deals"]
+    legend = f"(game columns: {a}-{b} after each hand; * = the hand that closed the game)"
+    parts = [_score_table(rows, headers, right=(0, 3, 5, 6, 7)) if rows else "no hands yet", legend, ""]
     games = []
     for i, game in enumerate(result.games, 1):
-        games.append([
-            str(i), game.winner or "open", str(game.hand_totals[a]), str(game.hand_totals[b]),
-            _bonus_text(game.bonuses[a]), _bonus_text(game.bonuses[b]),
-            str(game.final_totals[a]), str(game.final_totals[b]),
-        ])
-    parts.append(_table(games, ["game", "winner", f"{a} hands", f"{b} hands", f"{a} bonuses",
-                                f"{b} bonuses", f"{a} final", f"{b} final"]))
+        for player in (a, b):
+            games.append([
+                str(i) if player == a else "", (game.winner or "open") if player == a else "", player,
+                str(game.hand_totals[player]), _bonus_text(game.bonuses[player]),
+                str(game.final_totals[player]),
+            ])
+    headers = ["game", "winner", "player", "hands", "bonuses", "final"]
+    parts.append(_score_table(games, headers, right=(0, 3, 5)))
     parts.append("")
     final = f"{a} {result.match_totals[a]}, {b} {result.match_totals[b]}"
     if result.match_over:

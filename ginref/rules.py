@@ -33,6 +33,7 @@ from ginref.notation import excerpt
 
 __all__ = [
     "ALIASES",
+    "KNOB_MEANINGS",
     "KNOB_NAMES",
     "MAX_NUMBER",
     "PRESETS",
@@ -231,6 +232,44 @@ class Rules:
             out[knob] = _json_value(getattr(self, knob))
         out["overrides"] = {knob: _json_value(getattr(self, knob)) for knob, _ in self.overrides}
         return out
+
+
+KNOB_MEANINGS: Mapping[str, str] = {
+    "knock_limit": "most deadwood a knock may show (0: gin only)",
+    "oklahoma": "the first upcard sets the knock limit (ace: gin_only or one)",
+    "spade_double": "a spade first upcard doubles the hand's score",
+    "spade_double_boxes": "a doubled hand's boxes count twice too",
+    "gin_bonus": "points for gin, on top of the opponent's deadwood",
+    "big_gin_bonus": "points for big gin, all 11 cards melded (off: not a rule)",
+    "undercut_bonus": "points for the defender who undercuts the knocker",
+    "tie_policy": "equal deadwood: an undercut, no score, or the knocker wins 0",
+    "layoff_on_gin": "the defender may lay off onto gin",
+    "layoff_on_big_gin": "the defender may lay off onto big gin",
+    "layoff_chaining": "laid-off cards may extend each other (7H then 8H)",
+    "defender_layoff_mode": "joint: melds and layoffs chosen together; meld_first",
+    "knocker_must_meld_max": "the knocker may not hold back a meld",
+    "no_same_card_discard": "the card just taken from the pile may not be thrown",
+    "first_turn": "the upcard ritual, a normal turn, or an 11-card deal",
+    "stock_floor": "stock cards that are never drawn",
+    "stock_end": "at the floor: the hand is void, or the last discard may only knock",
+    "max_discard_draws": "a draw (0-0) at this many discard-pile draws (off: none)",
+    "repeat_discard_draw": "a draw when both players take and throw back the top discard",
+    "void_hand_dealer": "after a void hand: the same dealer, or the deal passes",
+    "next_dealer": "after a scored hand: the winner, the loser, or alternate deals",
+    "ace": "aces low only, or high or low",
+    "wraparound": "runs may turn the corner (K-A-2)",
+    "unmatched_ace_value": "points of an ace in deadwood",
+    "game_target": "hand points that end the game (0: one hand)",
+    "game_bonus": "points to the winner of the game",
+    "box_bonus": "points per hand won (a box), added at the end",
+    "box_timing": "boxes added at the end, or as each hand is won",
+    "shutout": "the loser won no hand: game bonus doubled, total doubled, or none",
+    "extra_boxes_undercut": "boxes more for an undercut (Oklahoma)",
+    "extra_boxes_gin": "boxes more for gin (Oklahoma)",
+    "hollywood_columns": "3: score three Hollywood games at once",
+    "illegal_knock": "a knock over the limit: exposed, accept/refuse, forfeit, reject",
+}
+"""What each knob decides, in one line (``ginref rules NAME`` shows them; the class doc says why)."""
 
 
 # -- knob specifications, derived from the annotations ----------------------------------

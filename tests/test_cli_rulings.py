@@ -260,7 +260,7 @@ def test_score_text_knock() -> None:
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[0] == "knock: 52 to the knocker"
-    assert "7H>[4H 5H 6H]" in result.stdout and "8H>[4H 5H 6H]" in result.stdout
+    assert "7H onto [4H 5H 6H]" in result.stdout and "8H onto [4H 5H 6H]" in result.stdout
     assert "= 57" in result.stdout and "5C = 5" in result.stdout
     assert "57 - 5 = 52" in result.stdout
     assert lines[-1] == "rules: standard"
