@@ -557,6 +557,8 @@ def layoffs(
     help="The knocker's declared spread (binding). Without it, ginref finds the best one for the knocker.",
 )
 @card_option("--upcard", "The first upcard (Oklahoma limit and spade doubling).")
+@click.option("--names", nargs=2, metavar="KNOCKER DEFENDER", default=None,
+              help="The players' names, used in place of 'the knocker' and 'the defender'.")
 @rules_options
 @output_options
 def score(
@@ -564,6 +566,7 @@ def score(
     defender_text: str,
     melds_text: str | None,
     upcard: Card | None,
+    names: tuple[str, str] | None,
     rules_name: str | None,
     rules_file: Path | None,
     overrides: tuple[str, ...],
@@ -572,8 +575,10 @@ def score(
 ) -> None:
     """Rule on a finished hand: outcome, winner, points, and why.
 
-    Exit 0 whenever a ruling is made (an illegal knock included), 2 for bad
-    input.
+    Each step of the ruling cites the rule knobs it applied, with their values
+    (`undercut_bonus = 25`), under the rule set on the last line; --names
+    names the players. Exit 0 whenever a ruling is made (an illegal knock
+    included), 2 for bad input.
 
     \b
     Examples:
@@ -589,9 +594,15 @@ def score(
     knocker = parse_hand_text(knocker_text, (10, 11), "--knocker: ")
     defender = parse_hand_text(defender_text, (10,), "--defender: ")
     melds = parse_melds_text(melds_text) if melds_text is not None else None
+    if names is not None and (names[0] == names[1] or not all(n.strip() for n in names)):
+        fail(f"--names: expected two different names, got {names[0]!r} and {names[1]!r}")
     with input_errors():
         result = score_hand(knocker, defender, rules, melds=melds, upcard=upcard)
-    emit(to_json(result.to_dict()) if as_json else score_text(result, card_style(glyphs)))
+    if as_json:
+        players = {} if names is None else {"players": {"knocker": names[0], "defender": names[1]}}
+        emit(to_json({**players, **result.to_dict()}))
+    else:
+        emit(score_text(result, card_style(glyphs), output_width(), names))
 
 
 # == advise command ==

@@ -323,28 +323,35 @@ def layoffs_text(report: LayoffReport, style: CardStyle) -> str:
     return "\n".join(parts)
 
 
-def score_text(result: HandScore, style: CardStyle, width: int = WIDTH) -> str:
-    """The ruling: the headline, each side's spread, then the numbered steps that reach it."""
+def score_text(
+    result: HandScore, style: CardStyle, width: int = WIDTH, names: tuple[str, str] | None = None
+) -> str:
+    """The ruling: the headline, each side's spread, then the numbered steps that reach it,
+    each citing the knobs it applied; ``names`` (knocker, defender) name the two players."""
     from ginref.scoring import numbered
 
-    winner = result.winner or "nobody"
+    knocker_name, defender_name = names or ("the knocker", "the defender")
+    named = {"knocker": knocker_name, "defender": defender_name}
     headline = (
-        f"{result.outcome.value}: {result.points} to the {winner}"
+        f"{result.outcome.value}: {result.points} to {named[result.winner]}"
         if result.winner
         else (f"{result.outcome.value}: no score")
     )
     knocker = result.knocker
     defence = result.defence
     layoffs = ", ".join(f"{style.card(lay.card)} onto {style.meld(lay.onto)}" for lay in defence.layoffs)
+    sides = ("knocker", "defender") if names is None else (f"{names[0]} (knocker)", f"{names[1]} (defender)")
     rows = [
-        ["knocker", "melds", style.melds(knocker.melds)],
+        [sides[0], "melds", style.melds(knocker.melds)],
         ["", "deadwood", style.deadwood(knocker.deadwood, knocker.deadwood_points)],
-        ["defender", "melds", style.melds(defence.arrangement.melds)],
+        [sides[1], "melds", style.melds(defence.arrangement.melds)],
         ["", "layoffs", layoffs or "none"],
         ["", "deadwood", style.deadwood(defence.arrangement.deadwood, defence.deadwood_points)],
     ]
-    parts = [headline, "", _table(rows, wrap={2: _room(width, 8, 8)}), ""]
+    parts = [headline, "", _table(rows, wrap={2: _room(width, max(map(len, sides)), 8)}), ""]
     for line in numbered(result.steps, style.card):
+        if names is not None:
+            line = line.replace("the knocker", names[0]).replace("the defender", names[1])
         parts.extend(_wrapped(line, width, "   "))
     parts.append(f"rules: {result.rules.label}")
     return "\n".join(parts)

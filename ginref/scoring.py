@@ -60,19 +60,43 @@ class Cards:
 @dataclass(frozen=True, slots=True)
 class Step:
     """One step of a ruling, as data: words with the cards kept as cards, so that whoever
-    shows it spells them one way (``str`` gives the canonical spelling, ``TD``)."""
+    shows it spells them one way (``str`` gives the canonical spelling, ``TD``), and the
+    rule knobs the step applied with their values (``("undercut_bonus", "25")``), so that
+    a ruling cites the rule behind each step."""
 
     words: tuple[str | Cards, ...]
+    knobs: tuple[tuple[str, str], ...] = ()
 
     def text(self, name: Callable[[Card], str] = card_name) -> str:
-        return "".join(w if isinstance(w, str) else w.text(name) for w in self.words)
+        """The words, then the knobs cited: ``... = 13 to the defender (undercut_bonus = 10)``."""
+        said = "".join(w if isinstance(w, str) else w.text(name) for w in self.words)
+        return f"{said} ({self.cited()})" if self.knobs else said
+
+    def cited(self) -> str:
+        """The knobs as a rules file writes them: ``tie_policy = undercut, undercut_bonus = 25``."""
+        return ", ".join(f"{knob} = {value}" for knob, value in self.knobs)
+
+    def to_dict(self, name: Callable[[Card], str] = card_name) -> dict[str, object]:
+        return {"text": self.text(name), "knobs": dict(self.knobs)}
 
     def __str__(self) -> str:
         return self.text()
 
 
-def _step(*words: str | Cards) -> Step:
-    return Step(words)
+def _step(*words: str | Cards, rules: Rules | None = None, knobs: Sequence[str] = ()) -> Step:
+    """A step; ``knobs`` names the knobs of ``rules`` it applied, cited with their values."""
+    if rules is None or not knobs:
+        return Step(words)
+    return Step(words, tuple((knob, _knob_value(getattr(rules, knob))) for knob in knobs))
+
+
+def _knob_value(value: object) -> str:
+    """A knob's value spelled as ``ginref rules`` and rules files spell it."""
+    if value is None:
+        return "off"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def _cards(mask: Mask) -> Cards:
@@ -122,18 +146,21 @@ def settle(
             raise RulingError(f"big gin is not a rule in {rules.label}")
         outcome, winner = Outcome.BIG_GIN, "knocker"
         points = d + rules.big_gin_bonus
-        steps.append(_step(f"big gin: {d} + {rules.big_gin_bonus} big gin bonus = {points} to the knocker"))
+        said = f"big gin: {d} + {rules.big_gin_bonus} big gin bonus = {points} to the knocker"
+        steps.append(_step(said, rules=rules, knobs=("big_gin_bonus",)))
     elif ending == "gin":
         if k:
             raise RulingError(f"gin means no deadwood, but the knocker has {k}")
         if rules.layoff_on_gin and d == 0:
             outcome, winner, points = Outcome.TIE, None, 0
-            steps.append(_step("gin cancelled: the defender laid off down to 0, so neither side scores"))
+            steps.append(_step("gin cancelled: the defender laid off down to 0, so neither side scores",
+                               rules=rules, knobs=("layoff_on_gin",)))
         else:
             outcome, winner = Outcome.GIN, "knocker"
             points = d + rules.gin_bonus
             steps.append(_step(
-                f"gin: {d} + {rules.gin_bonus} gin bonus = {points} to the knocker (gin is never undercut)"
+                f"gin: {d} + {rules.gin_bonus} gin bonus = {points} to the knocker (gin is never undercut)",
+                rules=rules, knobs=("gin_bonus",),
             ))
     elif k < d:
         outcome, winner, points = Outcome.KNOCK, "knocker", d - k
@@ -143,24 +170,27 @@ def settle(
     elif k == d and rules.tie_policy == "no_score":
         outcome, winner, points = Outcome.TIE, None, 0
         steps.append(_step(
-            f"tie: both have {k}; under this rule set a tie scores nothing (tie_policy no_score)"
+            f"tie: both have {k}; under this rule set a tie scores nothing",
+            rules=rules, knobs=("tie_policy",),
         ))
     elif k == d and rules.tie_policy == "knocker":
         outcome, winner, points = Outcome.KNOCK, "knocker", 0
         steps.append(_step(
-            f"tie: both have {k}; a tie goes to the knocker for 0 points (tie_policy knocker)"
+            f"tie: both have {k}; a tie goes to the knocker for 0 points", rules=rules, knobs=("tie_policy",)
         ))
     else:
         outcome, winner = Outcome.UNDERCUT, "defender"
         points = k - d + rules.undercut_bonus
         steps.append(_step(
             f"undercut: the defender's {d} is not more than the knocker's {k}; "
-            f"{k - d} + {rules.undercut_bonus} undercut bonus = {points} to the defender"
+            f"{k - d} + {rules.undercut_bonus} undercut bonus = {points} to the defender",
+            rules=rules, knobs=("tie_policy", "undercut_bonus") if k == d else ("undercut_bonus",),
         ))
     if multiplier != 1 and points:
         steps.append(_step(
             f"the hand counts {multiplier} times (spade upcard): "
-            f"{points} x {multiplier} = {points * multiplier}"
+            f"{points} x {multiplier} = {points * multiplier}",
+            rules=rules, knobs=("spade_double",),
         ))
         points *= multiplier
     return Settlement(outcome, winner, points, multiplier, tuple(steps))
@@ -214,6 +244,7 @@ class HandScore:
             },
             "reason": self.reason,
             "explanation": list(self.explanation),
+            "steps": [step.to_dict() for step in self.steps],
             "rules": self.rules.label,
         }
 
@@ -230,18 +261,22 @@ def _knock_limit(rules: Rules, upcard: Card | None) -> tuple[int, tuple[Step, ..
     steps = []
     if rules.oklahoma != "off":
         if upcard is None:
-            steps.append(_step(f"oklahoma: no upcard given, so the knock limit is {limit}"))
+            steps.append(_step(f"oklahoma: no upcard given, so the knock limit is {limit}",
+                               rules=rules, knobs=("oklahoma", "knock_limit")))
         elif upcard % 13 == 0:
             steps.append(_step(
                 "oklahoma: the upcard ", _cards(1 << upcard), " is an ace, so "
-                + ("only gin ends the hand" if limit == 0 else f"the knock limit is {limit}")
+                + ("only gin ends the hand" if limit == 0 else f"the knock limit is {limit}"),
+                rules=rules, knobs=("oklahoma",),
             ))
         else:
             steps.append(_step(
-                "oklahoma: the upcard ", _cards(1 << upcard), f" sets the knock limit to {limit}"
+                "oklahoma: the upcard ", _cards(1 << upcard), f" sets the knock limit to {limit}",
+                rules=rules, knobs=("oklahoma", "knock_limit"),
             ))
     elif limit == 0:
-        steps.append(_step("straight gin: no knocking, only gin ends the hand"))
+        steps.append(_step("straight gin: no knocking, only gin ends the hand",
+                           rules=rules, knobs=("knock_limit",)))
     return limit, tuple(steps)
 
 
@@ -375,7 +410,8 @@ def _illegal_knock(
     """No score: the knock breaks the rules for ``reason``; the defender keeps its own melds."""
     defence = Defence(optimal_arrangements(knock.defender, knock.system)[0], ())
     no_score = Settlement(Outcome.ILLEGAL_KNOCK, None, 0, knock.multiplier, ())
-    steps = [*knock.steps, _step(f"illegal knock: {reason}; no score")]
+    cited = _step(f"illegal knock: {reason}; no score", rules=knock.rules, knobs=("illegal_knock",))
+    steps = [*knock.steps, cited]
     return knock.ruling(no_score, arrangement, discard, defence, steps, found=found, reason=reason)
 
 
@@ -405,6 +441,7 @@ def _rule(knock: _Knock, arrangement: Arrangement, discard: Card | None, found: 
         "ginref's choice of declaration for the knocker: " if found else "the knocker declares ",
         *_described(arrangement),
         "" if ending != "knock" else f", within the knock limit {knock.limit}",
+        rules=rules, knobs=("knock_limit",) if ending == "knock" and rules.oklahoma == "off" else (),
     ))
     allow = {
         "knock": True,
@@ -413,7 +450,8 @@ def _rule(knock: _Knock, arrangement: Arrangement, discard: Card | None, found: 
     }[ending]
     defence = best_defence(knock.defender, arrangement.melds, rules, allow_layoffs=allow)
     if ending != "knock" and not allow:
-        steps.append(_step(f"no layoffs onto {'big gin' if big_gin else 'gin'}"))
+        steps.append(_step(f"no layoffs onto {'big gin' if big_gin else 'gin'}", rules=rules,
+                           knobs=("layoff_on_big_gin",) if big_gin else ("layoff_on_gin",)))
     steps.append(_defence_step(defence))
     settlement = settle(
         ending, arrangement.deadwood_points, defence.deadwood_points, rules, multiplier=knock.multiplier
