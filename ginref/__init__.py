@@ -1,5 +1,22 @@
 """ginref: the Gin Rummy referee.
 
+The public API, all reachable as ``ginref.NAME`` (``dir(ginref)`` lists it; docs/api.md
+documents each name):
+
+- cards and notation: ``Card``, ``CardSet``, ``card_name``, ``mask_of``, ``parse_card``,
+  ``parse_cards``, ``parse_hand``, ``parse_melds``, ``format_cards``, ``hand_mask``
+- melds: ``Meld``, ``MeldKind``, ``MeldSystem``, ``Arrangement``, ``min_deadwood``,
+  ``min_deadwood_after_discard``, ``best_arrangement``, ``optimal_arrangements``
+- rules: ``Rules``, ``PRESETS``, ``find_rules``, ``with_overrides``, ``load_rules_file``
+- one hand: ``analyze`` (``HandAnalysis``, ``DiscardOption``), ``layoff_report``
+  (``LayoffReport``), ``best_defence`` (``Defence``, ``Layoff``), ``score_hand``
+  (``HandScore``, ``Outcome``), ``settle``, ``advise`` (``Advice``, ``KnockOption``)
+- games and records: ``tally`` (``GameTally``), ``read_sheet``, ``read_records``
+  (``GameRecord``), ``adjudicate`` (``Verdict``); the submodules ``records``,
+  ``referee`` and ``verify``
+- errors, all under ``GinrefError``: ``NotationError``, ``DuplicateCardError``,
+  ``HandSizeError``, ``UnknownRulesError``, ``RulingError``, ``RecordError``
+
 >>> import ginref
 >>> hand = ginref.parse_hand("3C 4C 5C 9D 9S 9H KH 2D 6S 7S")
 >>> result = ginref.analyze(hand.mask)
@@ -102,6 +119,11 @@ if TYPE_CHECKING:
     from ginref.rules import PRESETS, Rules, find_rules, load_rules_file, with_overrides
     from ginref.scoring import HandScore, Outcome, score_hand, settle
     from ginref.sheets import read_sheet
+
+
+def __dir__() -> list[str]:
+    """The public API (PEP 562), so that ``dir(ginref)`` and ``help(ginref)`` list it."""
+    return sorted({*__all__, *_SUBMODULES})
 
 
 def __getattr__(name: str) -> Any:

@@ -212,6 +212,14 @@ def advise(
     (not to be discarded under the same-card rule). ``auto`` enumerates when
     there are no more defender hands than :data:`AUTO_EXACT` or ``samples``;
     ``exact`` enumerates up to :data:`MAX_EXACT` hands.
+
+    ``hand`` and the card arguments take anything :func:`~ginref.notation.hand_mask`
+    takes; ``rules`` is the rule set played; ``samples`` and ``seed`` fix the sample
+    (1 to :data:`MAX_SAMPLES`), ``method`` is ``"auto"``, ``"exact"`` or ``"sampled"``.
+    Returns an :class:`Advice` (no options when no knock is legal). Raises
+    :class:`~ginref.errors.NotationError` for bad cards, :class:`~ginref.errors.HandSizeError`
+    for a hand of another size and :class:`~ginref.errors.RulingError` for a position that
+    cannot be (a card both seen and held, a stock the unseen cards cannot fill).
     """
     position = _position(hand, seen, opponent_has, stock)
     upcard, taken = _card_or_none(upcard, "upcard"), _card_or_none(taken, "taken card")

@@ -59,6 +59,12 @@ class HandAnalysis:
     def size(self) -> int:
         return bin(self.cards).count("1")
 
+    def __repr__(self) -> str:
+        """The call that gives this reading back: ``analyze('3C 4C ...', find_rules('standard'))``."""
+        upcard = "" if self.upcard is None else f", upcard=parse_card({card_name(self.upcard)!r})"
+        every = ", all_arrangements=True" if self.arrangements else ""
+        return f"analyze({' '.join(mask_names(self.cards))!r}, {self.rules!r}{upcard}{every})"
+
     def to_dict(self) -> dict[str, object]:
         result: dict[str, object] = {
             "cards": mask_names(self.cards),
@@ -103,7 +109,14 @@ def analyze(
     upcard: Card | None = None,
     all_arrangements: bool = False,
 ) -> HandAnalysis:
-    """Analyze a 10-card hand, or an 11-card hand after the draw."""
+    """Analyze a 10-card hand, or an 11-card hand after the draw.
+
+    ``hand`` is anything :func:`~ginref.notation.hand_mask` takes; ``rules`` the rule set
+    (its knock limit, aces, big gin); ``upcard`` the first upcard, which sets the Oklahoma
+    knock limit; ``all_arrangements`` also lists every optimal arrangement. Returns a
+    :class:`HandAnalysis`. Raises :class:`~ginref.errors.NotationError` for bad cards and
+    :class:`~ginref.errors.HandSizeError` for a hand of another size.
+    """
     cards = hand_mask(hand)
     size = cards.bit_count()
     if size not in (10, 11):

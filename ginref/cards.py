@@ -53,7 +53,11 @@ def suit_of(c: Card) -> int:
 
 
 def card_name(c: Card) -> str:
-    """Canonical name, rank then suit letter, ``T`` for ten: ``"TC"``."""
+    """Canonical name, rank then suit letter, ``T`` for ten: ``"TC"``.
+
+    ``c`` is a card, 0 to 51. Returns its name. Not checked, as a hot path: a card past
+    51 raises ``IndexError`` and a negative one is misnamed (``parse_card`` checks text).
+    """
     return RANKS[c % 13] + SUITS[c // 13]
 
 
@@ -82,6 +86,11 @@ def _not_canonical(number: int, word: str, duplicate: bool) -> NotationError:
 
 
 def mask_of(cards: Iterable[Card]) -> Mask:
+    """The 52-bit mask of ``cards`` (ints 0 to 51; a repeat counts once).
+
+    Returns the mask. Not checked, as a hot path: a negative card raises ``ValueError``
+    (:func:`~ginref.notation.hand_mask` checks every card).
+    """
     mask = 0
     for c in cards:
         mask |= 1 << c

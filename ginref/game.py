@@ -459,6 +459,10 @@ def tally(
     Raises :class:`GameError` for an entry that names someone else or cannot
     be (a void hand with a winner, negative points...) and
     :class:`GameOverError` for a hand after the end of the game.
+
+    ``players`` are the two names, ``entries`` the hands in order, ``rules`` the rule set
+    (target, bonuses, dealing) and ``first_dealer`` who dealt hand 1, if known. Returns a
+    :class:`GameTally`.
     """
     players = _check_players(players, first_dealer)
     game = _Game(players, rules)

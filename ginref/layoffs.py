@@ -222,6 +222,12 @@ def best_defence(
     Ties go to fewer layoffs, then to the canonical arrangement, so the
     ruling is deterministic. ``defender_layoff_mode = "meld_first"`` makes the
     defender keep a least-deadwood arrangement and lay off only its deadwood.
+
+    ``defender`` is the defender's hand (a mask or anything
+    :func:`~ginref.notation.hand_mask` takes), ``knocker_melds`` the knocker's declared
+    melds, ``rules`` the rule set (chaining, layoff mode, aces); ``allow_layoffs`` False
+    when the knocker went gin. Returns a :class:`Defence`. Raises
+    :class:`~ginref.errors.NotationError` only for a hand that is not cards.
     """
     defender = hand_mask(defender)
     system = MeldSystem.from_rules(rules)
@@ -423,6 +429,13 @@ def layoff_report(defender: Hand, knocker_melds: str | Iterable[Meld | Hand], ru
     The melds may be bracketed text (``"[3C 4C 5C] [9D 9H 9S]"``), or melds
     and hands one by one. A spread of ten cards is gin and takes no layoffs
     (unless the rules allow it); eleven is big gin.
+
+    ``defender`` is the defender's hand (a mask or anything
+    :func:`~ginref.notation.hand_mask` takes), ``knocker_melds`` the declared melds,
+    ``rules`` the rule set. Returns a :class:`LayoffReport`. Raises
+    :class:`~ginref.errors.NotationError` for bad cards and
+    :class:`~ginref.errors.RulingError` for a spread that cannot be (not a meld, a card
+    in two melds or in both hands, a defender without 10 cards).
     """
     defender = hand_mask(defender)
     system = MeldSystem.from_rules(rules)

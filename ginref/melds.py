@@ -36,6 +36,8 @@ RANK_STRIDE = 1 | 1 << 13 | 1 << 26 | 1 << 39
 
 
 class MeldKind(Enum):
+    """A set (three or four of a rank) or a run (three or more in sequence in one suit)."""
+
     SET = "set"
     RUN = "run"
 
@@ -95,8 +97,20 @@ class Meld:
     def __len__(self) -> int:
         return bin(self.mask).count("1")
 
+    @classmethod
+    def parse(cls, text: str) -> Meld:
+        """The meld of canonical card text, as ``repr`` writes it: ``Meld.parse("3C 4C 5C")``.
+
+        Raises :class:`~ginref.errors.NotationError` for text that is not cards; whether
+        the cards meld is :func:`is_meld`'s question, under the rules in play.
+        """
+        return cls(CardSet.parse(text).mask)
+
     def __str__(self) -> str:
         return "[" + " ".join(self.names()) + "]"
+
+    def __repr__(self) -> str:
+        return f"Meld.parse({' '.join(self.names())!r})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +131,10 @@ class Arrangement:
     def __str__(self) -> str:
         dead = " ".join(card_name(c) for c in scan(self.deadwood))
         return " ".join(str(m) for m in self.melds) + (f" + {dead}" if dead else "")
+
+    def __repr__(self) -> str:
+        melds = ", ".join(map(repr, self.melds)) + ("," if len(self.melds) == 1 else "")
+        return f"Arrangement(({melds}), {CardSet(self.deadwood)!r}.mask, {self.deadwood_points})"
 
 
 def _run_order(cards: tuple[Card, ...]) -> tuple[Card, ...]:
@@ -323,6 +341,10 @@ def min_deadwood(hand: Hand, system: MeldSystem = STANDARD_SYSTEM) -> int:
     is four table look-ups. Else only the set choices that can matter are
     enumerated (a rank none of whose cards fits a run takes its full set), and
     the last open rank is settled in closed form.
+
+    ``hand`` is a mask (or anything :func:`~ginref.notation.hand_mask` takes); ``system``
+    the meld rules (:meth:`MeldSystem.from_rules`). Returns the points. Raises
+    :class:`~ginref.errors.NotationError` only for a hand that is not cards.
     """
     if type(hand) is not int:
         hand = hand_mask(hand)
@@ -363,6 +385,10 @@ def min_deadwood_after_discard(hand: Hand, system: MeldSystem = STANDARD_SYSTEM)
 
     ``discard_gain`` holds, per suit mask, the best change from dropping one of
     its cards, so the discard costs one ``min`` per set configuration.
+
+    ``hand`` holds 11 cards (a mask or anything :func:`~ginref.notation.hand_mask` takes);
+    ``system`` the meld rules. Returns the points. Raises
+    :class:`~ginref.errors.NotationError` only for a hand that is not cards.
     """
     if type(hand) is not int:
         hand = hand_mask(hand)
@@ -491,7 +517,12 @@ def _suit_masks(mask: Mask) -> tuple[int, int, int, int]:
 
 
 def best_arrangement(hand: Hand, system: MeldSystem = STANDARD_SYSTEM) -> Arrangement:
-    """One least-deadwood arrangement: the first of :func:`optimal_arrangements`."""
+    """One least-deadwood arrangement: the first of :func:`optimal_arrangements`.
+
+    ``hand`` is a mask (or anything :func:`~ginref.notation.hand_mask` takes), ``system``
+    the meld rules. Returns an :class:`Arrangement`. Raises
+    :class:`~ginref.errors.NotationError` only for a hand that is not cards.
+    """
     return optimal_arrangements(hand, system)[0]
 
 
@@ -500,6 +531,10 @@ def optimal_arrangements(hand: Hand, system: MeldSystem = STANDARD_SYSTEM) -> li
 
     Runs that touch are one meld (``[3H..8H]``, not ``[3H 4H 5H] [6H 7H 8H]``):
     the split changes nothing a referee rules on.
+
+    ``hand`` is a mask (or anything :func:`~ginref.notation.hand_mask` takes), ``system``
+    the meld rules. Returns a list of :class:`Arrangement`. Raises
+    :class:`~ginref.errors.NotationError` only for a hand that is not cards.
     """
     mask = hand_mask(hand)
     tables = _tables_for(system)

@@ -368,7 +368,11 @@ def _distinct(s: str, found: Iterable[tuple[int, str]], seen: set[Card]) -> list
 
 
 def parse_card(text: str) -> Card:
-    """One card, in any accepted spelling: ``parse_card("10h") == parse_card("♥T")``."""
+    """One card, in any accepted spelling: ``parse_card("10h") == parse_card("♥T")``.
+
+    ``text`` is one card. Returns the card (0 to 51). Raises
+    :class:`~ginref.errors.NotationError` for anything else, naming the column.
+    """
     _check_text(text)
     c = _SPELLINGS.get(text.strip(SEPARATORS))
     if c is not None:
@@ -386,6 +390,10 @@ def parse_cards(text: str) -> list[Card]:
 
     The first problem wins: a repeated card before an unknown token is reported
     as the repeat. More than 52 cards always repeat one, so reading stops there.
+
+    ``text`` is any number of cards. Returns them as a list. Raises
+    :class:`~ginref.errors.NotationError` (:class:`~ginref.errors.DuplicateCardError` for
+    a repeat) naming the token and column.
     """
     _check_text(text)
     words = text.split()
@@ -407,7 +415,12 @@ def _count_words(sizes: tuple[int, ...]) -> str:
 
 
 def parse_hand(text: str, sizes: tuple[int, ...] = (10, 11)) -> CardSet:
-    """A hand whose size is one of ``sizes``; raises ``HandSizeError`` otherwise."""
+    """A hand whose size is one of ``sizes``; raises ``HandSizeError`` otherwise.
+
+    ``text`` is the cards, ``sizes`` the hand sizes allowed. Returns a
+    :class:`~ginref.cards.CardSet`. Raises :class:`~ginref.errors.NotationError` as
+    :func:`parse_cards` does.
+    """
     cards = parse_cards(text)
     if len(cards) not in sizes:
         raise HandSizeError(f"expected {_count_words(sizes)}, got {len(cards)}")
@@ -419,6 +432,9 @@ def parse_melds(text: str) -> list[list[Card]]:
 
     Every meld is read before repeats are checked, as the grammar does, so a
     bracket problem anywhere wins over a repeated card.
+
+    ``text`` is the melds. Returns each meld's cards. Raises
+    :class:`~ginref.errors.NotationError` for a bad card, bracket or repeat, naming the column.
     """
     _check_text(text)
     melds: list[list[tuple[int, str]]] = []
@@ -461,6 +477,8 @@ def hand_mask(hand: CardSet | str | Iterable[Card | str] | int) -> Mask:
     An ``int`` is a 52-bit mask; text is read as :func:`parse_cards` reads it;
     an iterable holds cards as ints 0..51 or card text. Raises ``NotationError``
     (``DuplicateCardError`` for a repeated card) for anything else.
+
+    ``hand`` is the hand in any of those forms. Returns its mask.
     """
     if type(hand) is int:
         if 0 <= hand <= FULL_DECK:
@@ -539,7 +557,11 @@ def _format(cards: Iterable[Card], names: tuple[str, ...]) -> str:
 
 
 def format_cards(cards: Iterable[Card], *, glyphs: bool = False, ten: str = "T") -> str:
-    """Canonical text, in the order given: ``"3C 4C TD"`` (or ``"3♣ 4♣ 10♦"``)."""
+    """Canonical text, in the order given: ``"3C 4C TD"`` (or ``"3♣ 4♣ 10♦"``).
+
+    ``cards`` are cards 0 to 51; ``glyphs`` writes suit glyphs, ``ten`` is ``"T"`` or
+    ``"10"``. Returns the text. Raises ``ValueError`` for a card out of range or another ``ten``.
+    """
     return _format(cards, _names(glyphs, ten))
 
 

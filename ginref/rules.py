@@ -209,6 +209,19 @@ class Rules:
         """True when a hand is the whole match (``game_target == 0``)."""
         return self.game_target == 0
 
+    def __repr__(self) -> str:
+        """``find_rules('hoyle')``, or ``with_overrides(find_rules('hoyle'), {'gin_bonus': 30})``:
+        what gives this value back; field by field for rules built some other way."""
+        preset = PRESETS.get(self.name)
+        if preset is not None and not self.overrides and self == preset:
+            return f"find_rules({self.name!r})"
+        if preset is not None and self.overrides:
+            changes = {knob: getattr(self, knob) for knob, _ in self.overrides}
+            if with_overrides(preset, changes) == self:
+                return f"with_overrides(find_rules({self.name!r}), {changes!r})"
+        fields = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in dataclasses.fields(self))
+        return f"Rules({fields})"
+
     @property
     def label(self) -> str:
         """``"standard"``, or ``"standard + gin_bonus=25, tie_policy=no_score"``."""
@@ -525,6 +538,9 @@ def find_rules(name: str) -> Rules:
 
     >>> find_rules("HOYLE").big_gin_bonus
     31
+
+    ``name`` is a preset's name or alias. Returns the :class:`Rules`. Raises
+    :class:`UnknownRulesError` for any other name, listing the names and the closest one.
     """
     if not isinstance(name, str):
         raise UnknownRulesError(f"a rule set name is text, not {_shown(name)}")
@@ -582,8 +598,8 @@ def with_overrides(rules: Rules, overrides: Mapping[str, object]) -> Rules:
     """``rules`` with some knobs changed; values may be typed or text (``"25"``, ``"off"``).
 
     Every value is checked; a bad knob or value raises :class:`UnknownRulesError`.
-    The result keeps ``rules.name`` and records in ``overrides`` every knob that now
-    differs from that preset.
+    Returns the new :class:`Rules`, which keeps ``rules.name`` and records in
+    ``overrides`` every knob that now differs from that preset.
 
     >>> with_overrides(STANDARD, {"tie_policy": "no_score", "gin_bonus": 25}).label
     'standard + gin_bonus=25, tie_policy=no_score'
@@ -613,6 +629,8 @@ def load_rules_file(path: str | os.PathLike[str]) -> Rules:
     The knobs may sit at the top level or in a ``[rules]`` table. A path that cannot
     be read raises :class:`~ginref.errors.InputFileError`; anything wrong inside the
     file raises :class:`UnknownRulesError` naming the file (and the line, where known).
+
+    ``path`` is the file. Returns the :class:`Rules`.
     """
     where = os.fspath(path)
     text = read_text_file(path)

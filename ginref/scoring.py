@@ -36,6 +36,8 @@ Ending = Literal["knock", "gin", "big_gin"]
 
 
 class Outcome(enum.Enum):
+    """How a hand ended, as a ruling names it (``HandScore.outcome``, JSON ``outcome``)."""
+
     KNOCK = "knock"
     GIN = "gin"
     BIG_GIN = "big_gin"
@@ -135,6 +137,11 @@ def settle(
 
     ``defender_deadwood`` is counted after layoffs. The knock limit is not
     checked here (see :func:`score_hand`).
+
+    ``ending`` is ``"knock"``, ``"gin"`` or ``"big_gin"``; ``knocker_deadwood`` the
+    knocker's count; ``rules`` the bonuses and tie policy; ``multiplier`` 2 for a doubled
+    (spade) hand. Returns a :class:`Settlement`. Raises :class:`RulingError` for a negative
+    count, gin with deadwood, or big gin where it is not a rule.
     """
     k, d = knocker_deadwood, defender_deadwood
     if k < 0 or d < 0:
@@ -216,6 +223,24 @@ class HandScore:
     """True when ginref chose the knocker's declaration"""
     reason: str | None = None
     """why a knock is illegal"""
+
+    def __repr__(self) -> str:
+        """The call that gives this ruling back, ``score_hand('3C ...', '6C ...', find_rules(...))``,
+        where the cards tell it all (an upcard is not kept: under upcard rules, a summary)."""
+        rules = self.rules
+        if rules.oklahoma != "off" or rules.spade_double:
+            winner = f"{self.points} to the {self.winner}" if self.winner else "no score"
+            return f"<HandScore {self.outcome.value}: {winner}, under {rules!r}>"
+        discard = 0 if self.discard is None else 1 << self.discard
+        knocker = self.knocker.melded | self.knocker.deadwood | discard
+        defender = self.defence.arrangement.melded | self.defence.arrangement.deadwood
+        for layoff in self.defence.layoffs:
+            defender |= 1 << layoff.card
+        melds = "" if self.declaration_found else (
+            f", melds={' '.join(str(m) for m in self.knocker.melds)!r}"
+        )
+        hands = f"{' '.join(mask_names(knocker))!r}, {' '.join(mask_names(defender))!r}"
+        return f"score_hand({hands}, {rules!r}{melds})"
 
     @property
     def explanation(self) -> tuple[str, ...]:
@@ -303,6 +328,13 @@ def score_hand(
     With ``melds`` (bracketed text, or melds and hands one by one) the
     knocker's declaration is binding and checked; without, ginref finds the
     declaration (and discard) best for the knocker against this defender.
+
+    ``defender`` holds 10 cards; both hands take anything
+    :func:`~ginref.notation.hand_mask` takes. ``rules`` is the rule set, ``upcard`` the first
+    upcard (Oklahoma limit, spade doubling). Returns a :class:`HandScore`; an illegal knock
+    is a ruling, not an error. Raises :class:`~ginref.errors.NotationError` for bad cards,
+    :class:`HandSizeError` for hands of other sizes and :class:`RulingError` for a card in
+    both hands.
     """
     knocker, defender = hand_mask(knocker), hand_mask(defender)
     _check_hands(knocker, defender)

@@ -644,6 +644,9 @@ def read_sheet(
     ``keep_going`` every bad line is collected and skipped, otherwise the
     first is raised. A bad override raises :class:`UnknownRulesError` and
     bad ``players`` a :class:`GameError`, in both modes.
+
+    ``text`` is the sheet and ``source`` its name in messages. Returns the
+    :class:`Sheet` and the errors.
     """
     if not isinstance(text, str):
         raise RecordError(f"a score sheet is text, not {type(text).__name__}", source)
