@@ -1,11 +1,15 @@
 """Batch verification: many records, checked in parallel, reported in input order.
 
-The main process only cuts the input into raw records (:mod:`ginref.records.io`:
-a JSON Lines line, a JSON document, one text record); worker processes decode,
-adjudicate and serialise them, so the work scales with ``jobs``. At most a few
-chunks are in flight at once, so memory stays flat however large the input. An
-unreadable record becomes a result of its own: nothing stops the batch, nothing
-is lost, and every record given is reported exactly once, in order.
+With ``jobs`` above 1 the main process only cuts files into shards
+(:func:`ginref.records.io.shards`: byte ranges of whole records, found by reading
+a few lines near each cut); each worker reads its own shard, decodes, adjudicates
+and serialises its records, and hands back small results. A shard is checked once
+the shards before it in its file are counted (by the workers too), so that its
+records carry the whole file's line numbers and indexes. Standard input cannot be
+cut by bytes: the main process cuts it into raw records and ships them in chunks.
+At most a few shards are in flight at once, so memory stays flat however large the
+input. An unreadable record becomes a result of its own: nothing stops the batch,
+nothing is lost, and every record given is reported exactly once, in order.
 """
 
 from __future__ import annotations
@@ -17,11 +21,25 @@ import signal
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import IO, TYPE_CHECKING, Literal, NamedTuple
 
 from ginref.errors import InputFileError, RecordError
-from ginref.records.io import RawRecord, ReadProgress, SkippedFile, decode, read_paths
+from ginref.records.io import (
+    SHARD_BYTES,
+    STDIN,
+    InputFile,
+    RawRecord,
+    ReadProgress,
+    Shard,
+    SkippedFile,
+    count_shard,
+    decode,
+    raw_records,
+    read_paths,
+    read_shard,
+    shards,
+)
 from ginref.records.model import GameRecord, InputForm
 from ginref.rules import Rules
 
@@ -30,7 +48,7 @@ if TYPE_CHECKING:
 
 Status = Literal["clean", "findings", "unreadable"]
 CHUNK = 128
-"""raw records a worker takes at a time: big enough to amortise the hand-off"""
+"""raw records of stdin a worker takes at a time: big enough to amortise the hand-off"""
 
 
 class FindingRow(NamedTuple):
@@ -67,6 +85,11 @@ class RecordResult:
     """the record's result as one line of JSON"""
     rows: tuple[FindingRow, ...] = ()
     """its findings (or the reason it is unreadable) as data: :mod:`ginref.render` words them"""
+
+    def __reduce__(self) -> tuple[type[RecordResult], tuple[object, ...]]:
+        """Rebuilt by one call, not field by field: the main process unpickles every result."""
+        return RecordResult, (self.source, self.index, self.line, self.status, self.codes,
+                              self.error_codes, self.json, self.rows)
 
 
 @dataclass
@@ -129,6 +152,10 @@ def _from_error(error: RecordError, index: int) -> RecordResult:
     return _unreadable(error.source, index, error.line, error.message, error.column)
 
 
+def _from_file_error(error: InputFileError) -> RecordResult:
+    return _unreadable(error.path, 0, 0, error.message.removeprefix(f"{error.path}: "))
+
+
 # -- checking one record ------------------------------------------------------------------
 
 
@@ -188,6 +215,27 @@ def _check_chunk(chunk: list[RawRecord]) -> list[RecordResult]:
     return [result for raw in chunk for result in check_raw(raw, _RULES, want_json=_WANT_JSON)]
 
 
+def _check_shard(shard: Shard) -> list[RecordResult]:
+    """A worker's shard: read, checked; a file that fails to read ends it with that error."""
+    out: list[RecordResult] = []
+    try:
+        for raw in read_shard(shard):
+            out.extend(check_raw(raw, _RULES, want_json=_WANT_JSON))
+    except InputFileError as exc:
+        out.append(_from_file_error(exc))
+    except OSError as exc:
+        out.append(_unreadable(shard.source, 0, 0, f"cannot read: {exc.strerror or exc}"))
+    return out
+
+
+def _count_shard(shard: Shard) -> tuple[int, int]:
+    """:func:`count_shard`, or none for a file that fails to read (its check says why)."""
+    try:
+        return count_shard(shard)
+    except (InputFileError, OSError):
+        return 0, 0
+
+
 # -- the batch ----------------------------------------------------------------------------
 
 
@@ -213,25 +261,28 @@ def verify(
     format: InputForm | None = None,
     game: str = "",
     progress: ReadProgress | None = None,
+    shard_bytes: int = SHARD_BYTES,
 ) -> Iterator[RecordResult]:
     """Verify every record under ``paths``, yielding one result per record in input order.
 
     ``rules`` overrides each record's own rule set when given. With ``jobs`` above 1,
-    records are checked in that many worker processes. A file in a folder that is not a
+    records are checked in that many worker processes, each reading shards of about
+    ``shard_bytes`` (stdin: chunks of ``chunk`` records). A file in a folder that is not a
     record file is passed to ``on_skip``; a path that cannot be read is an unreadable result.
     ``format`` forces the input form and ``game`` gives OpenSpiel histories their parameters
     (:func:`ginref.records.read_paths`), which keeps ``progress`` at the bytes it has read.
     """
-    stream = _raws(read_paths(paths, stdin, format=format, game=game, progress=progress), on_skip)
     jobs = jobs or default_jobs()
     if jobs <= 1:
-        for item in stream:
+        for item in _raws(read_paths(paths, stdin, format=format, game=game, progress=progress), on_skip):
             if isinstance(item, RecordResult):
                 yield item
             else:
                 yield from check_raw(item, rules, want_json=want_json)
         return
-    yield from _parallel(stream, rules, jobs, chunk, want_json)
+    cut = shards(paths, format=format, game=game, size=shard_bytes, parts=jobs * 4, progress=progress)
+    work = _work(cut, stdin, chunk, format, game, on_skip)
+    yield from _parallel(work, rules, jobs, want_json, progress)
 
 
 def _raws(items: Iterable[Item], on_skip: Callable[[str], None] | None) -> Iterator[RawRecord | RecordResult]:
@@ -240,7 +291,7 @@ def _raws(items: Iterable[Item], on_skip: Callable[[str], None] | None) -> Itera
             if on_skip is not None:
                 on_skip(item.source)
         elif isinstance(item, InputFileError):
-            yield _unreadable(item.path, 0, 0, item.message.removeprefix(f"{item.path}: "))
+            yield _from_file_error(item)
         else:
             yield item
 
@@ -265,20 +316,83 @@ def _batches(
         yield batch
 
 
+Work = Shard | list[RawRecord] | RecordResult
+"""what the main process hands on, in input order: a shard, a chunk of stdin, a ready result"""
+Pending = tuple["Future[list[RecordResult]] | RecordResult", int]
+"""a piece of work under way (or done), with the bytes of input it covers"""
+
+
+def _work(
+    cut: Iterable[Shard | InputFile | SkippedFile | InputFileError], stdin: IO[bytes] | None, chunk: int,
+    format: InputForm | None, game: str, on_skip: Callable[[str], None] | None,
+) -> Iterator[Work]:
+    """The shards of the files, with standard input cut here into chunks of raw records."""
+    for item in cut:
+        if isinstance(item, Shard):
+            yield item
+        elif isinstance(item, InputFile):
+            if stdin is not None:
+                yield from _batches(raw_records(stdin, STDIN, format, game=game), chunk)
+        elif isinstance(item, InputFileError):
+            yield _from_file_error(item)
+        elif on_skip is not None:
+            on_skip(item.source)
+
+
+class _Placer:
+    """Hands each shard to the pool once the shards before it in its file are counted, so
+    that it starts at the right line and record index; counts run a few shards ahead."""
+
+    def __init__(self, pool: ProcessPoolExecutor, ahead: int) -> None:
+        self.pool, self.ahead = pool, ahead
+        self.counting: collections.deque[tuple[Shard, Future[tuple[int, int]]]] = collections.deque()
+        self.line, self.index = 1, 0
+
+    def add(self, shard: Shard) -> Iterator[Pending]:
+        self.counting.append((shard, self.pool.submit(_count_shard, shard)))
+        if len(self.counting) > self.ahead:
+            yield self._placed()
+
+    def flush(self) -> Iterator[Pending]:
+        while self.counting:
+            yield self._placed()
+
+    def _placed(self) -> Pending:
+        shard, counted = self.counting.popleft()
+        if shard.line:  # a file's first shard
+            self.line, self.index = shard.line, shard.index
+        future = self.pool.submit(_check_shard, replace(shard, line=self.line, index=self.index))
+        lines, records = counted.result()
+        self.line, self.index = self.line + lines, self.index + records
+        return future, shard.stop - shard.start
+
+
+def _submitted(work: Iterable[Work], pool: ProcessPoolExecutor, ahead: int) -> Iterator[Pending]:
+    """Every piece of work handed to the pool (or passed through), in input order."""
+    placer = _Placer(pool, ahead)
+    for item in work:
+        if isinstance(item, Shard):
+            yield from placer.add(item)
+            continue
+        yield from placer.flush()
+        yield (item, 0) if isinstance(item, RecordResult) else (pool.submit(_check_chunk, item), 0)
+    yield from placer.flush()
+
+
 def _parallel(
-    stream: Iterable[RawRecord | RecordResult], rules: Rules | None, jobs: int, chunk: int, want_json: bool
+    work: Iterable[Work], rules: Rules | None, jobs: int, want_json: bool, progress: ReadProgress | None
 ) -> Iterator[RecordResult]:
     window = jobs * 3
     _warm_up()
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_set_worker, initargs=(rules, want_json))
-    pending: collections.deque[Future[list[RecordResult]] | RecordResult] = collections.deque()
+    pending: collections.deque[Pending] = collections.deque()
     try:
-        for item in _batches(stream, chunk):
-            pending.append(item if isinstance(item, RecordResult) else pool.submit(_check_chunk, item))
+        for item in _submitted(work, pool, jobs * 2):
+            pending.append(item)
             while len(pending) >= window:
-                yield from _resolve(pending.popleft())
+                yield from _resolve(pending.popleft(), progress)
         while pending:
-            yield from _resolve(pending.popleft())
+            yield from _resolve(pending.popleft(), progress)
     except BaseException:
         _stop(pool)
         raise
@@ -306,11 +420,15 @@ def _warm_up() -> None:
     melds.min_deadwood_after_discard((1 << 11) - 1)
 
 
-def _resolve(item: Future[list[RecordResult]] | RecordResult) -> Iterator[RecordResult]:
-    if isinstance(item, RecordResult):
-        yield item
-    else:
-        yield from item.result()
+def _resolve(item: Pending, progress: ReadProgress | None) -> Iterator[RecordResult]:
+    done, size = item
+    if isinstance(done, RecordResult):
+        yield done
+        return
+    results = done.result()
+    if progress is not None:
+        progress.read += size
+    yield from results
 
 
 def adjudicate_records(

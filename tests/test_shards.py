@@ -75,3 +75,28 @@ def test_shards_read_what_one_reader_reads(
         path.write_bytes(data)
         form = None if suffix in ("", ".json") else suffix.removeprefix(".")
         assert list(map(seen, sharded(path, form, size))) == list(map(seen, whole(path, form)))
+
+
+def test_verify_over_shards_reports_what_one_process_reports(tmp_path: Path) -> None:
+    """Small shards, several files and stdin between them: the same results, in the same order."""
+    import io
+    import random
+
+    from ginref.verify import verify
+
+    rng = random.Random(5)
+    jsonl = [format_jsonl(random_hand(100 + i)).encode() if rng.random() < 0.8 else rng.choice(HOSTILE)
+             for i in range(60)]
+    (tmp_path / "a.jsonl").write_bytes(b"\r\n".join(jsonl) + b"\n")
+    (tmp_path / "b.gin").write_text("\n\n".join(format_text(random_hand(200 + i)) for i in range(12)))
+    (tmp_path / "c.gin").write_bytes(b"\xff\n" + b"\n".join(HOSTILE))
+    stdin = b"\n".join(jsonl[:20])
+    paths = [str(tmp_path / "a.jsonl"), "-", str(tmp_path), str(tmp_path / "missing.jsonl")]
+
+    def results(jobs: int) -> list[tuple[object, ...]]:
+        return [(r.source, r.index, r.line, r.status, r.codes, r.json, r.rows)
+                for r in verify(paths, jobs=jobs, stdin=io.BytesIO(stdin), chunk=7, shard_bytes=700)]
+
+    serial = results(1)
+    assert len(serial) > 100 and {"clean", "unreadable"} <= {r[3] for r in serial}
+    assert results(2) == serial
