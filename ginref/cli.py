@@ -738,10 +738,13 @@ def _recorded_position(
 @click.option(
     "--chart",
     is_flag=True,
-    help="Also draw the race: running totals per hand as a text bar chart.",
+    help="Also draw the race: running totals per hand as a text bar chart (with --json: as data).",
 )
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False, writable=True), metavar="FILE",
+              help="Draw the race into FILE (.svg, .png or .pdf); needs pip install 'ginref[plot]'.")
 @click.option("--keep-going", is_flag=True, help="Report every bad line (exit 3) and score the good ones.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON only.")
+@click.option("--csv", "as_csv", is_flag=True, help="Print the hands as CSV, one row per hand.")
 def game(
     sheet: str,
     rules_name: str | None,
@@ -751,8 +754,10 @@ def game(
     players_text: str | None,
     hollywood: bool,
     chart: bool,
+    plot_path: str | None,
     keep_going: bool,
     as_json: bool,
+    as_csv: bool,
 ) -> None:
     """Score a whole game from a score sheet: running totals, bonuses, winner.
 
@@ -779,10 +784,10 @@ def game(
       ginref game samples/sheets/hollywood.sheet --json
       printf 'Ann knock 6 15\\nBo gin 22\\n' | ginref game - --players Ann,Bo
     """
-    from ginref.render import game_text, hollywood_text, race_chart, to_json
     from ginref.rules import parse_override
     from ginref.sheets import read_sheet
 
+    _check_game_outputs(as_json, as_csv, chart, plot_path)
     given = resolve_rules(rules_name, rules_file, ()) if rules_name is not None or rules_file else None
     if override_rules and given is None:
         fail("--override-rules needs --rules or --rules-file")
@@ -821,12 +826,48 @@ def game(
         raise UnreadableError(f"{source}: the sheet names no players; nothing to score")
     with input_errors():
         result = parsed.score()
+    _print_game(result, source, errors, as_json, as_csv, chart)
+    if plot_path is not None:
+        from ginref.plot import PlotError, plot_race
+
+        try:
+            plot_race(result, plot_path)  # a file that cannot be written: OutputFileError, exit 4
+        except PlotError as exc:
+            fail(f"--plot: {exc}")
+    if errors:
+        sys.exit(3)
+
+
+def _check_game_outputs(as_json: bool, as_csv: bool, chart: bool, plot_path: str | None) -> None:
+    """Output options that cannot go together fail before the sheet is read."""
+    if as_json and as_csv:
+        fail("give --json or --csv, not both")
+    if chart and as_csv:
+        fail("--chart draws the race as text or, with --json, as data; CSV has the running totals")
+    if plot_path is not None:
+        from ginref.plot import PlotError, plot_format, require_matplotlib
+
+        try:
+            plot_format(plot_path)
+            require_matplotlib()
+        except PlotError as exc:
+            fail(f"--plot: {exc}")
+
+
+def _print_game(
+    result: Any, source: str, errors: Sequence[RecordError], as_json: bool, as_csv: bool, chart: bool
+) -> None:
+    """The scored sheet as JSON (with the chart's data for --chart), CSV, or text."""
+    from ginref.render import game_csv, game_text, hollywood_text, race_chart, race_document, to_json
+
     if as_json:
         document = {"source": source, **result.to_dict()}
-        document["errors"] = [
-            {"line": e.line, "column": e.column, "message": e.message} for e in errors
-        ]
+        document["errors"] = [{"line": e.line, "column": e.column, "message": e.message} for e in errors]
+        if chart:
+            document["chart"] = race_document(result)
         emit(to_json(document))
+    elif as_csv:
+        click.echo(game_csv(result), nl=False)
     else:
         from ginref.game import GameTally
 
@@ -834,8 +875,6 @@ def game(
         if chart:
             emit("")
             emit(race_chart(result))
-    if errors:
-        sys.exit(3)
 
 
 # == verify commands ==

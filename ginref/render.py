@@ -475,14 +475,38 @@ def hollywood_text(result: HollywoodTally) -> str:
     return "\n".join(parts)
 
 
+def game_csv(result: GameTally | HollywoodTally) -> str:
+    """The hands of a sheet as CSV for spreadsheets: one row per hand, each player's running
+    total (per game, for Hollywood) and who deals next; numbers as plain integers."""
+    from ginref.game import GameTally
+
+    a, b = result.players
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    head = ["hand", "winner", "outcome", "points", "multiplier"]
+    if isinstance(result, GameTally):
+        writer.writerow([*head, a, b, "next_dealer"])
+        for h in result.hands:
+            writer.writerow([h.number, h.winner or "", h.outcome, h.points, h.multiplier,
+                             h.totals[a], h.totals[b], h.next_dealer or ""])
+        return out.getvalue()
+    games = [f"game{i} {p}" for i in (1, 2, 3) for p in (a, b)]
+    writer.writerow([*head, "games", *games, "closed", "next_dealer"])
+    for hand in result.hands:
+        totals = [t[p] for t in hand.totals for p in (a, b)]
+        writer.writerow([hand.number, hand.winner or "", hand.outcome, hand.points, hand.multiplier,
+                         " ".join(map(str, hand.games)), *totals, " ".join(map(str, hand.closed)),
+                         hand.next_dealer or ""])
+    return out.getvalue()
+
+
 def _bonus_text(bonuses: tuple[Bonus, ...]) -> str:
     return " + ".join(f"{_BONUS_LABELS[b.kind]} {b.points}" for b in bonuses) or "-"
 
 
 def _race(
-    players: tuple[str, str], rows: list[tuple[str, dict[str, int]]], target: int, width: int
+    players: tuple[str, str], rows: list[tuple[str, dict[str, int]]], target: int, top: int, width: int
 ) -> list[str]:
-    top = max([target, 1, *(t[p] for _, t in rows for p in players)])
     mark = round(target * width / top) if target else -1
     name_width = max(len(p) for p in players)
     label_width = max([4, *(len(label) for label, _ in rows)])
@@ -501,22 +525,46 @@ def _race(
     return lines
 
 
-def race_chart(result: GameTally | HollywoodTally, width: int = _CHART_WIDTH) -> str:
-    """The race as a plain-text bar chart: each player's running total after each hand."""
+def race_series(result: GameTally | HollywoodTally) -> list[list[tuple[int, dict[str, int]]]]:
+    """Each game's running totals after each hand: ``[[(hand, {player: total}), ...], ...]``."""
     from ginref.game import GameTally
 
     games = [result] if isinstance(result, GameTally) else list(result.games)
+    return [[(h.number, dict(h.totals)) for h in game.hands] for game in games]
+
+
+def race_top(result: GameTally | HollywoodTally) -> int:
+    """The top of the one scale every game of the race is drawn on: the target or the highest total."""
+    totals = [t for game in race_series(result) for _, row in game for t in row.values()]
+    return max([result.rules.game_target, 1, *totals])
+
+
+def race_document(result: GameTally | HollywoodTally) -> dict[str, object]:
+    """The chart as data, for ``--chart --json``: the scale, and every game's running totals."""
+    return {
+        "target": result.rules.game_target,
+        "top": race_top(result),
+        "games": [[{"hand": number, "totals": totals} for number, totals in game]
+                  for game in race_series(result)],
+    }
+
+
+def race_chart(result: GameTally | HollywoodTally, width: int = _CHART_WIDTH) -> str:
+    """The race as a plain-text bar chart: each player's running total after each hand,
+    every game of a Hollywood match on the same scale."""
+    from ginref.game import GameTally
+
     target = result.rules.game_target
+    top = race_top(result)
     scale = f"| = {target}" if target else "no target"
     parts = []
-    for i, game in enumerate(games, 1):
+    for i, rows in enumerate(race_series(result), 1):
         title = "race" if isinstance(result, GameTally) else f"game {i}"
-        rows = [(f"{h.number}", h.totals) for h in game.hands]
         if not rows:
             parts.append(f"{title}: no hands")
             continue
-        parts.append(f"{title} ({scale})")
-        parts.extend(_race(game.players, rows, target, width))
+        parts.append(f"{title} ({scale}, full bar = {top})")
+        parts.extend(_race(result.players, [(str(n), t) for n, t in rows], target, top, width))
         parts.append("")
     return "\n".join(parts).rstrip("\n")
 

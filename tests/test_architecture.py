@@ -28,7 +28,7 @@ LAYERS: dict[str, float] = {
     "referee.findings": 8, "referee.replay": 8.2, "referee.verdict": 8.4, "referee": 8.6,
     "verify": 9,
     "position": 9.2, "advice": 9.4,
-    "render": 10,
+    "render": 10, "plot": 10.5,
     "cli": 11, "__init__": 11, "__main__": 12,
 }
 """cards -> notation -> melds -> layoffs -> scoring -> game/sheets/records -> referee -> verify;
@@ -37,6 +37,7 @@ render and cli are the faces."""
 ONLY_IN = {
     "click": {"cli"},
     "tabulate": {"render"},
+    "matplotlib": {"plot"},
     "pyparsing": {"grammar", "records.text", "sheets"},
 }
 

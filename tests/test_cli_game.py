@@ -97,17 +97,21 @@ def test_hollywood_flag_scores_any_sheet_as_three_games() -> None:
 def test_chart_draws_every_hand() -> None:
     code, out, _ = run(sheet("standard-worked.sheet"), "--chart")
     assert code == 0
-    chart = out[out.index("race (| = 100)"):].splitlines()
+    chart = out[out.index("race (| = 100, full bar = 123)"):].splitlines()
     bars = [line for line in chart[2:] if line.strip()]
     assert len(bars) == 14  # 7 hands x 2 players
     assert bars[-2].split() == ["7", "Ann", "#" * 40, "123"]
     assert bars[-1].split() == ["Bo", "#" * 17, "|", "53"]  # 53 of 123 on 40 columns
 
 
-def test_json_ignores_the_chart() -> None:
+def test_chart_with_json_is_the_chart_as_data() -> None:
     code, out, _ = run(sheet("tallynight.sheet"), "--chart", "--json")
     assert code == 0
-    json.loads(out)
+    document = json.loads(out)
+    chart = document["chart"]
+    assert (chart["target"], chart["top"]) == (100, 100)
+    assert [row["totals"] for row in chart["games"][0]] == [h["totals"] for h in document["hands"]]
+    assert "chart" not in json.loads(run(sheet("tallynight.sheet"), "--json")[1])
 
 
 def test_a_sheets_rules_line_wins_unless_overridden(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,0 +1,90 @@
+"""The race of a game drawn as a picture: matplotlib, an optional extra (``pip install 'ginref[plot]'``).
+
+:func:`plot_race` draws each player's running total after each hand, one panel per
+game of a Hollywood match, every panel on the one scale of :func:`ginref.render.race_top`,
+with the game target as a line. The format follows the file's ending (``.svg``, ``.png``,
+``.pdf``); matplotlib is imported only here, and only when a plot is asked for.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+from ginref.errors import GinrefError, OutputFileError
+
+if TYPE_CHECKING:
+    from ginref.game import GameTally, HollywoodTally
+
+FORMATS = (".svg", ".png", ".pdf")
+
+
+class PlotError(GinrefError):
+    """A plot that cannot be drawn: matplotlib is not installed, or the file ending is not one it writes."""
+
+
+def plot_race(result: GameTally | HollywoodTally, path: str | os.PathLike[str]) -> None:
+    """Draw the race of ``result`` (a game or a Hollywood match) into the file ``path``.
+
+    ``path`` ends in ``.svg``, ``.png`` or ``.pdf``. Returns nothing. Raises
+    :class:`PlotError` when matplotlib is missing or the ending is another, and
+    :class:`~ginref.errors.OutputFileError` when the file cannot be written.
+    """
+    ending = plot_format(path)
+    figure = _figure(result)
+    import matplotlib
+
+    try:
+        with matplotlib.rc_context({"svg.hashsalt": "ginref"}):  # stable ids: same sheet, same file
+            figure.savefig(os.fspath(path), format=ending[1:], metadata=_metadata(ending))
+    except OSError as exc:
+        raise OutputFileError(f"{os.fspath(path)}: cannot write the plot: {exc.strerror or exc}") from None
+
+
+def plot_format(path: str | os.PathLike[str]) -> str:
+    """The ending of ``path`` that names its format (``".svg"``); raises :class:`PlotError` for another."""
+    ending = os.path.splitext(os.fspath(path))[1].lower()
+    if ending not in FORMATS:
+        shown = f"a {ending} file" if ending else "a file without an ending"
+        raise PlotError(f"cannot draw {shown}: name a .svg, .png or .pdf file")
+    return ending
+
+
+def _metadata(ending: str) -> dict[str, Any] | None:
+    """No creation date in SVG and PDF, so the same sheet always draws the same file."""
+    return {"Date": None} if ending in (".svg", ".pdf") else None
+
+
+def require_matplotlib() -> None:
+    """Raise :class:`PlotError` saying how to install matplotlib when it is missing."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")  # files only: no window, no display needed
+    except ImportError:
+        raise PlotError("plotting needs matplotlib: pip install 'ginref[plot]'") from None
+
+
+def _figure(result: GameTally | HollywoodTally) -> Any:
+    require_matplotlib()
+    from matplotlib.figure import Figure
+
+    from ginref.render import race_series, race_top
+
+    games = race_series(result)
+    target, top = result.rules.game_target, race_top(result)
+    figure = Figure(figsize=(6.4, 2.4 + 1.6 * len(games)), layout="constrained")
+    axes = figure.subplots(len(games), 1, sharex=True, sharey=True, squeeze=False)[:, 0]
+    for i, (ax, rows) in enumerate(zip(axes, games, strict=True), 1):
+        for player in result.players:
+            ax.step([0, *(n for n, _ in rows)], [0, *(t[player] for _, t in rows)], where="post",
+                    label=player, marker="o", markersize=3)
+        if target:
+            ax.axhline(target, linestyle="--", linewidth=1, color="grey", label=f"target {target}")
+        ax.set_ylim(0, top * 1.05)
+        ax.set_ylabel("running total")
+        ax.set_title("race" if len(games) == 1 else f"game {i}")
+        ax.legend(loc="upper left", fontsize="small")
+    axes[-1].set_xlabel("hand")
+    figure.suptitle(f"{' v '.join(result.players)} ({result.rules.label})")
+    return figure
