@@ -259,9 +259,14 @@ def _verify_rows(results: Results) -> list[list[str]]:
     rows = []
     for run in verify.get("runs", []):
         work = f"{run['records']:,} records, {'JSON Lines' if run['format'] == 'jsonl' else 'text'}"
-        rows.append(
-            [f"ginref verify --jobs {run['jobs']}", work, f"{run['median']:.3f} s", f"{run['rate']:,.0f}/s"]
-        )
+        rate = f"{run['rate']:,.0f}/s"
+        if "cpu_rate" in run:
+            rate += f", {run['cpu_rate']:,.0f}/CPU-s"
+        rows.append([f"ginref verify --jobs {run['jobs']}", work, f"{run['median']:.3f} s", rate])
+    for fmt, micros in verify.get("parent_us_per_record", {}).items():
+        form = "JSON Lines" if fmt == "jsonl" else "text"
+        work = f"main process CPU per record, {form}"
+        rows.append(["ginref verify --jobs 2", work, "", f"{micros:.1f} us"])
     if verify.get("parallel_ceiling"):
         ceiling = _ceiling_text(verify["parallel_ceiling"])
         rows.append(["2 processes of plain Python", "machine ceiling, median (range)", "", ceiling])

@@ -13,6 +13,7 @@ import contextlib
 import gc
 import math
 import os
+import resource
 import statistics
 import subprocess
 import time
@@ -112,6 +113,8 @@ class Command:
 class CommandTiming:
     command: Command
     seconds: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+    """user+sys seconds of the whole process tree (workers included), one per run"""
     returncodes: set[int] = field(default_factory=set)
     stderr: bytes = b""
 
@@ -119,13 +122,25 @@ class CommandTiming:
     def median(self) -> float:
         return statistics.median(self.seconds)
 
+    @property
+    def cpu_median(self) -> float:
+        return statistics.median(self.cpu)
+
+
+def children_cpu() -> float:
+    """User+sys seconds of every finished child process and the children they waited for."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
 
 def time_round(timings: Sequence[CommandTiming]) -> None:
-    """Run each command once, in turn, adding the time it took to its timing."""
+    """Run each command once, in turn, adding the wall and CPU time it took to its timing."""
     for timing in timings:
+        cpu = children_cpu()
         start = time.perf_counter()
         done = timing.command.run()
         timing.seconds.append(time.perf_counter() - start)
+        timing.cpu.append(children_cpu() - cpu)
         timing.returncodes.add(done.returncode)
         if done.returncode and not timing.stderr:
             timing.stderr = done.stderr

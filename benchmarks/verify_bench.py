@@ -5,7 +5,10 @@ legal hand each, its claims filled in from the truth, so every one verifies
 clean) and are written once, by ``ginref.records.write_records``, into a
 temporary folder in both formats. One captured ``--json`` run per format
 checks that every record was read and found clean; then the four command
-lines take turns, and each figure is the median run, start-up included.
+lines take turns, and each figure is the median run, start-up included: wall
+time, and CPU time (user+sys of the whole process tree, workers included), the
+stable figure on a shared machine. The main process's own CPU per record with
+``--jobs 2`` (in process, the library call) is what limits N cores.
 
 Before each round and after the last, ``timing.parallel_ceiling`` measures how
 much more work two processes of plain Python get done here than one: the most
@@ -123,7 +126,30 @@ def _run(fmt: str, jobs: int, count: int, size: int, timing: CommandTiming) -> d
         "seconds": timing.seconds,
         "median": timing.median,
         "rate": count / timing.median,
+        "cpu_seconds": timing.cpu,
+        "cpu_rate": count / timing.cpu_median,
     }
+
+
+_PARENT_CPU = """
+import resource, sys
+from ginref.verify import _warm_up, verify
+_warm_up()  # the meld tables: built once per run, not per record
+before = resource.getrusage(resource.RUSAGE_SELF)
+count = sum(1 for _ in verify([sys.argv[1]], jobs=int(sys.argv[2])))
+after = resource.getrusage(resource.RUSAGE_SELF)
+print(count, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+"""
+
+
+def parent_cpu_per_record(path: Path, jobs: int, env: dict[str, str] | None = None) -> float:
+    """Microseconds of the main process's own CPU per record, ``verify(jobs=jobs)`` in process
+    (imports and meld tables excluded, workers not counted): what limits how many cores a
+    batch can use. Starting the workers is included, so only a large batch reads true."""
+    argv = (sys.executable, "-c", _PARENT_CPU, str(path), str(jobs))
+    done = Command("parent cpu", argv, env=env or child_env()).run(capture=True)
+    count, seconds = done.stdout.split()
+    return float(seconds) / int(count) * 1e6
 
 
 def measure(count: int, seed: int, rounds: int, progress: Callable[[str], None]) -> dict[str, Any]:
@@ -138,6 +164,7 @@ def measure(count: int, seed: int, rounds: int, progress: Callable[[str], None])
         commands = [Command(f"verify {f} --jobs {j}", _argv(paths[f], j), env=child_env()) for f, j in lines]
         progress(f"timing ginref verify, {rounds} runs each of {len(commands)} command lines")
         timings, ceilings = _time(commands, rounds)
+        parent = {fmt: parent_cpu_per_record(paths[fmt], max(JOBS)) for fmt, _ in FORMATS}
         sizes = {fmt: paths[fmt].stat().st_size for fmt, _ in FORMATS}
     by_line = dict(zip(lines, timings, strict=True))
     problems += [f"{t.command.name} exited {sorted(t.returncodes)}" for t in timings if t.returncodes - {0}]
@@ -146,5 +173,6 @@ def measure(count: int, seed: int, rounds: int, progress: Callable[[str], None])
         "runs": [_run(f, j, count, sizes[f], by_line[(f, j)]) for f, j in lines],
         "speedup": {fmt: _speedup(by_line[(fmt, 1)], by_line[(fmt, 2)]) for fmt, _ in FORMATS},
         "parallel_ceiling": ceilings,
+        "parent_us_per_record": parent,
         "problems": problems,
     }
