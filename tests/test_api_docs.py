@@ -24,7 +24,8 @@ _spec.loader.exec_module(api_page)
 
 NAMESPACE = {name: getattr(ginref, name) for name in ginref.__all__ if name != "__version__"}
 FUNCTIONS = [n for n in api_page.public_names() if inspect.isfunction(getattr(ginref, n))]
-NOT_OURS = {"adjudicate": "ginref/referee", "read_records": "ginref/records"}
+NOT_OURS: dict[str, str] = {}
+"""public functions another module's owner still has to document (marked strict xfail)"""
 
 
 def test_dir_lists_the_public_api_and_every_name_resolves() -> None:

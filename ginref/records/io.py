@@ -410,12 +410,15 @@ def read_records(
     format: InputForm | None = None,
     game: str = "",
 ) -> Iterator[GameRecord | RecordError]:
-    """Every record of a file or stream, in order: a ``GameRecord``, or the ``RecordError``
-    that says why that record cannot be read. Never stops at a bad record.
+    """Every record of ``input`` (a path, or a byte or text stream), in order.
 
-    The format is ``format``, else the ending of the path (or of ``source``), else sniffed
-    (see :func:`sniff_format`). Lines are read one at a time, so memory stays flat however
-    large the input. A path that cannot be opened raises :class:`InputFileError`.
+    Returns an iterator of items: a ``GameRecord``, or the ``RecordError`` that says why
+    that record cannot be read (it never stops at a bad record). ``source`` names the input
+    in messages (default: the path, or the stream's name). The form is ``format``, else the
+    ending of the path (or of ``source``), else sniffed (see :func:`sniff_format`); ``game``
+    gives OpenSpiel histories their parameters (``gin_rummy(knock_card=9)``). Lines are read
+    one at a time, so memory stays flat however large the input. A path that cannot be
+    opened raises :class:`~ginref.errors.InputFileError`; nothing else is raised for any bytes.
     """
     name = _source_name(input, source)
     with _opened(input) as stream:

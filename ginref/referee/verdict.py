@@ -242,7 +242,12 @@ def _totals_text(totals: dict[str, int]) -> str:
 
 
 def adjudicate(record: GameRecord, rules: Rules | None = None) -> Verdict:
-    """Replay ``record`` under ``rules`` (default: the rules the record names) and rule on it."""
+    """Replay ``record`` under ``rules`` (None: the rules the record names) and rule on it.
+
+    Returns the :class:`Verdict`: each hand's ruling, the game tally and the findings.
+    Never raises for a bad record: whatever it gets wrong is a finding, placed where the
+    record shows it.
+    """
     findings: list[Finding] = []
     if rules is None:
         try:
