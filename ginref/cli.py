@@ -907,7 +907,7 @@ def reader_options(f: F) -> F:
 
 
 @cli.command()
-@click.argument("record", metavar="RECORD|-")
+@click.argument("record", metavar="RECORD|-", type=click.Path(allow_dash=True))
 @rules_options
 @override_rules_option
 @reader_options
@@ -1053,7 +1053,7 @@ class _ProgressLine:
 
 
 @cli.command()
-@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...", type=click.Path(allow_dash=True))
 @click.option(
     "--jobs",
     "-j",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from click.shell_completion import ShellComplete
@@ -58,3 +59,13 @@ def test_the_installed_program_answers_bash() -> None:
                           timeout=60)
     assert done.returncode == 0
     assert done.stdout.splitlines() == ["plain,hollywood"]
+
+
+@pytest.mark.parametrize("command", ["verify", "adjudicate"])
+def test_record_arguments_complete_files(command: str, tmp_path: Path) -> None:
+    from click.shell_completion import ShellComplete
+
+    (tmp_path / "games.jsonl").write_text("")
+    completion = ShellComplete(cli, {}, "ginref", "_GINREF_COMPLETE")
+    items = completion.get_completions([command], str(tmp_path / "ga"))
+    assert [item.type for item in items] == ["file"]
