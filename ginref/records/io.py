@@ -51,6 +51,7 @@ __all__ = [
     "MAX_JSON",
     "MAX_LINE",
     "MAX_RECORD",
+    "MIN_SHARD",
     "SHARD_BYTES",
     "STDIN",
     "SUFFIXES",
@@ -294,7 +295,6 @@ class _TextChunk:
         self.parts: list[str] = []
         self.size = 0
         self.problem: RecordError | None = None
-        self.in_hands = False
 
     def add(self, number: int, text: str, problem: tuple[int, str] | None) -> None:
         if self.problem is not None:
@@ -315,22 +315,31 @@ class _TextChunk:
         return RawRecord("gin", self.source, self.index, self.first, "\n".join(self.parts))
 
 
-def _text_units(lines: Iterable[Line], source: str, index: int = 0) -> Iterator[RawRecord]:
-    """Text records: a game tag after a record's hand lines starts the next one."""
-    chunk: _TextChunk | None = None
-    for number, text, problem in lines:
+def _text_starts(lines: Iterable[Line], started: bool = False) -> Iterator[tuple[bool, Line]]:
+    """Each line of text records, and whether it starts one: the first non-blank line, then a
+    game tag after a record's hand lines. ``started``: the lines begin inside some record."""
+    in_hands = False
+    for line in lines:
+        _, text, problem = line
         if problem is None and is_blank_line(text):
-            if chunk is not None:
-                chunk.add(number, text, None)
+            yield False, line
             continue
         game_tag = problem is None and is_game_tag_line(text)
-        if chunk is not None and game_tag and chunk.in_hands:
-            yield chunk.unit()
-            chunk = _TextChunk(source, chunk.index + 1, number)
-        if chunk is None:
-            chunk = _TextChunk(source, index, number)
-        chunk.in_hands = chunk.in_hands or not game_tag
-        chunk.add(number, text, problem)
+        start = not started or (game_tag and in_hands)
+        started, in_hands = True, (in_hands and not start) or not game_tag
+        yield start, line
+
+
+def _text_units(lines: Iterable[Line], source: str, index: int = 0) -> Iterator[RawRecord]:
+    """Text records, each from its start (:func:`_text_starts`) to the next."""
+    chunk: _TextChunk | None = None
+    for start, (number, text, problem) in _text_starts(lines):
+        if start:
+            if chunk is not None:
+                yield chunk.unit()
+            chunk = _TextChunk(source, index if chunk is None else chunk.index + 1, number)
+        if chunk is not None:
+            chunk.add(number, text, problem)
     if chunk is not None:
         yield chunk.unit()
 
@@ -505,6 +514,8 @@ def _counted(
 
 SHARD_BYTES = 1 << 20
 """Bytes a shard covers at least (the rest of the record it ends in is added)."""
+MIN_SHARD = 1 << 16
+"""Fewest bytes a shard is cut to when a file is cut into ``parts``."""
 _WHOLE = frozenset({"json", "openspiel_state", "kaggle"})
 """forms read as one document: a file of them is one shard"""
 
@@ -571,17 +582,21 @@ def count_shard(shard: Shard) -> tuple[int, int]:
                 lines += 1
                 yield item
 
-        records = sum(1 for _ in _units(counted(), shard.source, shard.format, shard.game))
+        if shard.format == "gin":
+            records = sum(start for start, _ in _text_starts(counted()))
+        else:
+            records = sum(1 for _ in _units(counted(), shard.source, shard.format, shard.game))
     return lines, records
 
 
 def shards(
     paths: Sequence[str], *, format: InputForm | None = None, game: str = "", size: int = SHARD_BYTES,
-    progress: ReadProgress | None = None,
+    parts: int = 1, progress: ReadProgress | None = None,
 ) -> Iterator[Shard | InputFile | SkippedFile | InputFileError]:
-    """The shards of every file the paths name, in order, each about ``size`` bytes; a file
-    whose records are one document is one shard. Standard input cannot be cut by bytes: it
-    is passed on as its :class:`InputFile` (read it with :func:`read_paths`).
+    """The shards of every file the paths name, in order, each about ``size`` bytes (smaller,
+    down to :data:`MIN_SHARD`, to cut a file into ``parts``); a file whose records are one
+    document is one shard. Standard input cannot be cut by bytes: it is passed on as its
+    :class:`InputFile` (read it with :func:`raw_records`).
 
     Only a few lines near each cut are read; with ``progress``, its total is set as in
     :func:`read_paths` (the caller advances ``read`` as shards are done).
@@ -590,8 +605,9 @@ def shards(
         if not isinstance(item, InputFile) or item.path == "-":
             yield item
             continue
+        each = max(1, min(size, max(MIN_SHARD, _size(item.path) // max(1, parts))))
         try:
-            yield from _file_shards(item, format or item.format, game, max(1, size))
+            yield from _file_shards(item, format or item.format, game, each)
         except InputFileError as exc:
             yield exc
         except OSError as exc:
@@ -619,14 +635,10 @@ def _next_cut(handle: IO[bytes], form: UnitForm, at: int, end: int) -> int:
     start = min(handle.tell(), end)
     if form != "gin":
         return start
-    # a game tag whose last non-blank line before is a hand line starts a record, whatever came before
-    after_hand_line = False
-    for _, text, problem in _lines(_window(handle, end), 2):
-        tag = problem is None and is_game_tag_line(text)
-        if tag and after_hand_line:
+    # a game tag after a hand line starts a record whatever came before, so the cut can be found here
+    for starts, _ in _text_starts(_lines(_window(handle, end), 2), started=True):
+        if starts:
             return start
-        if problem is not None or not is_blank_line(text):
-            after_hand_line = not tag
         start = handle.tell()
     return end
 
