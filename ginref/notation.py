@@ -130,6 +130,8 @@ _CARD_RE = (
     f"(?=\\Z|\\W|[{_CARD_START}])"
 )
 _card_re = re.compile(_CARD_RE)
+_LONGEST_CARD = max(len(r) for r in _RANK_SPELLINGS) + max(len(u) for u in _SUIT_SPELLINGS)
+"""No card spelling is longer (a codepoint card with its selector is two characters)."""
 _ace_as_one_re = re.compile(f"1({_SUIT_RE})|({_SUIT_RE})1")
 
 _separator_run = re.compile(f"[{re.escape(SEPARATORS)}]*")
@@ -218,11 +220,15 @@ def _token_end(s: str, loc: int) -> int:
     runs_from = bytearray(end - loc + 1)
     runs_from[end - loc] = 1
     starts = _CARD_START_CHARS
+    frontier = end  # the leftmost offset known to start cards that run to the end
     for at in range(end - 1, loc, -1):
+        if at < frontier - _LONGEST_CARD:
+            break  # no card reaches past a gap this wide: nothing further left can run
         if s[at] in starts:
             card = _card_re.match(s, at, end)
             if card is not None and runs_from[card.end() - loc]:
                 runs_from[at - loc] = 1
+                frontier = at
     for cut in range(loc + 1, end):
         if runs_from[cut - loc] and not (s[cut - 1].isalpha() and s[cut].isalpha()):
             return cut
