@@ -1,6 +1,6 @@
 """The replay's quick path for a plain legal turn against the checked path it stands beside.
 
-``HandReplay.quick_turn`` takes the common draw-and-discard without the checks; with it
+``HandReplay.quick_turns`` takes runs of the common draw-and-discard without the checks; with it
 switched off every event goes through the steps of its phase. Both must give the same
 verdict, findings included, on clean games, corrupted ones and every preset.
 """
@@ -23,7 +23,7 @@ OPENSPIEL = "samples/records/openspiel/games.jsonl"
 
 def checked_only(record: GameRecord, monkeypatch: pytest.MonkeyPatch) -> Verdict:
     with monkeypatch.context() as patch:
-        patch.setattr(HandReplay, "quick_turn", lambda self, ev: False)
+        patch.setattr(HandReplay, "quick_turns", lambda self, events, i: i)
         return adjudicate(record)
 
 
@@ -55,17 +55,17 @@ def test_they_agree_on_openspiel_games(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_the_quick_path_is_taken() -> None:
     """Without this the comparison above would compare the checked path with itself."""
     taken = 0
-    original = HandReplay.quick_turn
+    original = HandReplay.quick_turns
 
-    def counting(self: HandReplay, ev: object) -> bool:
+    def counting(self: HandReplay, events: object, i: int) -> int:
         nonlocal taken
-        done = original(self, ev)  # type: ignore[arg-type]
-        taken += done
-        return done
+        after = original(self, events, i)  # type: ignore[arg-type]
+        taken += after - i
+        return after
 
-    HandReplay.quick_turn = counting  # type: ignore[method-assign]
+    HandReplay.quick_turns = counting  # type: ignore[method-assign]
     try:
         adjudicate(random_hand(1))
     finally:
-        HandReplay.quick_turn = original  # type: ignore[method-assign]
+        HandReplay.quick_turns = original  # type: ignore[method-assign]
     assert taken > 5

@@ -34,7 +34,7 @@ from typing import IO, cast
 from ginref.errors import InputFileError, RecordError
 from ginref.files import Line, numbered_lines, open_input
 from ginref.records.jsonform import decode_json_document, decode_json_text, format_jsonl, pretty_json
-from ginref.records.kaggle import decode_episode, looks_like_episode
+from ginref.records.kaggle import EPISODE_NAME, decode_episode, looks_like_episode
 from ginref.records.model import GameRecord, InputForm, RecordFormat, UnitForm
 from ginref.records.openspiel import (
     SERIALIZED_HEADER,
@@ -165,6 +165,7 @@ def _lines(stream: IO[bytes] | IO[str], first: int = 1) -> Iterator[Line]:
 
 
 _HISTORY_START_RE = re.compile(r"\s*(?:\[\s*-?\d|history=)")
+_SPACE_RE = re.compile(r"\s*")
 
 
 def unit_form(text: str) -> UnitForm | None:
@@ -174,13 +175,16 @@ def unit_form(text: str) -> UnitForm | None:
     OpenSpiel history; ``[Meta]`` or OpenSpiel's header comment starts a serialised state;
     JSON with ``"name": "open_spiel_gin_rummy"`` near its top is a Kaggle episode.
     """
-    stripped = text.lstrip()
-    if _HISTORY_START_RE.match(stripped):
+    start = _SPACE_RE.match(text).end() if text[:1].isspace() else 0  # type: ignore[union-attr]
+    first = text[start : start + 1]
+    if first == "{":  # a record or an episode: the cheap test first, every line of a batch comes here
+        if text.find(EPISODE_NAME, start, start + 4096) < 0:
+            return None
+        return "kaggle" if looks_like_episode(text[start:]) else None
+    if _HISTORY_START_RE.match(text, start):
         return "openspiel"
-    if stripped.startswith((SERIALIZED_HEADER, "[Meta]")):
+    if text.startswith((SERIALIZED_HEADER, "[Meta]"), start):
         return "openspiel_state"
-    if stripped.startswith("{") and looks_like_episode(stripped):
-        return "kaggle"
     return None
 
 
@@ -591,12 +595,13 @@ def count_shard(shard: Shard) -> tuple[int, int]:
 
 def shards(
     paths: Sequence[str], *, format: InputForm | None = None, game: str = "", size: int = SHARD_BYTES,
-    parts: int = 1, progress: ReadProgress | None = None,
+    parts: int = 1, progress: ReadProgress | None = None, cut_text: bool = True,
 ) -> Iterator[Shard | InputFile | SkippedFile | InputFileError]:
     """The shards of every file the paths name, in order, each about ``size`` bytes (smaller,
     down to :data:`MIN_SHARD`, to cut a file into ``parts``); a file whose records are one
     document is one shard. Standard input cannot be cut by bytes: it is passed on as its
-    :class:`InputFile` (read it with :func:`raw_records`).
+    :class:`InputFile` (read it with :func:`raw_records`), and so is a text file unless
+    ``cut_text`` (a worker reads every line of a text shard to count its records).
 
     Only a few lines near each cut are read; with ``progress``, its total is set as in
     :func:`read_paths` (the caller advances ``read`` as shards are done).
@@ -607,16 +612,21 @@ def shards(
             continue
         each = max(1, min(size, max(MIN_SHARD, _size(item.path) // max(1, parts))))
         try:
-            yield from _file_shards(item, format or item.format, game, each)
+            yield from _file_shards(item, format or item.format, game, each, cut_text)
         except InputFileError as exc:
             yield exc
         except OSError as exc:
             yield InputFileError(f"{item.source}: cannot read: {exc.strerror or exc}", item.source)
 
 
-def _file_shards(item: InputFile, format: UnitForm | None, game: str, size: int) -> Iterator[Shard]:
+def _file_shards(
+    item: InputFile, format: UnitForm | None, game: str, size: int, cut_text: bool
+) -> Iterator[Shard | InputFile]:
     with open_input(item.path) as handle:
         form, _ = _resolved(_lines(handle), format)
+        if form == "gin" and not cut_text:
+            yield item
+            return
         end = os.fstat(handle.fileno()).st_size
         start, line = 0, 1
         while start < end:

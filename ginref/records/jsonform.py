@@ -210,19 +210,29 @@ def _new_event_places(h: int, start: int, stop: int) -> list[tuple[Place, Place]
     return out
 
 
-_HAND_PLACES = [_new_hand_places(h) for h in range(_SHARED_HANDS)]
-_EVENT_PLACES = [_new_event_places(h, 0, _SHARED_EVENTS) for h in range(_SHARED_HANDS)]
+_HAND_PLACES: list[tuple[Place, Place]] = []
+_EVENT_PLACES: list[list[tuple[Place, Place]]] = []
 
 
 def _hand_places(h: int) -> tuple[Place, Place]:
-    return _HAND_PLACES[h] if h < _SHARED_HANDS else _new_hand_places(h)
+    if h >= _SHARED_HANDS:
+        return _new_hand_places(h)
+    while len(_HAND_PLACES) <= h:  # made as first needed, so importing costs nothing
+        _HAND_PLACES.append(_new_hand_places(len(_HAND_PLACES)))
+        _EVENT_PLACES.append([])
+    return _HAND_PLACES[h]
 
 
 def _event_places(h: int, count: int) -> list[tuple[Place, Place]]:
-    if h < _SHARED_HANDS and count <= _SHARED_EVENTS:
-        return _EVENT_PLACES[h]
-    shared = _EVENT_PLACES[h][: min(count, _SHARED_EVENTS)] if h < _SHARED_HANDS else []
-    return shared + _new_event_places(h, len(shared), count)
+    """Places for events 0..count-1 of hand ``h`` (the list may hold more)."""
+    if h >= _SHARED_HANDS:
+        return _new_event_places(h, 0, count)
+    _hand_places(h)
+    places = _EVENT_PLACES[h]
+    shared = min(count, _SHARED_EVENTS)
+    if len(places) < shared:
+        places.extend(_new_event_places(h, len(places), shared))
+    return places if count <= _SHARED_EVENTS else places + _new_event_places(h, _SHARED_EVENTS, count)
 
 
 def _json_events(value: object, h: int) -> tuple[Event, ...]:
@@ -454,7 +464,7 @@ def _json_hand(data: object, h: int) -> HandRecord:
             for name, cards in deal_data.items()
         )
     number = data.get("number")
-    if number is not None:
+    if number is not None and (type(number) is not int or not 0 <= number < MAX_NUMBER):
         _json_count(number, f"/hands/{h}/number")
     upcard = data.get("upcard")
     if upcard is not None:
@@ -493,10 +503,13 @@ def _check_hand_keys(data: dict[str, object], h: int) -> NoReturn:
     _want(data["events"], "a list of events", f"{pointer}/events")
 
 
+_OUTCOME_CHOICES = f"one of {', '.join(sorted(OUTCOMES))}"
+
+
 def _json_result(value: object, pointer: str, place: Place) -> ClaimedResult:
     if type(value) is not dict:
         _want(value, "a result object", pointer)
-    outcome = _json_choice(value, "outcome", OUTCOMES, pointer, f"one of {', '.join(sorted(OUTCOMES))}")
+    outcome = _json_choice(value, "outcome", OUTCOMES, pointer, _OUTCOME_CHOICES)
     known = 1
     winner = value.get("winner")
     if "winner" in value:
@@ -506,9 +519,12 @@ def _json_result(value: object, pointer: str, place: Place) -> ClaimedResult:
     points = value.get("points", 0)
     if "points" in value:
         known += 1
-        _json_number(points, f"{pointer}/points")
-    reason, stopped_by = _json_stop(value, outcome, pointer)
-    known += ("reason" in value) + ("stopped_by" in value)
+        if type(points) is not int or not -MAX_NUMBER < points < MAX_NUMBER:
+            _json_number(points, f"{pointer}/points")
+    reason = stopped_by = None
+    if outcome == "unfinished" or "reason" in value or "stopped_by" in value:
+        reason, stopped_by = _json_stop(value, outcome, pointer)
+        known += ("reason" in value) + ("stopped_by" in value)
     if known != len(value):
         _unknown_key(value, _RESULT_KEYS, pointer)
     return ClaimedResult(outcome, winner, points, place, reason, stopped_by)

@@ -356,24 +356,27 @@ class HandReplay:
     # step returns what the replay does next: go on, stop and rule on what was seen
     # (_STOP), or abandon the hand because the cards can no longer be followed (_ABANDON:
     # the outcome stays "unresolved"). The common legal turn, a draw and a discard in
-    # turn, takes :meth:`quick_turn` and touches nothing else.
+    # turn, takes :meth:`quick_turns`, a run of them at a time, and touches nothing else.
 
     def run(self) -> HandRuling:
         if not self.deal():
             return self.result
         events = self.hand.events
-        last = len(events) - 1
-        quick_turn = self.quick_turn
-        i = -1
-        for i, ev in enumerate(events):
-            if self.phase == _NORMAL and type(ev) is Turn and ev.knock is None and quick_turn(ev):
-                continue
-            step = self.step(ev, i == last)
+        count = len(events)
+        i = 0
+        while i < count:
+            if self.phase == _NORMAL:
+                after = self.quick_turns(events, i)
+                if after > i:
+                    i = after
+                    continue
+            step = self.step(events[i], i == count - 1)
             if step is _ABANDON:
                 return self.result
             if step is _STOP:
                 break
-        return self.finish(i)
+            i += 1
+        return self.finish(min(i, count - 1))
 
     def step(self, ev: Pass | Turn | Defence, is_last: bool) -> object:
         """One event by the rules of the current phase."""
@@ -624,53 +627,67 @@ class HandReplay:
             else:
                 self.phase = _WALL
 
-    def quick_turn(self, ev: Turn) -> bool:
-        """The common legal turn in the normal phase, a draw and a discard in turn with
-        nothing to report, applied at once; False (nothing changed) for anything else.
+    def quick_turns(self, events: Sequence[Pass | Turn | Defence], i: int) -> int:
+        """Apply the plain legal turns from ``events[i]`` on (a draw and a discard in turn, in
+        the normal phase, with nothing to report) and return the index of the first other
+        event; the state is kept in locals and written back once.
 
-        The twin of the checked path (:meth:`on_turn`): ``tests/test_randomplay.py``
-        replays generated records both ways and compares them.
+        The twin of the checked path (:meth:`on_turn`): ``tests/test_replay_twins.py``
+        replays generated, corrupted and OpenSpiel games both ways and compares them.
         """
         name0, name1 = self.players
-        who = ev.player
-        p = 0 if who == name0 else 1 if who == name1 else -1
-        x = ev.discard
-        if p != self.expected or type(x) is not int or not 0 <= x < 52:
-            return False
-        bit = 1 << x
-        held = self.held
-        c = ev.card
-        if ev.source == "stock":
-            if self.stock_left <= self.rules.stock_floor:
-                return False
-            stock = self.stock
-            if stock is not None:
-                top = stock[self.stock_pos]
-                if (c is not None and c != top) or not (held[p] | 1 << top) & bit:
-                    return False
+        held, pile, stock = self.held, self.pile, self.stock
+        expected, pos, unseen = self.expected, self.stock_pos, self.unseen
+        left, taken, draws = self.stock_left, self.taken, self.draws
+        floor, cap = self.rules.stock_floor, self.rules.max_discard_draws
+        start, count = i, len(events)
+        while i < count:
+            ev = events[i]
+            if type(ev) is not Turn or ev.knock is not None:
+                break
+            who, x, c = ev.player, ev.discard, ev.card
+            p = 0 if who == name0 else 1 if who == name1 else -1
+            if p != expected or type(x) is not int or not 0 <= x < 52:
+                break
+            bit = 1 << x
+            if ev.source == "stock":
+                if left <= floor:
+                    break
+                if stock is not None:
+                    top = stock[pos]
+                    if (c is not None and c != top) or not (held[p] | 1 << top) & bit:
+                        break
+                    held[p] = (held[p] | 1 << top) ^ bit
+                    pos += 1
+                elif type(c) is int and 0 <= c < 52 and unseen >> c & 1 and (held[p] | 1 << c) & bit:
+                    held[p] = (held[p] | 1 << c) ^ bit
+                    unseen ^= 1 << c
+                else:
+                    break
+                left -= 1
+                taken = -1
+                pile.append(x)
+            elif ev.source == "discard" and pile and (cap is None or draws + 1 < cap):
+                top = pile[-1]
+                if x == top or (c is not None and c != top) or not (held[p] | 1 << top) & bit:
+                    break
                 held[p] = (held[p] | 1 << top) ^ bit
-                self.stock_pos += 1
-            elif type(c) is int and 0 <= c < 52 and self.unseen >> c & 1 and (held[p] | 1 << c) & bit:
-                held[p] = (held[p] | 1 << c) ^ bit
-                self.unseen ^= 1 << c
+                pile[-1] = x
+                taken = top
+                draws += 1
             else:
-                return False
-            self.stock_left -= 1
-            self.taken = -1
-            self.pile.append(x)
-        elif ev.source == "discard" and self.pile and self.rules.max_discard_draws is None:
-            top = self.pile[-1]
-            if x == top or (c is not None and c != top) or not (held[p] | 1 << top) & bit:
-                return False
-            held[p] = (held[p] | 1 << top) ^ bit
-            self.pile[-1] = x
-            self.taken = top
-        else:
-            return False
-        self.turns += 1
-        self.repeat = False
-        self.turn_over(p)
-        return True
+                break
+            expected = 1 - p
+            i += 1
+            if left <= floor:
+                break  # the stock floor: turn_over below ends the hand or opens the wall
+        if i > start:
+            self.stock_pos, self.unseen, self.stock_left, self.taken = pos, unseen, left, taken
+            self.draws = draws
+            self.turns += i - start
+            self.repeat = False
+            self.turn_over(1 - expected)
+        return i
 
     def finish(self, i: int) -> HandRuling:
         """Rule on the hand as the events left it."""
