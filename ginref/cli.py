@@ -19,6 +19,7 @@ Every error is one line on stderr. Tests that run :data:`cli` through click's
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import signal
@@ -1118,7 +1119,8 @@ def verify(
     results = run(list(paths), rules, jobs=jobs, stdin=stdin, want_json=as_json or as_jsonl,
                   on_skip=skipped.append, format=from_form, game=game, progress=progress)
     out = sys.stdout
-    with _ProgressLine(progress) as shown:
+    # closing the results (a closed pipe, Ctrl-C, --fail-fast) stops the worker processes now
+    with _ProgressLine(progress) as shown, contextlib.closing(results):
         if as_json:
             out.write('{"records":[')
         elif as_csv:

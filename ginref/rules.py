@@ -664,6 +664,8 @@ def _read_toml(where: str, text: str) -> dict[str, object]:
         import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
     try:
         data: dict[str, object] = tomllib.loads(text)
+        if _nested_deeper(data, _MAX_DEPTH):  # the same answer whether or not the stack held
+            raise RecursionError
     except tomllib.TOMLDecodeError as exc:
         raise UnknownRulesError(f"{where}:{_toml_error(exc, text)}") from None
     except RecursionError:
@@ -678,6 +680,19 @@ def _read_toml(where: str, text: str) -> dict[str, object]:
 
 
 _DEEP_RE = re.compile(r"(?:[\[{]\s*){32}")
+_MAX_DEPTH = 32
+"""Deepest nesting of values a rules file may hold (its knobs need two levels at most)."""
+
+
+def _nested_deeper(value: object, limit: int) -> bool:
+    """True when lists or tables nest more than ``limit`` deep (without recursion)."""
+    level: list[object] = [value]
+    for _ in range(limit + 1):
+        level = [v for item in level if isinstance(item, (list, dict))
+                 for v in (item.values() if isinstance(item, dict) else item)]
+        if not level:
+            return False
+    return True
 _LONG_NUMBER_RE = re.compile(r"[0-9_]{4300}")
 
 

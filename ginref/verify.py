@@ -19,7 +19,7 @@ import json
 import os
 import signal
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import IO, TYPE_CHECKING, Literal, NamedTuple
@@ -262,7 +262,7 @@ def verify(
     game: str = "",
     progress: ReadProgress | None = None,
     shard_bytes: int = SHARD_BYTES,
-) -> Iterator[RecordResult]:
+) -> Generator[RecordResult, None, None]:
     """Verify every record under ``paths``, yielding one result per record in input order.
 
     ``rules`` overrides each record's own rule set when given. With ``jobs`` above 1,
