@@ -64,3 +64,14 @@ def test_adjudicate_of_unreadable_records_validates(batch: Path) -> None:
     document = json.loads(run("adjudicate", str(batch / "mixed.jsonl"), "--json"))
     assert len(document) == 8
     jsonschema.validate(document, schema("adjudicate"))
+
+
+@pytest.mark.parametrize("args", [
+    ["3C 4C 5C 9D 9H 9S 6S 7S 8S 2D KH", "--opponent-has", "6C 5S", "--samples", "500"],
+    ["3C 4C 5C 9D 9H 9S 6S 7S KD 2D"],  # no knock: an empty list and the reason
+    [str(SAMPLES / "knock-layoffs.gin"), "--at", "18", "--samples", "300"],
+])
+def test_advise_validates(args: list[str]) -> None:
+    result = CliRunner().invoke(cli, ["advise", *args, "--json"], catch_exceptions=False)
+    assert result.exit_code in (0, 1), result.stderr
+    jsonschema.validate(json.loads(result.stdout), schema("advise"))

@@ -223,8 +223,27 @@ def verify() -> Schema:
                     {"finding": finding(), "result": result})
 
 
+def advise() -> Schema:
+    share: Schema = {"type": "number", "minimum": 0, "maximum": 1}
+    figures = {"p_win": share, "p_undercut": share, "p_tie": share, "expected_points": {"type": "number"}}
+    option = record({
+        "discard": nullable({"$ref": "#/$defs/card"}), "melds": {"$ref": "#/$defs/melds"},
+        "deadwood": {"$ref": "#/$defs/cards"}, "deadwood_points": COUNT, "gin": {"type": "boolean"},
+        "ending": {"enum": ["knock", "gin", "big_gin"]}, **figures,
+        "ci95": record({k: {"type": "number", "minimum": 0} for k in figures}),
+    }, optional=("ci95",), closed=False)
+    body = record({
+        "cards": {"$ref": "#/$defs/cards"}, "method": {"enum": ["exact", "sampled"]},
+        "defender_hands": COUNT, "possible_hands": COUNT, "seed": SIGNED, "unseen": COUNT, "stock": COUNT,
+        "knock_limit": COUNT, "options": {"type": "array", "items": option},
+        "reason": nullable({"type": "string"}), "rules": {"type": "string"},
+    }, closed=False)
+    return document("advise", "ginref advise --json: each way to knock now, with its odds", body)
+
+
 SCHEMAS = {"analysis": analysis, "analysis-line": analysis_line, "score": score, "layoffs": layoffs,
-           "rules": rules, "rules-list": rules_list, "game": game, "adjudicate": adjudicate, "verify": verify}
+           "rules": rules, "rules-list": rules_list, "game": game, "adjudicate": adjudicate, "verify": verify,
+           "advise": advise}
 
 
 def texts() -> dict[str, str]:
