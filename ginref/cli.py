@@ -913,6 +913,8 @@ def reader_options(f: F) -> F:
 @override_rules_option
 @reader_options
 @click.option("--json", "as_json", is_flag=True, help="Print JSON only: one verdict per record, in a list.")
+@click.option("--explain", is_flag=True,
+              help="Show how each knocked hand was settled, step by step, with the knobs.")
 def adjudicate(
     record: str,
     rules_name: str | None,
@@ -922,6 +924,7 @@ def adjudicate(
     from_form: InputForm | None,
     game: str,
     as_json: bool,
+    explain: bool,
 ) -> None:
     """Replay a recorded hand or game move by move and rule on it.
 
@@ -966,7 +969,7 @@ def adjudicate(
             where = {"source": found.source, "index": found.index, "line": line}
             documents.append({**where, **verdict.to_dict()})
         else:
-            emit(verdict_text(found.source, line, verdict))
+            emit(verdict_text(found.source, line, verdict, explain=explain))
     if as_json:
         emit(to_json(documents))
     if not count:

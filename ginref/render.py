@@ -611,8 +611,10 @@ def csv_header() -> str:
     return ",".join(CSV_HEADER) + "\n"
 
 
-def verdict_text(source: str, line: int, verdict: Verdict) -> str:
-    """A record's ruling for people: each hand's result, then the findings."""
+def verdict_text(source: str, line: int, verdict: Verdict, *, explain: bool = False) -> str:
+    """A record's ruling for people: each hand's result, with ``explain`` how each
+    knocked hand was settled (the knobs each step applied), then the findings."""
+    from ginref.scoring import numbered
     from ginref.verify import finding_rows
 
     status = "clean" if verdict.clean else f"{len(verdict.errors)} error finding(s)"
@@ -636,6 +638,11 @@ def verdict_text(source: str, line: int, verdict: Verdict) -> str:
     if verdict.game_over and verdict.final_totals:
         finals = ", ".join(f"{name} {points}" for name, points in verdict.final_totals)
         parts.append(f"game over: {verdict.winner} wins; final totals {finals}")
+    for hand in verdict.hands if explain else ():
+        if hand.steps:
+            number = hand.number if hand.number is not None else hand.index + 1
+            parts.append(f"hand {number}, how it was settled:")
+            parts.extend("  " + step for step in numbered(hand.steps, card_label))
     parts.extend(finding_line(source, line, row) for row in finding_rows(verdict))
     return "\n".join(parts)
 

@@ -453,3 +453,14 @@ def test_every_ruling_exits_0_in_text_and_json(args: list[str]) -> None:
         assert result.exit_code == 0, result.output
         assert result.exception is None
         assert result.stderr == ""
+
+
+def test_adjudicate_explain_shows_each_settlement_step_with_its_knobs() -> None:
+    from pathlib import Path
+
+    tie = Path(__file__).resolve().parent.parent / "samples" / "records" / "tie-standard.gin"
+    result = CliRunner().invoke(cli, ["adjudicate", str(tie), "--explain"], catch_exceptions=False)
+    assert "hand 1, how it was settled:" in result.stdout
+    assert "tie_policy = undercut" in result.stdout and "undercut_bonus = 10" in result.stdout
+    plain = CliRunner().invoke(cli, ["adjudicate", str(tie)], catch_exceptions=False)
+    assert "how it was settled" not in plain.stdout

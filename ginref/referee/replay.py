@@ -25,7 +25,7 @@ from ginref.melds import (
 from ginref.records.model import Defence, HandRecord, Knock, Pass, Place, Turn
 from ginref.referee.findings import Finding, FindingCode, finding
 from ginref.rules import Rules
-from ginref.scoring import Ending, settle
+from ginref.scoring import Ending, Step, settle
 
 __all__ = ["HandReplay", "HandRuling", "Unfinished"]
 
@@ -80,6 +80,7 @@ class HandRuling:
         "multiplier",
         "outcome",
         "points",
+        "steps",
         "stock_left",
         "unfinished",
         "winner",
@@ -102,6 +103,7 @@ class HandRuling:
         self.multiplier = 1
         self.knock_limit = 10
         self.stock_left = 31
+        self.steps: tuple[Step, ...] = ()
         self.unfinished: Unfinished | None = None
 
 
@@ -932,6 +934,7 @@ class HandReplay:
         result.outcome = settlement.outcome.value
         result.end = "knock"
         result.points = settlement.points
+        result.steps = settlement.steps
         if settlement.winner == "knocker":
             result.winner = players[p]
         elif settlement.winner == "defender":

@@ -44,6 +44,7 @@ from ginref.records.model import GameRecord, HandRecord
 from ginref.referee.findings import Finding, FindingCode, finding
 from ginref.referee.replay import HandReplay, HandRuling, Unfinished
 from ginref.rules import STANDARD, Rules, find_rules, with_overrides
+from ginref.scoring import Step
 
 __all__ = ["HandVerdict", "Unfinished", "Verdict", "adjudicate"]
 
@@ -89,6 +90,8 @@ class HandVerdict:
     next_dealer: str | None = None
     stock_left: int = 0
     unfinished: Unfinished | None = None
+    steps: tuple[Step, ...] = field(default=(), compare=False)
+    """how the settlement was worked out, step by step, with the knobs it applied"""
     system: MeldSystem = field(default=STANDARD_SYSTEM, repr=False, compare=False)
     """the meld system of the rules (for :attr:`defender_melds`)"""
 
@@ -337,7 +340,8 @@ def _hand_verdicts(
             defence_recorded=r.defence_recorded, multiplier=r.multiplier,
             knock_limit=r.knock_limit,
             totals_after=tuple(totals.items()) if totals is not None else None,
-            next_dealer=next_dealer, stock_left=r.stock_left, unfinished=r.unfinished, system=system,
+            next_dealer=next_dealer, stock_left=r.stock_left, unfinished=r.unfinished, steps=r.steps,
+            system=system,
         ))
         _check_claims(findings, hand, index, r, totals, next_dealer, players)
         if index + 1 < played and next_dealer is not None:
