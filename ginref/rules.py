@@ -548,7 +548,7 @@ def find_rules(name: str) -> Rules:
     key = ALIASES.get(key, key)
     if key in PRESETS:
         return PRESETS[key]
-    shown = excerpt(name.strip().lower(), 20)
+    shown = excerpt(name.strip().lower(), 16)
     if len(key) > 40:
         raise UnknownRulesError(f"unknown rules {shown}: no rule set has a name that long")
     raise UnknownRulesError(f"unknown rules {shown}; {_rules_choices(key)}")
@@ -560,13 +560,12 @@ RULE_NAMES: tuple[str, ...] = tuple(sorted({*PRESET_NAMES, *ALIASES}))
 
 def _rules_choices(key: str) -> str:
     """The one wording of what a rule set may be called: the closest name to ``key`` when one
-    is close, else every preset with its aliases (``hoyle/tallynight``); short enough that a
-    message naming a rules file and its line stays one line."""
+    is close, else every preset (aliases are left to ``ginref rules``); short enough that a
+    message naming a rules file and its line stays one short line."""
     close = difflib.get_close_matches(key, RULE_NAMES, n=1)
     if close:
         return f"did you mean {close[0]!r}? (`ginref rules` lists every rule set)"
-    names = ["/".join([name, *PRESETS[name].aliases]) for name in PRESET_NAMES]
-    return f"choose from: {', '.join(names)}"
+    return f"choose from: {', '.join(PRESET_NAMES)}"
 
 
 def parse_override(text: str) -> tuple[str, str]:
