@@ -3,8 +3,10 @@
 Every command that reads a path (records, score sheets, rules files) opens it
 here, so a FIFO, socket or device is refused at once instead of hanging the
 run, and every failure is a :class:`~ginref.errors.InputFileError` with one
-line of text. Output goes through :func:`atomic_output`: the file appears
-whole or not at all, and an existing file is left untouched when writing fails.
+line of text. A URL (``s3://bucket/logs``, ``file:///data``, ``memory://x``) is
+opened through ``fsspec`` (the ``dask`` extra), imported only when a URL is given.
+Output goes through :func:`atomic_output`: the file appears whole or not at all,
+and an existing file is left untouched when writing fails.
 """
 
 from __future__ import annotations
@@ -12,10 +14,11 @@ from __future__ import annotations
 import codecs
 import contextlib
 import os
+import re
 import stat
 import tempfile
 from collections.abc import Iterator
-from typing import IO
+from typing import IO, Any
 
 from ginref.errors import InputFileError, OutputFileError
 
@@ -24,10 +27,14 @@ __all__ = [
     "Line",
     "atomic_output",
     "describe_os_error",
+    "is_url",
     "numbered_lines",
+    "open_any",
     "open_input",
+    "open_url",
     "read_text_file",
     "read_text_stream",
+    "url_files",
 ]
 
 MAX_TEXT_FILE = 1 << 26
@@ -77,6 +84,71 @@ def open_input(path: str | os.PathLike[str]) -> IO[bytes]:
     except BaseException:
         os.close(fd)
         raise
+
+
+_URL_RE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+
+
+def is_url(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` names a file through ``fsspec`` (``scheme://...``) rather than the local disk."""
+    return isinstance(path, str) and _URL_RE.match(path) is not None
+
+
+def _url_fs(url: str) -> tuple[Any, str]:
+    """The fsspec file system of ``url`` and the path inside it; raises ``InputFileError``."""
+    where = _shown(url)
+    try:
+        import fsspec  # the dask extra: imported only when a URL is given
+    except ImportError:
+        raise InputFileError(f"{where}: cannot read a URL without fsspec; pip install 'ginref[dask]'",
+                             where) from None
+    try:
+        return fsspec.core.url_to_fs(url)  # type: ignore[no-any-return]
+    except Exception as exc:  # an unknown protocol, a missing backend, a bad URL: any library's error
+        raise InputFileError(f"{where}: cannot open: {_reason(exc)}", where) from None
+
+
+def _reason(exc: Exception) -> str:
+    text = " ".join(str(exc).split())[:120] or type(exc).__name__
+    return text[:1].lower() + text[1:]
+
+
+def open_url(url: str) -> IO[bytes]:
+    """Open an fsspec URL for reading bytes (seekable, as a shard needs); raises ``InputFileError``."""
+    fs, path = _url_fs(url)
+    where = _shown(url)
+    try:
+        return fs.open(path, "rb")  # type: ignore[no-any-return]
+    except FileNotFoundError:
+        raise InputFileError(f"{where}: no such file", where, missing=True) from None
+    except IsADirectoryError:
+        raise InputFileError(f"{where}: cannot read a folder; give a file", where) from None
+    except Exception as exc:
+        raise InputFileError(f"{where}: cannot open: {_reason(exc)}", where) from None
+
+
+def url_files(url: str) -> list[str] | None:
+    """The files under an fsspec URL that is a folder, as URLs, sorted; None when it is not one.
+
+    Raises ``InputFileError`` when it does not exist or cannot be listed.
+    """
+    fs, path = _url_fs(url)
+    where = _shown(url)
+    try:
+        if not fs.isdir(path):
+            if not fs.exists(path):
+                raise InputFileError(f"{where}: no such file or folder", where, missing=True)
+            return None
+        return sorted(fs.unstrip_protocol(found) for found in fs.find(path))
+    except InputFileError:
+        raise
+    except Exception as exc:
+        raise InputFileError(f"{where}: cannot list: {_reason(exc)}", where) from None
+
+
+def open_any(path: str | os.PathLike[str]) -> IO[bytes]:
+    """:func:`open_url` for a URL, else :func:`open_input`."""
+    return open_url(path) if isinstance(path, str) and is_url(path) else open_input(path)
 
 
 Line = tuple[int, str, "tuple[int, str] | None"]

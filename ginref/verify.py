@@ -15,6 +15,8 @@ nothing is lost, and every record given is reported exactly once, in order.
 from __future__ import annotations
 
 import collections
+import contextlib
+import functools
 import json
 import os
 import signal
@@ -22,9 +24,9 @@ from collections import Counter
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import IO, TYPE_CHECKING, Literal, NamedTuple
+from typing import IO, TYPE_CHECKING, Literal, NamedTuple, Protocol, TypeVar
 
-from ginref.errors import InputFileError, RecordError
+from ginref.errors import InputFileError, RecordError, tidy_message
 from ginref.records.io import (
     SHARD_BYTES,
     STDIN,
@@ -199,6 +201,43 @@ def check_raw(raw: RawRecord, rules: Rules | None = None, *, want_json: bool = T
     return out
 
 
+# -- the tasks of a batch: what a worker process or a Dask worker runs ----------------------
+
+
+def check_shard(shard: Shard, rules: Rules | None = None, want_json: bool = True) -> list[RecordResult]:
+    """A placed shard's records, read and checked; a file that fails to read ends it with that error."""
+    out: list[RecordResult] = []
+    try:
+        for raw in read_shard(shard):
+            out.extend(check_raw(raw, rules, want_json=want_json))
+    except InputFileError as exc:
+        out.append(_from_file_error(exc))
+    except OSError as exc:
+        out.append(_unreadable(shard.source, 0, 0, f"cannot read: {exc.strerror or exc}"))
+    return out
+
+
+def check_chunk(
+    chunk: list[RawRecord], rules: Rules | None = None, want_json: bool = True
+) -> list[RecordResult]:
+    """Raw records the main process read (stdin, text files), checked."""
+    return [result for raw in chunk for result in check_raw(raw, rules, want_json=want_json)]
+
+
+def shard_extent(shard: Shard) -> tuple[int, int]:
+    """:func:`~ginref.records.io.count_shard`, or none for a file that fails to read (its check says why)."""
+    try:
+        return count_shard(shard)
+    except (InputFileError, OSError):
+        return 0, 0
+
+
+def record_starts(shard: Shard) -> list[tuple[int, int]]:
+    """(index, line) of each record unit of a placed shard, read, not decoded: what a shard
+    whose check failed is reported as."""
+    return [(raw.index, raw.line) for raw in read_shard(shard)]
+
+
 _RULES: Rules | None = None
 _WANT_JSON = True
 
@@ -212,28 +251,11 @@ def _set_worker(rules: Rules | None, want_json: bool) -> None:
 
 
 def _check_chunk(chunk: list[RawRecord]) -> list[RecordResult]:
-    return [result for raw in chunk for result in check_raw(raw, _RULES, want_json=_WANT_JSON)]
+    return check_chunk(chunk, _RULES, _WANT_JSON)
 
 
 def _check_shard(shard: Shard) -> list[RecordResult]:
-    """A worker's shard: read, checked; a file that fails to read ends it with that error."""
-    out: list[RecordResult] = []
-    try:
-        for raw in read_shard(shard):
-            out.extend(check_raw(raw, _RULES, want_json=_WANT_JSON))
-    except InputFileError as exc:
-        out.append(_from_file_error(exc))
-    except OSError as exc:
-        out.append(_unreadable(shard.source, 0, 0, f"cannot read: {exc.strerror or exc}"))
-    return out
-
-
-def _count_shard(shard: Shard) -> tuple[int, int]:
-    """:func:`count_shard`, or none for a file that fails to read (its check says why)."""
-    try:
-        return count_shard(shard)
-    except (InputFileError, OSError):
-        return 0, 0
+    return check_shard(shard, _RULES, _WANT_JSON)
 
 
 # -- the batch ----------------------------------------------------------------------------
@@ -271,6 +293,8 @@ def verify(
     record file is passed to ``on_skip``; a path that cannot be read is an unreadable result.
     ``format`` forces the input form and ``game`` gives OpenSpiel histories their parameters
     (:func:`ginref.records.read_paths`), which keeps ``progress`` at the bytes it has read.
+    Paths may be fsspec URLs (:func:`ginref.files.is_url`); ``ginref.cluster.verify_on``
+    runs the same batch on a Dask cluster.
     """
     jobs = jobs or default_jobs()
     if jobs <= 1:
@@ -282,9 +306,8 @@ def verify(
         return
     # text files are cut here: counting a text shard's records in a worker means reading all its
     # lines (100 us a record), which on two cores cost more than the main process saved
-    cut = shards(paths, format=format, game=game, size=shard_bytes, parts=jobs * 4, progress=progress,
-                 cut_text=False)
-    work = _work(cut, stdin, chunk, format, game, on_skip)
+    work = batch_work(paths, stdin=stdin, chunk=chunk, format=format, game=game, on_skip=on_skip,
+                      shard_bytes=shard_bytes, parts=jobs * 4, progress=progress, cut_text=False)
     yield from _parallel(work, rules, jobs, want_json, progress)
 
 
@@ -322,15 +345,18 @@ def _batches(
 Work = Shard | list[RawRecord] | RecordResult
 """what the main process hands on, in input order: a shard, a chunk of raw records (stdin, text
 files), a ready result"""
-Pending = tuple["Future[list[RecordResult]] | RecordResult", int]
-"""a piece of work under way (or done), with the bytes of input it covers"""
 
 
-def _work(
-    cut: Iterable[Shard | InputFile | SkippedFile | InputFileError], stdin: IO[bytes] | None, chunk: int,
-    format: InputForm | None, game: str, on_skip: Callable[[str], None] | None,
+def batch_work(
+    paths: Sequence[str], *, stdin: IO[bytes] | None = None, chunk: int = CHUNK,
+    format: InputForm | None = None, game: str = "", on_skip: Callable[[str], None] | None = None,
+    shard_bytes: int = SHARD_BYTES, parts: int = 1, progress: ReadProgress | None = None,
+    cut_text: bool = True,
 ) -> Iterator[Work]:
-    """The shards of the files, with standard input cut here into chunks of raw records."""
+    """The work of a batch in input order: the files' shards (:func:`ginref.records.io.shards`),
+    with standard input, and text files unless ``cut_text``, cut here into chunks of raw records."""
+    cut = shards(paths, format=format, game=game, size=shard_bytes, parts=parts, progress=progress,
+                 cut_text=cut_text)
     for item in cut:
         if isinstance(item, Shard):
             yield item
@@ -345,63 +371,164 @@ def _work(
             on_skip(item.source)
 
 
-class _Placer:
-    """Hands each shard to the pool once the shards before it in its file are counted, so
-    that it starts at the right line and record index; counts run a few shards ahead."""
+T_co = TypeVar("T_co", covariant=True)
 
-    def __init__(self, pool: ProcessPoolExecutor, ahead: int) -> None:
-        self.pool, self.ahead = pool, ahead
-        self.counting: collections.deque[tuple[Shard, Future[tuple[int, int]]]] = collections.deque()
+
+class Waitable(Protocol[T_co]):
+    """A task's future: ``concurrent.futures.Future`` or ``distributed.Future``."""
+
+    def result(self) -> T_co: ...
+
+
+class Runner(Protocol):
+    """Where the tasks of a batch run: a pool of worker processes, or a Dask cluster. Each
+    method starts the task of the same name above (:func:`check_shard`, ...)."""
+
+    def count(self, shard: Shard) -> Waitable[tuple[int, int]]: ...
+
+    def check(self, shard: Shard) -> Waitable[list[RecordResult]]: ...
+
+    def check_chunk(self, chunk: list[RawRecord]) -> Waitable[list[RecordResult]]: ...
+
+    def starts(self, shard: Shard) -> Waitable[list[tuple[int, int]]]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class _Task:
+    """A piece of work under way: its future, the bytes of input it covers, and what to report
+    for its records if it fails."""
+
+    done: Waitable[list[RecordResult]]
+    size: int
+    lost: Callable[[str], list[RecordResult]]
+
+
+Pending = _Task | RecordResult
+
+
+class _Counted:
+    """A shard, and the count of its lines and records once the file is known to go on past it."""
+
+    __slots__ = ("counted", "shard")
+
+    def __init__(self, shard: Shard) -> None:
+        self.shard = shard
+        self.counted: Waitable[tuple[int, int]] | None = None
+
+    def extent(self) -> tuple[int, int]:
+        """Its count; counted here if its task failed or never ran (reading lines decodes nothing)."""
+        if self.counted is not None:
+            with contextlib.suppress(Exception):
+                return self.counted.result()
+        return shard_extent(self.shard)
+
+
+class _Placer:
+    """Starts each shard's check once the shards before it in its file are counted, so that
+    it starts at the right line and record index. A shard is counted when the next one of its
+    file comes (a file of one shard needs no count), a few shards before that one is placed."""
+
+    def __init__(self, runner: Runner, ahead: int) -> None:
+        self.runner, self.ahead = runner, ahead
+        self.queue: collections.deque[_Counted] = collections.deque()
+        self.came: _Counted | None = None
+        self.placed: _Counted | None = None
         self.line, self.index = 1, 0
 
     def add(self, shard: Shard) -> Iterator[Pending]:
-        self.counting.append((shard, self.pool.submit(_count_shard, shard)))
-        if len(self.counting) > self.ahead:
-            yield self._placed()
+        if not shard.line and self.came is not None:
+            self.came.counted = self.runner.count(self.came.shard)
+        self.came = _Counted(shard)
+        self.queue.append(self.came)
+        if len(self.queue) > self.ahead:
+            yield self._place()
 
     def flush(self) -> Iterator[Pending]:
-        while self.counting:
-            yield self._placed()
+        while self.queue:
+            yield self._place()
 
-    def _placed(self) -> Pending:
-        shard, counted = self.counting.popleft()
-        if shard.line:  # a file's first shard
-            self.line, self.index = shard.line, shard.index
-        future = self.pool.submit(_check_shard, replace(shard, line=self.line, index=self.index))
-        lines, records = counted.result()
-        self.line, self.index = self.line + lines, self.index + records
-        return future, shard.stop - shard.start
+    def _place(self) -> Pending:
+        item = self.queue.popleft()
+        if item.shard.line:  # a file's first shard
+            self.line, self.index = item.shard.line, item.shard.index
+        elif self.placed is not None:  # past the shard before it
+            lines, records = self.placed.extent()
+            self.line, self.index = self.line + lines, self.index + records
+        self.placed = item
+        shard = replace(item.shard, line=self.line, index=self.index)
+        lost = functools.partial(_lost_shard, self.runner, shard, item)
+        return _Task(self.runner.check(shard), shard.stop - shard.start, lost)
 
 
-def _submitted(work: Iterable[Work], pool: ProcessPoolExecutor, ahead: int) -> Iterator[Pending]:
-    """Every piece of work handed to the pool (or passed through), in input order."""
-    placer = _Placer(pool, ahead)
+def _lost_shard(runner: Runner, shard: Shard, item: _Counted, reason: str) -> list[RecordResult]:
+    """A failed shard's records, each unreadable with the reason, found by reading it again;
+    failing that, as many as it counts, at its first line."""
+    try:
+        starts = runner.starts(shard).result()
+    except Exception:
+        starts = [(shard.index + k, shard.line) for k in range(item.extent()[1])]
+    return [_unreadable(shard.source, index, line, reason) for index, line in starts]
+
+
+def _lost_chunk(chunk: list[RawRecord], reason: str) -> list[RecordResult]:
+    return [_unreadable(raw.source, raw.index, raw.line, reason) for raw in chunk]
+
+
+def _submitted(work: Iterable[Work], runner: Runner, ahead: int) -> Iterator[Pending]:
+    """Every piece of work started (or passed through), in input order."""
+    placer = _Placer(runner, ahead)
     for item in work:
         if isinstance(item, Shard):
             yield from placer.add(item)
             continue
         yield from placer.flush()
         if isinstance(item, RecordResult):
-            yield item, 0
+            yield item
         else:  # a chunk's bytes, near enough, for the progress line
-            yield pool.submit(_check_chunk, item), sum(len(raw.text) + 1 for raw in item)
+            size = sum(len(raw.text) + 1 for raw in item)
+            yield _Task(runner.check_chunk(item), size, functools.partial(_lost_chunk, item))
     yield from placer.flush()
+
+
+def run_batch(
+    work: Iterable[Work], runner: Runner, *, in_flight: int, ahead: int, progress: ReadProgress | None = None
+) -> Iterator[RecordResult]:
+    """The results of ``work`` in input order, with at most ``in_flight`` tasks under way and
+    counts ``ahead`` shards in advance, so memory stays flat. A task that fails (a worker lost
+    for good, a bug) gives its records as unreadable results saying why: none goes missing."""
+    pending: collections.deque[Pending] = collections.deque()
+    for item in _submitted(work, runner, ahead):
+        pending.append(item)
+        while len(pending) >= in_flight:
+            yield from _resolve(pending.popleft(), progress)
+    while pending:
+        yield from _resolve(pending.popleft(), progress)
+
+
+class _PoolRunner:
+    def __init__(self, pool: ProcessPoolExecutor) -> None:
+        self.pool = pool
+
+    def count(self, shard: Shard) -> Future[tuple[int, int]]:
+        return self.pool.submit(shard_extent, shard)
+
+    def check(self, shard: Shard) -> Future[list[RecordResult]]:
+        return self.pool.submit(_check_shard, shard)
+
+    def check_chunk(self, chunk: list[RawRecord]) -> Future[list[RecordResult]]:
+        return self.pool.submit(_check_chunk, chunk)
+
+    def starts(self, shard: Shard) -> Future[list[tuple[int, int]]]:
+        return self.pool.submit(record_starts, shard)
 
 
 def _parallel(
     work: Iterable[Work], rules: Rules | None, jobs: int, want_json: bool, progress: ReadProgress | None
 ) -> Iterator[RecordResult]:
-    window = jobs * 3
     _warm_up()
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_set_worker, initargs=(rules, want_json))
-    pending: collections.deque[Pending] = collections.deque()
     try:
-        for item in _submitted(work, pool, jobs * 2):
-            pending.append(item)
-            while len(pending) >= window:
-                yield from _resolve(pending.popleft(), progress)
-        while pending:
-            yield from _resolve(pending.popleft(), progress)
+        yield from run_batch(work, _PoolRunner(pool), in_flight=jobs * 3, ahead=jobs * 2, progress=progress)
     except BaseException:
         _stop(pool)
         raise
@@ -429,14 +556,22 @@ def _warm_up() -> None:
     melds.min_deadwood_after_discard((1 << 11) - 1)
 
 
+def task_failure(exc: BaseException) -> str:
+    """Why a task's records are unreadable, on one line."""
+    return tidy_message(f"not checked: the task that read it failed: {type(exc).__name__}: "
+                        + " ".join(str(exc).split()))
+
+
 def _resolve(item: Pending, progress: ReadProgress | None) -> Iterator[RecordResult]:
-    done, size = item
-    if isinstance(done, RecordResult):
-        yield done
+    if isinstance(item, RecordResult):
+        yield item
         return
-    results = done.result()
+    try:
+        results = item.done.result()
+    except Exception as exc:
+        results = item.lost(task_failure(exc))
     if progress is not None:
-        progress.read += size
+        progress.read += item.size
     yield from results
 
 

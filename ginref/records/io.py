@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import IO, cast
 
 from ginref.errors import InputFileError, RecordError
-from ginref.files import Line, numbered_lines, open_input
+from ginref.files import Line, is_url, numbered_lines, open_any, url_files
 from ginref.records.jsonform import decode_json_document, decode_json_text, format_jsonl, pretty_json
 from ginref.records.kaggle import EPISODE_NAME, decode_episode, looks_like_episode
 from ginref.records.model import GameRecord, InputForm, RecordFormat, UnitForm
@@ -134,12 +134,29 @@ def input_files(paths: Sequence[str]) -> Iterator[InputFile | SkippedFile | Inpu
     for path in paths:
         if path == "-":
             yield InputFile("-", STDIN, None)
+        elif is_url(path):
+            yield from _url_inputs(path)
         elif os.path.isdir(path):
             yield from _walk(path)
         elif not os.path.lexists(path):
             yield InputFileError(f"{_shown(path)}: no such file or folder", _shown(path), missing=True)
         else:
             yield InputFile(path, _shown(path), record_format(path))
+
+
+def _url_inputs(url: str) -> Iterator[InputFile | SkippedFile | InputFileError]:
+    """An fsspec URL: one file, or a folder's files (:func:`ginref.files.url_files`)."""
+    try:
+        found = url_files(url)
+    except InputFileError as exc:
+        yield exc
+        return
+    if found is None:
+        yield InputFile(url, _shown(url), record_format(url))
+        return
+    for path in found:
+        form = record_format(path)
+        yield InputFile(path, _shown(path), form) if form else SkippedFile(_shown(path))
 
 
 def _walk(folder: str) -> Iterator[InputFile | SkippedFile]:
@@ -399,7 +416,7 @@ def _game(text: str, source: str, line: int) -> GameParams:
 @contextlib.contextmanager
 def _opened(input: str | os.PathLike[str] | IO[bytes] | IO[str]) -> Iterator[IO[bytes] | IO[str]]:
     if isinstance(input, (str, os.PathLike)):
-        with open_input(input) as handle:
+        with open_any(input) as handle:
             yield handle
         return
     buffer = getattr(input, "buffer", None)
@@ -457,6 +474,9 @@ class ReadProgress:
 
 def _size(path: str) -> int:
     try:
+        if is_url(path):
+            with open_any(path) as handle:
+                return handle.seek(0, os.SEEK_END)
         return os.stat(path).st_size
     except OSError:
         return 0
@@ -490,7 +510,7 @@ def read_paths(
                 yield from raw_records(stdin, STDIN, form, game=game)
             continue
         try:
-            handle = open_input(item.path)
+            handle = open_any(item.path)
         except InputFileError as exc:
             yield exc
             continue
@@ -567,7 +587,7 @@ def read_shard(shard: Shard) -> Iterator[RawRecord]:
     """
     if not shard.line:
         raise ValueError("a shard is read once placed: its first line and index are known")
-    with open_input(shard.path) as handle:
+    with open_any(shard.path) as handle:
         handle.seek(shard.start)
         lines = _lines(_window(handle, shard.stop), shard.line)
         yield from _units(lines, shard.source, shard.format, shard.game, shard.index)
@@ -576,7 +596,7 @@ def read_shard(shard: Shard) -> Iterator[RawRecord]:
 def count_shard(shard: Shard) -> tuple[int, int]:
     """(lines, records) in a shard, placed or not: where the next shard starts."""
     lines = 0
-    with open_input(shard.path) as handle:
+    with open_any(shard.path) as handle:
         handle.seek(shard.start)
         window = _window(handle, shard.stop)
 
@@ -622,12 +642,12 @@ def shards(
 def _file_shards(
     item: InputFile, format: UnitForm | None, game: str, size: int, cut_text: bool
 ) -> Iterator[Shard | InputFile]:
-    with open_input(item.path) as handle:
+    with open_any(item.path) as handle:
         form, _ = _resolved(_lines(handle), format)
         if form == "gin" and not cut_text:
             yield item
             return
-        end = os.fstat(handle.fileno()).st_size
+        end = handle.seek(0, os.SEEK_END)
         start, line = 0, 1
         while start < end:
             stop = end if form in _WHOLE else _next_cut(handle, form, start + size, end)
