@@ -7,11 +7,21 @@ what they hold after the draw, so every discard is weighed.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from ginref.cards import Card, Mask, card_name, mask_names, scan
-from ginref.errors import HandSizeError
-from ginref.melds import Arrangement, Hand, MeldSystem, min_deadwood, optimal_arrangements
-from ginref.notation import hand_mask
+from ginref.errors import HandSizeError, NotationError
+from ginref.melds import (
+    Arrangement,
+    Hand,
+    MeldSystem,
+    as_mask,
+    best_arrangement,
+    min_deadwood,
+    min_deadwood_after_discard,
+    optimal_arrangements,
+)
+from ginref.notation import excerpt
 from ginref.rules import STANDARD, Rules
 
 
@@ -36,7 +46,7 @@ class DiscardOption:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # not slotted: ``discards`` is a cached_property (eleven arrangements, rarely read)
 class HandAnalysis:
     """The referee's reading of one hand under one rule set."""
 
@@ -48,16 +58,22 @@ class HandAnalysis:
     can_knock: bool
     gin: bool
     arrangements: tuple[Arrangement, ...] = ()
-    """every optimal arrangement, when asked for"""
+    """every optimal arrangement, when asked for (``all_arrangements=True``)"""
     upcard: Card | None = None
     best_discard: Card | None = None
     big_gin: bool = False
-    discards: tuple[DiscardOption, ...] = ()
     notes: tuple[str, ...] = ()
 
     @property
     def size(self) -> int:
-        return bin(self.cards).count("1")
+        return self.cards.bit_count()
+
+    @cached_property
+    def discards(self) -> tuple[DiscardOption, ...]:
+        """What each discard of an 11-card hand leaves, in card order (none for 10): built when first read."""
+        if self.size != 11:
+            return ()
+        return discard_options(self.cards, self.rules, self.knock_limit, self.upcard)
 
     def __repr__(self) -> str:
         """The call that gives this reading back: ``analyze('3C 4C ...', find_rules('standard'))``."""
@@ -111,73 +127,95 @@ def analyze(
 ) -> HandAnalysis:
     """Analyze a 10-card hand, or an 11-card hand after the draw.
 
+    The best arrangement costs about one :func:`~ginref.melds.min_deadwood` (eleven for
+    11 cards, to find the discard); every optimal arrangement is found only when asked,
+    and each discard's arrangement only when ``discards`` is read.
+
     ``hand`` is anything :func:`~ginref.notation.hand_mask` takes; ``rules`` the rule set
     (its knock limit, aces, big gin); ``upcard`` the first upcard, which sets the Oklahoma
     knock limit; ``all_arrangements`` also lists every optimal arrangement. Returns a
-    :class:`HandAnalysis`. Raises :class:`~ginref.errors.NotationError` for bad cards and
-    :class:`~ginref.errors.HandSizeError` for a hand of another size.
+    :class:`HandAnalysis`. Raises :class:`~ginref.errors.NotationError` for bad cards (or
+    an upcard that is not a card, 0 to 51) and :class:`~ginref.errors.HandSizeError` for
+    a hand of another size.
     """
-    cards = hand_mask(hand)
+    cards = as_mask(hand)
     size = cards.bit_count()
     if size not in (10, 11):
         raise HandSizeError(f"expected 10 or 11 cards, got {size}")
-    system = MeldSystem.from_rules(rules)
+    if upcard is not None and (type(upcard) is not int or not 0 <= upcard < 52):
+        raise NotationError(f"the upcard must be a card, 0 to 51, not {excerpt(upcard)}")
+    system = system_for(rules)
     limit, notes = knock_limit(rules, upcard)
-    if size == 10:
-        every = optimal_arrangements(cards, system)
-        best = every[0]
-        return HandAnalysis(
-            cards=cards,
-            rules=rules,
-            knock_limit=limit,
-            arrangement=best,
-            can_knock=best.deadwood_points <= limit,
-            gin=best.deadwood_points == 0,
-            arrangements=tuple(every) if all_arrangements else (),
-            upcard=upcard,
-            notes=notes,
-        )
-    return _analyze_draw(cards, rules, system, limit, notes, upcard, all_arrangements)
-
-
-def _analyze_draw(
-    cards: Mask,
-    rules: Rules,
-    system: MeldSystem,
-    limit: int,
-    notes: tuple[str, ...],
-    upcard: Card | None,
-    all_arrangements: bool,
-) -> HandAnalysis:
-    taken_upcard = upcard is not None and bool(cards >> upcard & 1) and rules.no_same_card_discard
-    if taken_upcard:
-        assert upcard is not None
-        notes = (*notes, f"the upcard {card_name(upcard)} was taken, so it may not be discarded")
-    options = []
-    for discard in scan(cards):
-        arrangement = optimal_arrangements(cards & ~(1 << discard), system)[0]
-        points = arrangement.deadwood_points
-        legal = not (taken_upcard and discard == upcard)
-        options.append(
-            DiscardOption(discard, arrangement, legal and points <= limit, legal and points == 0, legal)
-        )
-    legal_options = [o for o in options if o.legal]
-    chosen = min(legal_options, key=lambda o: (o.arrangement.deadwood_points, o.discard))
-    big_gin = rules.big_gin_bonus is not None and min_deadwood(cards, system) == 0
-    every: tuple[Arrangement, ...] = ()
-    if all_arrangements:
-        every = tuple(optimal_arrangements(cards & ~(1 << chosen.discard), system))
+    forbidden = _forbidden_discard(cards, rules, upcard)
+    if forbidden is not None:
+        notes = (*notes, f"the upcard {card_name(forbidden)} was taken, so it may not be discarded")
+    discard = None if size == 10 else _best_discard(cards, system, forbidden)
+    kept = cards if discard is None else cards & ~(1 << discard)
+    best = best_arrangement(kept, system)
     return HandAnalysis(
         cards=cards,
         rules=rules,
         knock_limit=limit,
-        arrangement=chosen.arrangement,
-        can_knock=chosen.can_knock,
-        gin=chosen.gin,
-        arrangements=every,
+        arrangement=best,
+        can_knock=best.deadwood_points <= limit,
+        gin=best.deadwood_points == 0,
+        arrangements=tuple(optimal_arrangements(kept, system)) if all_arrangements else (),
         upcard=upcard,
-        best_discard=chosen.discard,
-        big_gin=big_gin,
-        discards=tuple(options),
+        best_discard=discard,
+        big_gin=discard is not None and rules.big_gin_bonus is not None and min_deadwood(cards, system) == 0,
         notes=notes,
     )
+
+
+_recent_system: tuple[Rules, MeldSystem] = (STANDARD, MeldSystem.from_rules(STANDARD))
+
+
+def system_for(rules: Rules) -> MeldSystem:
+    """``MeldSystem.from_rules``, kept for the last rule set asked (found by identity)."""
+    global _recent_system
+    recent = _recent_system
+    if recent[0] is rules:
+        return recent[1]
+    system = MeldSystem.from_rules(rules)
+    _recent_system = (rules, system)
+    return system
+
+
+def _forbidden_discard(cards: Mask, rules: Rules, upcard: Card | None) -> Card | None:
+    """The upcard, when it was taken into an 11-card hand and the same-card rule forbids its discard."""
+    if upcard is None or cards.bit_count() != 11 or not cards >> upcard & 1 or not rules.no_same_card_discard:
+        return None
+    return upcard
+
+
+def _best_discard(cards: Mask, system: MeldSystem, forbidden: Card | None) -> Card:
+    """The lowest legal discard that leaves the least deadwood.
+
+    Without a forbidden card, the least is known first, so the scan stops at it.
+    """
+    target = min_deadwood_after_discard(cards, system) if forbidden is None else -1
+    chosen, least = -1, 1 << 20
+    for discard in scan(cards):
+        if discard == forbidden:
+            continue
+        points = min_deadwood(cards & ~(1 << discard), system)
+        if points == target:
+            return discard
+        if points < least:
+            chosen, least = discard, points
+    return chosen
+
+
+def discard_options(cards: Mask, rules: Rules, limit: int, upcard: Card | None) -> tuple[DiscardOption, ...]:
+    """Every discard of an 11-card hand with the best arrangement of the ten it leaves."""
+    system = system_for(rules)
+    forbidden = _forbidden_discard(cards, rules, upcard)
+    options = []
+    for discard in scan(cards):
+        arrangement = best_arrangement(cards & ~(1 << discard), system)
+        points = arrangement.deadwood_points
+        legal = discard != forbidden
+        options.append(
+            DiscardOption(discard, arrangement, legal and points <= limit, legal and points == 0, legal)
+        )
+    return tuple(options)

@@ -15,20 +15,62 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
 from typing import TYPE_CHECKING, TypeAlias
 
-from ginref.cards import SUITS, Card, CardSet, Mask, card_name, mask_of, scan
-from ginref.notation import hand_mask, parse_melds
+from ginref.cards import FULL_DECK, SUITS, Card, CardSet, Mask, card_name, mask_of, scan
+from ginref.notation import CARD_TOKENS, hand_mask, parse_melds
 
 if TYPE_CHECKING:
     from ginref.rules import Rules
 
 Hand: TypeAlias = CardSet | str | Iterable[Card | str] | Mask
 """What the library takes as a hand: read by :func:`ginref.notation.hand_mask`."""
+
+_NAME_BITS: dict[str, Mask] = {token: 1 << c for token, c in CARD_TOKENS.items()}
+_name_bit = _NAME_BITS.__getitem__
+
+
+def as_mask(hand: Hand) -> Mask:
+    """The mask :func:`~ginref.notation.hand_mask` reads, with quick paths for the common forms.
+
+    A ``CardSet``, a list or tuple of card names or ints, and names separated by
+    white space cost one look-up a card; anything else, and every error, is
+    ``hand_mask``'s (the answer is the same: the names are ``CARD_TOKENS``).
+    """
+    kind = type(hand)
+    if kind is int and 0 <= hand <= FULL_DECK:  # type: ignore[operator]
+        return hand  # type: ignore[return-value]
+    if kind is CardSet:
+        return hand.mask  # type: ignore[union-attr]
+    if kind is list or kind is tuple:
+        mask = _names_mask(hand) or _ints_mask(hand)  # type: ignore[arg-type]
+    elif kind is str:
+        mask = _names_mask(hand.split())  # type: ignore[union-attr]
+    else:
+        mask = None
+    return hand_mask(hand) if mask is None else mask
+
+
+def _names_mask(names: Sequence[object]) -> Mask | None:
+    try:
+        mask: Mask = sum(map(_name_bit, names))  # type: ignore[arg-type]
+    except (KeyError, TypeError):  # not a name, or unhashable
+        return None
+    return mask if mask.bit_count() == len(names) else None  # a repeat carries into another bit
+
+
+def _ints_mask(cards: Sequence[object]) -> Mask | None:
+    mask = 0
+    for c in cards:
+        if type(c) is not int or not 0 <= c < 52 or mask >> c & 1:
+            return None
+        mask |= 1 << c
+    return mask
+
 
 SUIT_BITS = 0x1FFF
 RANK_STRIDE = 1 | 1 << 13 | 1 << 26 | 1 << 39
@@ -197,6 +239,9 @@ class _Tables:
     kinds: dict[Mask, MeldKind] = field(default_factory=dict)
     """every legal meld of the system (runs and the 65 sets) and its kind"""
     _all_optimal: dict[int, tuple[tuple[int, ...], ...]] = field(default_factory=dict)
+    _suit_optimal: dict[int, tuple[tuple[int, ...], ...]] = field(default_factory=dict)
+    _melds: dict[Mask, Meld] = field(default_factory=dict)
+    """one Meld value per legal meld met (bounded by ``kinds``)"""
 
     def build(self) -> None:
         size = 1 << 13
@@ -232,6 +277,23 @@ class _Tables:
         for mask in range(1, len(best)):
             gain[mask] = min(best[mask ^ (1 << rank)] for rank in range(13) if mask >> rank & 1) - best[mask]
         return gain
+
+    def meld(self, mask: Mask) -> Meld:
+        """The one :class:`Meld` value of a legal meld of this system."""
+        found = self._melds.get(mask)
+        if found is None:
+            found = self._melds[mask] = Meld(mask)
+        return found
+
+    def suit_optimal_runs(self, suit: int, bits: int) -> tuple[tuple[int, ...], ...]:
+        """:meth:`all_optimal_runs` of ``bits``, each run moved to ``suit`` (at most 4 x 8,192 kept)."""
+        key = suit << 13 | bits
+        found = self._suit_optimal.get(key)
+        if found is None:
+            shift = 13 * suit
+            found = tuple(tuple(run << shift for run in runs) for runs in self.all_optimal_runs(bits))
+            self._suit_optimal[key] = found
+        return found
 
     def all_optimal_runs(self, mask: int) -> tuple[tuple[int, ...], ...]:
         """Every run decomposition of a suit mask that reaches the least deadwood.
@@ -347,7 +409,7 @@ def min_deadwood(hand: Hand, system: MeldSystem = STANDARD_SYSTEM) -> int:
     :class:`~ginref.errors.NotationError` only for a hand that is not cards.
     """
     if type(hand) is not int:
-        hand = hand_mask(hand)
+        hand = as_mask(hand)
     if system is STANDARD_SYSTEM:
         best, capable = _STANDARD_BEST, _STANDARD_CAPABLE
     else:
@@ -391,7 +453,7 @@ def min_deadwood_after_discard(hand: Hand, system: MeldSystem = STANDARD_SYSTEM)
     :class:`~ginref.errors.NotationError` only for a hand that is not cards.
     """
     if type(hand) is not int:
-        hand = hand_mask(hand)
+        hand = as_mask(hand)
     tables = _STANDARD_TABLES if system is STANDARD_SYSTEM else _tables_for(system)
     best = tables.best
     gain = tables.discard_gain
@@ -503,13 +565,44 @@ def _split_sets(sets_mask: int) -> list[int]:
     return sets
 
 
-def _arrangement(mask: Mask, sets_mask: int, runs: tuple[int, ...], tables: _Tables) -> Arrangement:
-    melds = sorted((Meld(m) for m in (*_split_sets(sets_mask), *runs)), key=_meld_key)
-    dead = mask & ~sets_mask
-    for run in runs:
-        dead &= ~run
-    points = sum(tables.rank_points[c % 13] for c in scan(dead))
-    return Arrangement(tuple(melds), dead, points)
+Split: TypeAlias = tuple[int, tuple[int, ...]]
+"""An arrangement in the making: the union of its sets, and its runs."""
+
+
+def _optimal_splits(mask: Mask, tables: _Tables, target: int) -> list[Split]:
+    """Every split of ``mask`` into sets and runs that leaves ``target`` deadwood, each once."""
+    found: list[Split] = []
+    for sets_mask in _set_combinations(mask):
+        rest = mask & ~sets_mask
+        if _runs_deadwood(rest, tables.best) != target:
+            continue
+        per_suit = [tables.suit_optimal_runs(suit, bits) for suit, bits in enumerate(_suit_masks(rest))]
+        for c, d, h, s in itertools.product(*per_suit):
+            found.append((sets_mask, c + d + h + s))
+    return found
+
+
+def _lowest_card(meld: Mask) -> int:
+    return meld & -meld
+
+
+def _split_melds(split: Split) -> list[Mask]:
+    """The melds of a split in canonical order: disjoint, so by lowest card."""
+    melds = [*_split_sets(split[0]), *split[1]]
+    melds.sort(key=_lowest_card)
+    return melds
+
+
+def _split_key(mask: Mask, split: Split) -> tuple[tuple[tuple[Card, ...], ...], int]:
+    """The canonical order of arrangements: their melds' cards in order, then the deadwood."""
+    melds = _split_melds(split)
+    melded = sum(melds)
+    return tuple(tuple(scan(m)) for m in melds), mask & ~melded
+
+
+def _arrangement(mask: Mask, split: Split, tables: _Tables, points: int) -> Arrangement:
+    melds = _split_melds(split)
+    return Arrangement(tuple(map(tables.meld, melds)), mask & ~sum(melds), points)
 
 
 def _suit_masks(mask: Mask) -> tuple[int, int, int, int]:
@@ -519,11 +612,19 @@ def _suit_masks(mask: Mask) -> tuple[int, int, int, int]:
 def best_arrangement(hand: Hand, system: MeldSystem = STANDARD_SYSTEM) -> Arrangement:
     """One least-deadwood arrangement: the first of :func:`optimal_arrangements`.
 
+    Only the splits that tie are compared, by their canonical key, and only the
+    winner is built, so this costs about one :func:`min_deadwood` plus one arrangement.
+
     ``hand`` is a mask (or anything :func:`~ginref.notation.hand_mask` takes), ``system``
     the meld rules. Returns an :class:`Arrangement`. Raises
     :class:`~ginref.errors.NotationError` only for a hand that is not cards.
     """
-    return optimal_arrangements(hand, system)[0]
+    mask = as_mask(hand)
+    tables = _tables_for(system)
+    target = min_deadwood(mask, system)
+    splits = _optimal_splits(mask, tables, target)
+    best = splits[0] if len(splits) == 1 else min(splits, key=lambda split: _split_key(mask, split))
+    return _arrangement(mask, best, tables, target)
 
 
 def optimal_arrangements(hand: Hand, system: MeldSystem = STANDARD_SYSTEM) -> list[Arrangement]:
@@ -536,32 +637,12 @@ def optimal_arrangements(hand: Hand, system: MeldSystem = STANDARD_SYSTEM) -> li
     the meld rules. Returns a list of :class:`Arrangement`. Raises
     :class:`~ginref.errors.NotationError` only for a hand that is not cards.
     """
-    mask = hand_mask(hand)
+    mask = as_mask(hand)
     tables = _tables_for(system)
     target = min_deadwood(mask, system)
-    found: set[tuple[int, tuple[int, ...]]] = set()
-    for sets_mask in _set_combinations(mask):
-        rest = mask & ~sets_mask
-        if _runs_deadwood(rest, tables.best) != target:
-            continue
-        per_suit = [
-            [tuple(run << (13 * suit) for run in runs) for runs in tables.all_optimal_runs(bits)]
-            for suit, bits in enumerate(_suit_masks(rest))
-        ]
-        for choice in itertools.product(*per_suit):
-            found.add((sets_mask, choice[0] + choice[1] + choice[2] + choice[3]))
-    arrangements = [_arrangement(mask, s, r, tables) for s, r in found]
-    arrangements.sort(key=_canonical_key)
-    return arrangements
-
-
-def _meld_key(meld: Meld) -> tuple[Card, ...]:
-    """Melds read by their lowest card first: ``[AC AD AH]`` before ``[2D 3D 4D]``."""
-    return tuple(scan(meld.mask))
-
-
-def _canonical_key(arrangement: Arrangement) -> tuple[tuple[tuple[Card, ...], ...], int]:
-    return (tuple(_meld_key(m) for m in arrangement.melds), arrangement.deadwood)
+    splits = _optimal_splits(mask, tables, target)
+    splits.sort(key=lambda split: _split_key(mask, split))
+    return [_arrangement(mask, split, tables, target) for split in splits]
 
 
 def meld_kind(cards: Hand, system: MeldSystem = STANDARD_SYSTEM) -> MeldKind | None:
@@ -569,7 +650,7 @@ def meld_kind(cards: Hand, system: MeldSystem = STANDARD_SYSTEM) -> MeldKind | N
     tables = _STANDARD_TABLES if system is STANDARD_SYSTEM else _tables_for(system)
     if type(cards) is int:
         return tables.kinds.get(cards)
-    return tables.kinds.get(hand_mask(cards))
+    return tables.kinds.get(as_mask(cards))
 
 
 def is_meld(cards: Hand, system: MeldSystem = STANDARD_SYSTEM) -> bool:
@@ -580,7 +661,7 @@ def is_meld(cards: Hand, system: MeldSystem = STANDARD_SYSTEM) -> bool:
     tables = _STANDARD_TABLES if system is STANDARD_SYSTEM else _tables_for(system)
     if type(cards) is int:
         return cards in tables.kinds
-    return hand_mask(cards) in tables.kinds
+    return as_mask(cards) in tables.kinds
 
 
 def meld_masks(melds: str | Iterable[Meld | Hand]) -> list[Mask]:
