@@ -17,8 +17,8 @@ from ginref.melds import (
     MeldSystem,
     as_mask,
     best_arrangement,
+    best_discard,
     min_deadwood,
-    min_deadwood_after_discard,
     optimal_arrangements,
 )
 from ginref.notation import excerpt
@@ -189,21 +189,11 @@ def _forbidden_discard(cards: Mask, rules: Rules, upcard: Card | None) -> Card |
 
 
 def _best_discard(cards: Mask, system: MeldSystem, forbidden: Card | None) -> Card:
-    """The lowest legal discard that leaves the least deadwood.
-
-    Without a forbidden card, the least is known first, so the scan stops at it.
-    """
-    target = min_deadwood_after_discard(cards, system) if forbidden is None else -1
-    chosen, least = -1, 1 << 20
-    for discard in scan(cards):
-        if discard == forbidden:
-            continue
-        points = min_deadwood(cards & ~(1 << discard), system)
-        if points == target:
-            return discard
-        if points < least:
-            chosen, least = discard, points
-    return chosen
+    """The lowest legal discard that leaves the least deadwood."""
+    if forbidden is None:
+        return best_discard(cards, system)
+    legal = (c for c in scan(cards) if c != forbidden)
+    return min(legal, key=lambda c: (min_deadwood(cards & ~(1 << c), system), c))
 
 
 def discard_options(cards: Mask, rules: Rules, limit: int, upcard: Card | None) -> tuple[DiscardOption, ...]:

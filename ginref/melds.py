@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
 from typing import TYPE_CHECKING, TypeAlias
 
 from ginref.cards import FULL_DECK, SUITS, Card, CardSet, Mask, card_name, mask_of, scan
+from ginref.errors import NotationError
 from ginref.notation import CARD_TOKENS, hand_mask, parse_melds
 
 if TYPE_CHECKING:
@@ -37,27 +38,25 @@ _name_bit = _NAME_BITS.__getitem__
 def as_mask(hand: Hand) -> Mask:
     """The mask :func:`~ginref.notation.hand_mask` reads, with quick paths for the common forms.
 
-    A ``CardSet``, a list or tuple of card names or ints, and names separated by
-    white space cost one look-up a card; anything else, and every error, is
+    A ``CardSet``, a list or tuple of card names or of ints, and names separated
+    by white space cost one look-up a card; anything else, and every error, is
     ``hand_mask``'s (the answer is the same: the names are ``CARD_TOKENS``).
     """
-    kind = type(hand)
-    if kind is int and 0 <= hand <= FULL_DECK:  # type: ignore[operator]
-        return hand  # type: ignore[return-value]
-    if kind is CardSet:
-        return hand.mask  # type: ignore[union-attr]
-    if kind is list or kind is tuple:
-        mask = _names_mask(hand) or _ints_mask(hand)  # type: ignore[arg-type]
-    elif kind is str:
-        mask = _names_mask(hand.split())  # type: ignore[union-attr]
-    else:
-        mask = None
+    mask: Mask | None = None
+    if type(hand) is list or type(hand) is tuple:
+        mask = _names_mask(hand) if hand and type(hand[0]) is str else _ints_mask(hand)
+    elif type(hand) is CardSet:
+        return hand.mask
+    elif type(hand) is str:
+        mask = _names_mask(hand.split())
+    elif type(hand) is int and 0 <= hand <= FULL_DECK:
+        return hand
     return hand_mask(hand) if mask is None else mask
 
 
 def _names_mask(names: Sequence[object]) -> Mask | None:
     try:
-        mask: Mask = sum(map(_name_bit, names))  # type: ignore[arg-type]
+        mask: Mask = sum(map(_name_bit, names))  # type: ignore[arg-type]  # anything may come: KeyError
     except (KeyError, TypeError):  # not a name, or unhashable
         return None
     return mask if mask.bit_count() == len(names) else None  # a repeat carries into another bit
@@ -224,6 +223,11 @@ def _suit_runs(system: MeldSystem) -> tuple[int, ...]:
     return tuple(sorted(runs))
 
 
+SuitRuns: TypeAlias = tuple[tuple[int, ...], ...]
+"""The optimal run decompositions of one suit's cards."""
+_EMPTY_SUIT_RUNS: list[SuitRuns | None] = [None]
+
+
 @dataclass(eq=False)
 class _Tables:
     system: MeldSystem
@@ -239,7 +243,8 @@ class _Tables:
     kinds: dict[Mask, MeldKind] = field(default_factory=dict)
     """every legal meld of the system (runs and the 65 sets) and its kind"""
     _all_optimal: dict[int, tuple[tuple[int, ...], ...]] = field(default_factory=dict)
-    _suit_optimal: dict[int, tuple[tuple[int, ...], ...]] = field(default_factory=dict)
+    _suit_optimal: list[SuitRuns | None] = field(default_factory=lambda: _EMPTY_SUIT_RUNS * 4 * 8192)
+    """``suit_optimal_runs`` of each suit and 13-bit mask, filled as met"""
     _melds: dict[Mask, Meld] = field(default_factory=dict)
     """one Meld value per legal meld met (bounded by ``kinds``)"""
 
@@ -285,10 +290,10 @@ class _Tables:
             found = self._melds[mask] = Meld(mask)
         return found
 
-    def suit_optimal_runs(self, suit: int, bits: int) -> tuple[tuple[int, ...], ...]:
+    def suit_optimal_runs(self, suit: int, bits: int) -> SuitRuns:
         """:meth:`all_optimal_runs` of ``bits``, each run moved to ``suit`` (at most 4 x 8,192 kept)."""
         key = suit << 13 | bits
-        found = self._suit_optimal.get(key)
+        found = self._suit_optimal[key]
         if found is None:
             shift = 13 * suit
             found = tuple(tuple(run << shift for run in runs) for runs in self.all_optimal_runs(bits))
@@ -387,15 +392,6 @@ def _set_options(mask: Mask) -> list[tuple[int, ...]]:
     return options
 
 
-def _runs_deadwood(mask: Mask, best: list[int]) -> int:
-    return (
-        best[mask & SUIT_BITS]
-        + best[(mask >> 13) & SUIT_BITS]
-        + best[(mask >> 26) & SUIT_BITS]
-        + best[mask >> 39]
-    )
-
-
 def min_deadwood(hand: Hand, system: MeldSystem = STANDARD_SYSTEM) -> int:
     """Least deadwood points of any arrangement of ``hand`` (any number of cards).
 
@@ -485,6 +481,33 @@ def min_deadwood_after_discard(hand: Hand, system: MeldSystem = STANDARD_SYSTEM)
     )
 
 
+def best_discard(hand: Hand, system: MeldSystem = STANDARD_SYSTEM) -> Card:
+    """The lowest card of an 11-card ``hand`` whose discard leaves the least deadwood.
+
+    With no rank held three times a discard changes one suit's table value only, so
+    the first suit whose ``discard_gain`` is least holds it; else each discard is tried,
+    in card order, until one leaves :func:`min_deadwood_after_discard`.
+
+    ``hand`` is a mask (or anything :func:`~ginref.notation.hand_mask` takes) of at least
+    one card; ``system`` the meld rules. Returns the card. Raises
+    :class:`~ginref.errors.NotationError` for a hand that is not cards or has none.
+    """
+    mask = as_mask(hand)
+    if not mask:
+        raise NotationError("best_discard: the hand has no card to discard")
+    tables = _STANDARD_TABLES if system is STANDARD_SYSTEM else _tables_for(system)
+    best, gain = tables.best, tables.discard_gain
+    suits = (mask & SUIT_BITS, mask >> 13 & SUIT_BITS, mask >> 26 & SUIT_BITS, mask >> 39)
+    c, d, h, s = suits
+    if (c & d & (h | s)) | ((c | d) & h & s):
+        target = min_deadwood_after_discard(mask, system)
+        return next(card for card in scan(mask) if min_deadwood(mask & ~(1 << card), system) == target)
+    least = min(gain[c], gain[d], gain[h], gain[s])
+    suit, bits = next((suit, bits) for suit, bits in enumerate(suits) if gain[bits] == least)
+    rank = next(rank for rank in scan(bits) if best[bits ^ 1 << rank] - best[bits] == least)
+    return 13 * suit + rank
+
+
 def _settle_last_rank_with_discard(
     c: int, d: int, h: int, s: int, low: int, best: list[int], gain: list[int]
 ) -> int:
@@ -546,12 +569,12 @@ def _settle_last_rank(c: int, d: int, h: int, s: int, low: int, best: list[int])
     return unset if unset < melded else melded
 
 
-def _set_combinations(mask: Mask) -> Iterator[int]:
-    for combo in itertools.product(*_set_options(mask)):
-        removed = 0
-        for set_mask in combo:
-            removed |= set_mask
-        yield removed
+def _set_combinations(mask: Mask) -> Iterable[int]:
+    """The union of the sets of each choice of sets in ``mask`` (just 0 when no rank is held three times)."""
+    options = _set_options(mask)
+    if not options:
+        return (0,)
+    return [sum(combo) for combo in itertools.product(*options)]
 
 
 def _split_sets(sets_mask: int) -> list[int]:
@@ -571,15 +594,29 @@ Split: TypeAlias = tuple[int, tuple[int, ...]]
 
 def _optimal_splits(mask: Mask, tables: _Tables, target: int) -> list[Split]:
     """Every split of ``mask`` into sets and runs that leaves ``target`` deadwood, each once."""
+    c, d, h, s = mask & SUIT_BITS, mask >> 13 & SUIT_BITS, mask >> 26 & SUIT_BITS, mask >> 39
+    if not ((c & d & (h | s)) | ((c | d) & h & s)):  # no set to choose: runs alone reach the target
+        return _run_choices(0, tables, c, d, h, s)
     found: list[Split] = []
+    best = tables.best
     for sets_mask in _set_combinations(mask):
         rest = mask & ~sets_mask
-        if _runs_deadwood(rest, tables.best) != target:
-            continue
-        per_suit = [tables.suit_optimal_runs(suit, bits) for suit, bits in enumerate(_suit_masks(rest))]
-        for c, d, h, s in itertools.product(*per_suit):
-            found.append((sets_mask, c + d + h + s))
+        c, d, h, s = rest & SUIT_BITS, rest >> 13 & SUIT_BITS, rest >> 26 & SUIT_BITS, rest >> 39
+        if best[c] + best[d] + best[h] + best[s] == target:
+            found += _run_choices(sets_mask, tables, c, d, h, s)
     return found
+
+
+def _run_choices(sets_mask: int, tables: _Tables, c: int, d: int, h: int, s: int) -> list[Split]:
+    """The splits with these sets: each suit's optimal runs, one choice per suit (mostly one in all)."""
+    known, runs = tables._suit_optimal, tables.suit_optimal_runs
+    w = known[c] or runs(0, c)
+    x = known[8192 | d] or runs(1, d)
+    y = known[16384 | h] or runs(2, h)
+    z = known[24576 | s] or runs(3, s)
+    if len(w) == len(x) == len(y) == len(z) == 1:
+        return [(sets_mask, w[0] + x[0] + y[0] + z[0])]
+    return [(sets_mask, a + b + e + f) for a, b, e, f in itertools.product(w, x, y, z)]
 
 
 def _lowest_card(meld: Mask) -> int:
@@ -588,8 +625,10 @@ def _lowest_card(meld: Mask) -> int:
 
 def _split_melds(split: Split) -> list[Mask]:
     """The melds of a split in canonical order: disjoint, so by lowest card."""
-    melds = [*_split_sets(split[0]), *split[1]]
-    melds.sort(key=_lowest_card)
+    sets_mask, runs = split
+    melds = [*_split_sets(sets_mask), *runs] if sets_mask else list(runs)
+    if len(melds) > 1:
+        melds.sort(key=_lowest_card)
     return melds
 
 
@@ -603,10 +642,6 @@ def _split_key(mask: Mask, split: Split) -> tuple[tuple[tuple[Card, ...], ...], 
 def _arrangement(mask: Mask, split: Split, tables: _Tables, points: int) -> Arrangement:
     melds = _split_melds(split)
     return Arrangement(tuple(map(tables.meld, melds)), mask & ~sum(melds), points)
-
-
-def _suit_masks(mask: Mask) -> tuple[int, int, int, int]:
-    return (mask & SUIT_BITS, (mask >> 13) & SUIT_BITS, (mask >> 26) & SUIT_BITS, mask >> 39)
 
 
 def best_arrangement(hand: Hand, system: MeldSystem = STANDARD_SYSTEM) -> Arrangement:
@@ -711,7 +746,9 @@ __all__ = [
     "Meld",
     "MeldKind",
     "MeldSystem",
+    "as_mask",
     "best_arrangement",
+    "best_discard",
     "is_meld",
     "meld_kind",
     "meld_masks",
