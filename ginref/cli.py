@@ -8,6 +8,7 @@ Exit codes (:func:`main`; README's "Exit codes" says the same for users):
 - 3 unreadable input: a path that exists but cannot be read (a FIFO, no permission),
   bytes that are not text, records or sheet lines that do not parse
 - 4 the output could not be written (a full disk; a stdout error other than a closed pipe)
+- 69 ``verify --scheduler``: dask is not installed, or its scheduler cannot be reached (EX_UNAVAILABLE)
 - 70 an internal error (a bug: one line asks for a report; ``GINREF_DEBUG=1`` shows the traceback)
 - 130 interrupted (SIGINT, Ctrl-C), 143 terminated (SIGTERM): worker processes are shut down first
 - 141 the reader of stdout went away (``ginref verify big | head -1``): quiet, as if
@@ -92,6 +93,12 @@ class UnreadableError(click.ClickException):
     """An input file or record that cannot be read: exit code 3."""
 
     exit_code = 3
+
+
+class ClusterUnavailable(click.ClickException):
+    """``verify --scheduler``: no dask, or no scheduler at the address: exit code 69."""
+
+    exit_code = 69
 
 
 @contextmanager
@@ -1062,7 +1069,12 @@ class _ProgressLine:
     "--jobs",
     "-j",
     type=click.IntRange(min=1),
-    help="Worker processes  [default: all cores]",
+    help="Worker processes (with --scheduler local: the cluster's)  [default: all cores]",
+)
+@click.option(
+    "--scheduler", metavar="ADDRESS", envvar="DASK_SCHEDULER_ADDRESS",
+    help="Run on the Dask cluster at ADDRESS (tcp://host:8786); 'local' starts one of --jobs "
+    "workers. Needs pip install 'ginref[dask]'  [env: DASK_SCHEDULER_ADDRESS]",
 )
 @rules_options
 @override_rules_option
@@ -1075,6 +1087,7 @@ class _ProgressLine:
 def verify(
     paths: tuple[str, ...],
     jobs: int | None,
+    scheduler: str | None,
     rules_name: str | None,
     rules_file: Path | None,
     overrides: tuple[str, ...],
@@ -1097,30 +1110,49 @@ def verify(
     record is ruled under the rules it names; --override-rules rules them all
     under --rules, --rules-file and --set instead.
 
-    Exit 0 all clean, 1 any findings (wins over 3), 3 any unreadable, 2 usage.
+    With --scheduler, the same batch runs on a Dask cluster and PATHs may be
+    fsspec URLs (s3://bucket/logs/); the output is the same.
+
+    Exit 0 all clean, 1 any findings (wins over 3), 3 any unreadable, 2 usage,
+    69 no dask or no scheduler.
 
     \b
     Examples:
       ginref verify samples/records
       ginref verify logs/ --jobs 2 --jsonl > results.jsonl
       cat hands.jsonl | ginref verify - --rules openspiel --override-rules --json
+      ginref verify s3://bucket/logs/ --scheduler tcp://10.0.0.5:8786 --jsonl
     """
     from ginref.render import csv_header, csv_rows, result_lines, verify_summary_text
-    from ginref.verify import Summary
+    from ginref.verify import RecordResult, Summary
     from ginref.verify import verify as run
 
     if as_json + as_jsonl + as_csv > 1:
         fail("give one of --json, --jsonl and --csv")
+    from ginref.files import is_url
+
     rules = _record_rules(rules_name, rules_file, overrides, override_rules)
-    _require_paths(paths)
+    _require_paths([p for p in paths if not is_url(p)])
     stdin = sys.stdin.buffer if "-" in paths else None
     summary = Summary()
     skipped: list[str] = []
     from ginref.records.io import ReadProgress
 
     progress = ReadProgress() if _ProgressLine.wanted() else None
-    results = run(list(paths), rules, jobs=jobs, stdin=stdin, want_json=as_json or as_jsonl,
-                  on_skip=skipped.append, format=from_form, game=game, progress=progress)
+    results: Iterator[RecordResult]
+    if scheduler:
+        from ginref.cluster import verify_at
+        from ginref.errors import ClusterError
+
+        try:
+            results = verify_at(scheduler, list(paths), rules, workers=jobs, stdin=stdin,
+                                want_json=as_json or as_jsonl, on_skip=skipped.append, format=from_form,
+                                game=game, progress=progress)
+        except ClusterError as exc:
+            raise ClusterUnavailable(str(exc)) from None
+    else:
+        results = run(list(paths), rules, jobs=jobs, stdin=stdin, want_json=as_json or as_jsonl,
+                      on_skip=skipped.append, format=from_form, game=game, progress=progress)
     out = sys.stdout
     # closing the results (a closed pipe, Ctrl-C, --fail-fast) stops the worker processes now
     with _ProgressLine(progress) as shown, contextlib.closing(results):

@@ -94,3 +94,7 @@ class OutputFileError(GinrefError, OSError):
 
     def __str__(self) -> str:
         return self.message
+
+
+class ClusterError(GinrefError):
+    """A Dask cluster that cannot be used: dask is not installed, or its scheduler cannot be reached."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import codecs
 import contextlib
+import io
 import os
 import re
 import stat
@@ -118,7 +119,10 @@ def open_url(url: str) -> IO[bytes]:
     fs, path = _url_fs(url)
     where = _shown(url)
     try:
-        return fs.open(path, "rb")  # type: ignore[no-any-return]
+        handle = fs.open(path, "rb")
+        if "memory" in fs.protocol:  # one shared file object (one position) for every opener: a view each
+            handle = io.BytesIO(handle.getvalue())  # the bytes are shared, not copied
+        return handle  # type: ignore[no-any-return]
     except FileNotFoundError:
         raise InputFileError(f"{where}: no such file", where, missing=True) from None
     except IsADirectoryError:

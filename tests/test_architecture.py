@@ -26,7 +26,7 @@ LAYERS: dict[str, float] = {
     "records.model": 7, "records.text": 7.2, "records.jsonform": 7.2,
     "records.openspiel": 7.3, "records.kaggle": 7.35, "records.io": 7.4, "records": 7.6,
     "referee.findings": 8, "referee.replay": 8.2, "referee.verdict": 8.4, "referee": 8.6,
-    "verify": 9,
+    "verify": 9, "cluster": 9.1,
     "position": 9.2, "advice": 9.4,
     "render": 10, "plot": 10.5,
     "cli": 11, "__init__": 11, "__main__": 12,
@@ -39,6 +39,9 @@ ONLY_IN = {
     "tabulate": {"render"},
     "matplotlib": {"plot"},
     "pyparsing": {"grammar", "records.text", "sheets"},
+    "fsspec": {"files"},
+    "dask": {"cluster"},
+    "distributed": {"cluster"},
 }
 
 
