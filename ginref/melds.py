@@ -22,7 +22,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, TypeAlias
 
 from ginref.cards import FULL_DECK, SUITS, Card, CardSet, Mask, card_name, mask_of, scan
-from ginref.errors import NotationError
+from ginref.errors import HandSizeError, NotationError
 from ginref.notation import CARD_TOKENS, hand_mask, parse_melds
 
 if TYPE_CHECKING:
@@ -392,6 +392,18 @@ def _set_options(mask: Mask) -> list[tuple[int, ...]]:
     return options
 
 
+MOST_OPEN_RANKS = 6
+"""Ranks open to a set choice that the exact search takes (6**6 choices at most); more
+need 21 cards or so, which no hand of gin holds, and would take exponential time."""
+
+
+def _too_many_sets(open_ranks: int) -> HandSizeError:
+    return HandSizeError(
+        f"too many ranks held three or four times for the exact search: {open_ranks.bit_count()},"
+        f" at most {MOST_OPEN_RANKS}"
+    )
+
+
 def min_deadwood(hand: Hand, system: MeldSystem = STANDARD_SYSTEM) -> int:
     """Least deadwood points of any arrangement of ``hand`` (any number of cards).
 
@@ -428,6 +440,8 @@ def min_deadwood(hand: Hand, system: MeldSystem = STANDARD_SYSTEM) -> int:
     open_ranks = triples ^ forced
     if not open_ranks:
         return best[c] + best[d] + best[h] + best[s]
+    if open_ranks.bit_count() > MOST_OPEN_RANKS:
+        raise _too_many_sets(open_ranks)
     last = open_ranks & -open_ranks
     open_ranks ^= last
     if not open_ranks:
@@ -473,6 +487,8 @@ def min_deadwood_after_discard(hand: Hand, system: MeldSystem = STANDARD_SYSTEM)
     value = best[c] + best[d] + best[h] + best[s] + min(gain[c], gain[d], gain[h], gain[s])
     if not open_ranks:
         return value
+    if open_ranks.bit_count() > MOST_OPEN_RANKS:
+        raise _too_many_sets(open_ranks)
     if open_ranks & (open_ranks - 1) == 0:
         return min(value, _settle_last_rank_with_discard(c, d, h, s, open_ranks, best, gain))
     return min(

@@ -26,6 +26,7 @@ FAST_COUNTS = {
     "cards": 20_000,
     "card": 20_000,
     "melds": 20_000,
+    "library": 1_500,
     "override": 20_000,
     "rules_file": 3_000,
     "sheet": 1_500,

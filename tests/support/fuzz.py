@@ -99,6 +99,12 @@ HOMES: dict[str, tuple[str, ...]] = {
     "to_json_dict": _RECORD_JSON,
     "from_json_dict": _RECORD_JSON,
     "adjudicate": ("ginref.referee", "ginref.referee.verdict", "ginref.adjudicate"),
+    "hand_mask": ("ginref.notation",),
+    "min_deadwood": ("ginref.melds",),
+    "min_deadwood_after_discard": ("ginref.melds",),
+    "best_arrangement": ("ginref.melds",),
+    "best_discard": ("ginref.melds",),
+    "analyze": ("ginref.analysis",),
 }
 
 
@@ -680,6 +686,33 @@ def _notation_check(parse: str, format: str, *, one: bool = False) -> Callable[[
     return check
 
 
+_LIBRARY_CALLS: tuple[tuple[str, Callable[[Any], Any]], ...] = (
+    ("min_deadwood", lambda value: value),
+    ("min_deadwood_after_discard", lambda value: value),
+    ("best_arrangement", lambda value: value),
+    ("best_discard", lambda value: value),
+    ("analyze", lambda value: value.to_dict()),
+)
+"""The library calls that take a hand, and how to compare their answers."""
+
+
+def _check_library(text: str) -> Seen:
+    """Each library call on the text, its words as a list and as a tuple: a result or a
+    GinrefError, and every form that is accepted answers as its mask does."""
+    words = text.split()
+    errors: list[GinrefError] = []
+    for name, answer in _LIBRARY_CALLS:
+        for form in (text, words, tuple(words)):
+            try:
+                got = answer(api(name)(form))
+            except GinrefError as exc:
+                errors.append(exc)
+                continue
+            want = _round_trip(f"{name}(hand_mask(hand))", lambda f=form, n=name: api(n)(api("hand_mask")(f)))
+            _expect(got == answer(want), f"{name} of {type(form).__name__} vs its mask", answer(want), got)
+    return Seen(len(errors) < 3 * len(_LIBRARY_CALLS), tuple(errors))
+
+
 def _check_rules(rules: Any) -> None:
     """A rule set's ``to_dict`` is JSON and feeds back to the same rules (as JSON values and as ``--set``)."""
     table = _round_trip("json.dumps(rules.to_dict())", lambda: json.loads(json.dumps(rules.to_dict())))
@@ -850,6 +883,7 @@ ENTRY_POINTS: dict[str, EntryPoint] = {
         EntryPoint("cards", _notation_check("parse_cards", "format_cards"), _hand_lines, _gen_hand),
         EntryPoint("card", _notation_check("parse_card", "format_cards", one=True), _card_words, _gen_card),
         EntryPoint("melds", _notation_check("parse_melds", "format_melds"), _meld_lines, _gen_melds),
+        EntryPoint("library", _check_library, _hand_lines, _gen_hand),
         EntryPoint("override", _check_override, _override_lines, _gen_override),
         EntryPoint("rules_file", _check_rules_file, _rules_files, _gen_rules_file, binary=True),
         EntryPoint("sheet", _check_sheet, _sheets, _gen_sheet),
