@@ -61,7 +61,7 @@ class Timed:
     fn: Callable[[Any], object]
     args: Sequence[Any]
     checked: bool = True
-    """whether its answers must equal ginref's on the mask (OpenSpiel's heuristics and meld groups need not)"""
+    """whether its answers must equal ginref's on the mask (OpenSpiel's heuristics and groups need not)"""
     passes: int = 1
     seconds: list[float] = field(default_factory=list)
 
@@ -258,7 +258,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--hands", type=int, default=2000, help="hands per class (2000)")
     parser.add_argument("--rounds", type=int, default=7, help="interleaved rounds (7)")
-    parser.add_argument("--min-seconds", type=float, default=0.05, help="CPU seconds per contestant per round")
+    parser.add_argument("--min-seconds", type=float, default=0.05, help="CPU s a contestant a round")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--classes", nargs="*", help="only these hand classes")
     parser.add_argument("--json", type=Path, help="write the figures here")
