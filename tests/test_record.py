@@ -36,13 +36,8 @@ from ginref.records import (
     read_text,
     to_json_dict,
 )
-from ginref.records.text import (
-    _TextReader,
-    claim_line_expr,
-    event_line_expr,
-    record_line_expr,
-    tag_line_expr,
-)
+from ginref.records.text import _TextReader
+from ginref.records.text_grammar import claim_line_expr, event_line_expr, record_line_expr, tag_line_expr
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples" / "records"
 KNOCK = (SAMPLES / "knock-layoffs.gin").read_text(encoding="utf-8")
@@ -735,3 +730,24 @@ def test_any_record_round_trips_through_both_forms(record: GameRecord) -> None:
     data = to_json_dict(record)
     assert from_json_dict(json.loads(json.dumps(data))) == record
     assert from_json_dict(json.loads(format_jsonl(record))) == record
+
+
+def test_plain_records_are_read_without_loading_pyparsing() -> None:
+    """Every sample, text and JSON, takes the fast paths: a batch of them never pays for the
+    grammar; a line only the grammar reads (an escaped quote) loads it, and reads right."""
+    import subprocess
+    import sys
+
+    escaped = KNOCK.replace('[Event "NOTATION.md worked hand"]', '[Event "the \\"worked\\" hand"]')
+    code = (
+        "import sys; from ginref.verify import verify; from ginref.records import read_text;"
+        f" results = list(verify([{str(SAMPLES)!r}], jobs=1));"
+        " print(len(results), 'pyparsing' in sys.modules);"
+        f" record = read_text({escaped!r});"
+        " print(dict(record.tags)['Event'], 'pyparsing' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    plain, grammar = out.stdout.splitlines()
+    assert int(plain.split()[0]) > 60
+    assert plain.split()[1] == "False"
+    assert grammar == 'the "worked" hand True'

@@ -1,0 +1,36 @@
+"""The words of the text form (``.gin``) that its reader and its grammar share.
+
+The keywords, the patterns of a bare name and of quoted text, and the token both
+produce: the reader's fast path without pyparsing, :mod:`ginref.records.text_grammar`
+with it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["RECORD_KEYWORDS", "RECORD_NAME_RE", "RECORD_OUTCOMES", "RECORD_STRING_RE", "RecordToken", "shown"]
+
+
+@dataclass(frozen=True, slots=True)
+class RecordToken:
+    """A keyword, name or tag value of a record line and where it starts (0-based)."""
+
+    loc: int
+    text: str
+
+
+RECORD_KEYWORDS = (
+    "pass", "draw", "take", "discard", "knock", "gin", "big_gin", "defend", "deadwood",
+    "result", "score", "final", "next_dealer", "undercut", "tie", "void", "illegal_knock",
+)
+RECORD_OUTCOMES = ("knock", "gin", "big_gin", "undercut", "tie", "void", "illegal_knock", "win", "draw")
+RECORD_NAME_RE = rf"(?!(?:{'|'.join(RECORD_KEYWORDS)})(?!['.-]?\w))[^\W\d]\w*(?:['.-]\w+)*"
+"""A player name that needs no quotes; the formatter quotes every other name."""
+RECORD_STRING_RE = r'"(?:[^"\\\x00-\x1f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"'
+"""A JSON string literal, the quoted text of tag values and unusual names."""
+
+
+def shown(text: str, width: int = 40) -> str:
+    """``text`` quoted, cut to ``width`` characters so a message stays one short line."""
+    return repr(text) if len(text) <= width else repr(text[:width]) + f"... ({len(text)} characters)"
