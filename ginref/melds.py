@@ -460,10 +460,13 @@ def min_deadwood_after_discard(hand: Hand, system: MeldSystem = STANDARD_SYSTEM)
 
     ``hand`` holds 11 cards (a mask or anything :func:`~ginref.notation.hand_mask` takes);
     ``system`` the meld rules. Returns the points. Raises
-    :class:`~ginref.errors.NotationError` only for a hand that is not cards.
+    :class:`~ginref.errors.NotationError` for a hand that is not cards and
+    :class:`~ginref.errors.HandSizeError` for one with no card to discard.
     """
     if type(hand) is not int:
         hand = as_mask(hand)
+    if not hand:
+        raise HandSizeError("an empty hand has no card to discard")
     tables = _STANDARD_TABLES if system is STANDARD_SYSTEM else _tables_for(system)
     best = tables.best
     gain = tables.discard_gain

@@ -296,3 +296,10 @@ def test_a_hand_with_too_many_sets_to_choose_is_refused_not_searched_for_ever(ca
 def test_a_long_hand_with_few_sets_is_still_searched() -> None:
     assert min_deadwood((1 << 20) - 1) == 0  # clubs A..K and diamonds A..7
     assert min_deadwood_after_discard((1 << 20) - 1) == 0
+
+
+@pytest.mark.parametrize("hand", [0, [], "", CardSet(0)], ids=repr)
+def test_an_empty_hand_has_no_discard(hand: Any) -> None:
+    with pytest.raises(HandSizeError, match="no card to discard"):
+        min_deadwood_after_discard(hand)
+    assert min_deadwood(hand) == 0
