@@ -701,6 +701,11 @@ def _first_line(text: str, pattern: re.Pattern[str]) -> int:
     return 1 if match is None else text.count("\n", 0, match.start()) + 1
 
 
+def _key_shown(key: str) -> str:
+    """A key as written in a table header, cut so that the message stays one short line."""
+    return key if len(key) <= 40 else key[:40] + f"... ({len(key)} characters)"
+
+
 def _knob_table(where: str, text: str, data: dict[str, object]) -> dict[str, object]:
     """Top-level knobs and those of a ``[rules]`` table, in one mapping."""
     table: dict[str, object] = {k: v for k, v in data.items() if k != "rules"}
@@ -712,11 +717,11 @@ def _knob_table(where: str, text: str, data: dict[str, object]) -> dict[str, obj
             if isinstance(value, dict):
                 raise UnknownRulesError(_located(
                     where, text, key,
-                    f"nested table [rules.{key}] is not supported; "
+                    f"nested table [rules.{_key_shown(key)}] is not supported; "
                     "put the knobs in [rules] or at the top level",
                 ))
             if key in table:
-                raise UnknownRulesError(_located(where, text, key, f"{key!r} is given twice"))
+                raise UnknownRulesError(_located(where, text, key, f"{excerpt(key, 40)} is given twice"))
             table[key] = value
     return table
 
@@ -737,9 +742,30 @@ def _toml_error(exc: ValueError, text: str) -> str:
 
 def _located(where: str, text: str, key: str, message: str) -> str:
     """Prefix ``message`` with ``file:line`` of the first line that sets ``key``."""
-    name = rf"""(?:{re.escape(key)}|"{re.escape(key)}"|'{re.escape(key)}')"""
-    pattern = re.compile(rf"^\s*(?:{name}\s*=|\[\s*(?:rules\s*\.\s*)?{name}\s*\])")
     for lineno, line in enumerate(text.splitlines(), 1):
-        if pattern.match(line):
+        if _sets_key(line, key):
             return f"{where}:{lineno}: {message}"
     return f"{where}: {message}"
+
+
+def _sets_key(line: str, key: str) -> bool:
+    """Whether ``line`` is ``key = ...`` or the table ``[key]`` / ``[rules.key]`` (the key bare
+    or quoted); string tests only, so a key of any length costs one pass over the line."""
+    rest = line.lstrip()
+    closing = "="
+    if rest.startswith("["):
+        rest, closing = rest[1:].lstrip(), "]"
+        if _named(rest, key, closing):
+            return True
+        if not rest.startswith("rules"):
+            return False
+        rest = rest[5:].lstrip()
+        if not rest.startswith("."):
+            return False
+        rest = rest[1:].lstrip()
+    return _named(rest, key, closing)
+
+
+def _named(text: str, key: str, closing: str) -> bool:
+    return any(text.startswith(name) and text[len(name):].lstrip().startswith(closing)
+               for name in (key, f'"{key}"', f"'{key}'"))

@@ -652,6 +652,11 @@ def test_load_rules_file(text: str, label: str, checks: dict[str, object], tmp_p
         ("rules = 3\n", "{f}:1: 'rules' must be a table"),
         ("gin_bonus = 25\n[rules]\ngin_bonus = 30\n", "{f}:1: 'gin_bonus' is given twice"),
         ("[meta]\nauthor = \"me\"\n", "{f}:1: unknown rule knob 'meta'"),
+        ("[ rules . 'standard' ]\ngin_bonus = 25\n", "{f}:1: nested table [rules.standard] is not"),
+        ('gin_bonus = 25\n[rules]\n"gin_bonus" = 30\n', "{f}:1: 'gin_bonus' is given twice"),
+        # a key of any length: found in one pass, cut in the message (it took a regex of the key)
+        ('base = "hoyle"\ngin' + "a" * 200_000 + " = 1\n", "{f}:2: unknown rule knob 'ginaaaa"),
+        ("[rules.x" + "0" * 5000 + "]\ny = 1\n", "{f}:1: nested table [rules.x000000000"),
     ],
 )
 def test_load_rules_file_errors(text: str, message: str, tmp_path: Path) -> None:
@@ -660,6 +665,7 @@ def test_load_rules_file_errors(text: str, message: str, tmp_path: Path) -> None
     with pytest.raises(UnknownRulesError) as info:
         load_rules_file(path)
     assert str(info.value).startswith(message.format(f=path))
+    assert len(str(info.value)) < len(str(path)) + 160
 
 
 def test_load_rules_file_missing(tmp_path: Path) -> None:
