@@ -34,7 +34,7 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--entry", action="append", choices=sorted(ENTRY_POINTS),
                         help="only this entry point (repeatable)")
-    parser.add_argument("--timeout", type=float, default=10.0, help="seconds until an input is a hang")
+    parser.add_argument("--timeout", type=float, default=10.0, help="CPU seconds until an input is a hang")
     parser.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "ginref-fuzz",
                         help="folder for escaping inputs (default: %(default)s)")
     parser.add_argument("--no-shrink", action="store_true", help="write escapes as found, unshrunk")

@@ -942,23 +942,27 @@ def _on_alarm(signum: int, frame: FrameType | None) -> None:
 
 @contextlib.contextmanager
 def hang_guard() -> Iterator[None]:
-    """SIGALRM raises :class:`Hang` while inside; :func:`run_one` arms the timer per input."""
-    previous = signal.signal(signal.SIGALRM, _on_alarm)
+    """SIGPROF raises :class:`Hang` while inside; :func:`run_one` arms the timer per input.
+
+    The timer counts this process's CPU time, not the clock's: on a shared machine (or
+    under ``nice``) an input that waits for a core is not a hang, one that spins is.
+    """
+    previous = signal.signal(signal.SIGPROF, _on_alarm)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
 
 
 def run_one(entry: EntryPoint, data: Any, timeout: float = 10.0) -> Seen | BaseException:
     """Check one input (inside :func:`hang_guard`): what it came to, or the exception that escaped."""
     try:
-        signal.setitimer(signal.ITIMER_REAL, timeout)
+        signal.setitimer(signal.ITIMER_PROF, timeout)
         try:
             return entry.check(data)
         finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.setitimer(signal.ITIMER_PROF, 0)
     except KeyboardInterrupt:
         raise
     except BaseException as exc:
