@@ -13,7 +13,8 @@ every hand an exact peer disputes.
 Command line (subprocesses, same interpreter): ``ginref analyze -`` throughput,
 ``ginref analyze HAND --json`` start-up against ``python -c "import click"``,
 and ``ginref verify`` over generated records, JSON Lines and text, ``--jobs 1``
-and ``--jobs 2``.
+and ``--jobs 2``, and once against ``--scheduler local`` (with the dask extra; the full
+comparison is ``benchmarks/verify_dask.py``).
 
 Exit status: 0 when healthy, 1 when ginref disagrees with the naive search or
 a command misbehaves (with ``--strict``, also when a target is missed).
@@ -35,6 +36,7 @@ import deadwood
 import docs_page
 import report
 import verify_bench
+import verify_dask
 from hands import analyze_hands, hand_classes
 from peers import available_peers
 from timing import pinned_to_one_core
@@ -159,6 +161,9 @@ def measure_cli(settings: Settings, results: dict[str, Any]) -> list[str]:
         progress(f"ginref verify over {sizes.records:,} generated records")
         results["verify"] = verify_bench.measure(sizes.records, settings.seed, sizes.verify_rounds, progress)
         problems.extend(results["verify"].get("problems", []))
+        progress(f"ginref verify --scheduler local over {sizes.records:,} records (verify_dask.py)")
+        results["verify_dask"] = verify_dask.measure(sizes.records, settings.seed, 1, progress, memory=False)
+        problems.extend(results["verify_dask"].get("problems", []))
     return problems
 
 

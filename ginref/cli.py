@@ -1072,9 +1072,9 @@ class _ProgressLine:
     help="Worker processes (with --scheduler local: the cluster's)  [default: all cores]",
 )
 @click.option(
-    "--scheduler", metavar="ADDRESS", envvar="DASK_SCHEDULER_ADDRESS",
+    "--scheduler", metavar="ADDRESS", envvar="DASK_SCHEDULER_ADDRESS", show_envvar=True,
     help="Run on the Dask cluster at ADDRESS (tcp://host:8786); 'local' starts one of --jobs "
-    "workers. Needs pip install 'ginref[dask]'  [env: DASK_SCHEDULER_ADDRESS]",
+    "workers. Needs pip install 'ginref[dask]'",
 )
 @rules_options
 @override_rules_option
@@ -1121,7 +1121,7 @@ def verify(
       ginref verify samples/records
       ginref verify logs/ --jobs 2 --jsonl > results.jsonl
       cat hands.jsonl | ginref verify - --rules openspiel --override-rules --json
-      ginref verify s3://bucket/logs/ --scheduler tcp://10.0.0.5:8786 --jsonl
+      ginref verify s3://bucket/logs/ --scheduler tcp://scheduler:8786 --jsonl
     """
     from ginref.render import csv_header, csv_rows, result_lines, verify_summary_text
     from ginref.verify import RecordResult, Summary

@@ -9,7 +9,12 @@ records carry the whole file's line numbers and indexes. Standard input cannot b
 cut by bytes: the main process cuts it into raw records and ships them in chunks.
 At most a few shards are in flight at once, so memory stays flat however large the
 input. An unreadable record becomes a result of its own: nothing stops the batch,
-nothing is lost, and every record given is reported exactly once, in order.
+nothing is lost, and every record given is reported exactly once, in order; a task that
+fails reports its records as unreadable, saying why.
+
+:func:`run_batch` drives any :class:`Runner` with the same tasks (:func:`check_shard`,
+:func:`check_chunk`, :func:`shard_extent`, :func:`record_starts`): a pool of processes
+here, a Dask cluster in :mod:`ginref.cluster`.
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ records with corruptions and hostile lines mixed in, as JSON Lines and as text.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import os
 import random
@@ -35,6 +36,16 @@ HOSTILE = ["[" * 1000, '{"a":' * 3000, "\x00\x01junk", "not json at all", '{"rul
 RECORDS = 1600
 BASES = 100
 """distinct generated hands (generating is slow); the batch repeats them, corrupted or not"""
+
+
+@pytest.fixture(autouse=True)
+def default_recursion_limit() -> Iterator[None]:
+    """Python's default recursion limit here too, as in the workers: how deep a JSON line may
+    nest before it is "nested too deeply" follows it, and hypothesis leaves it raised."""
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(1000)
+    yield
+    sys.setrecursionlimit(before)
 
 
 def run(*args: str, input: bytes | None = None) -> tuple[int, str, str]:
@@ -270,3 +281,102 @@ def test_a_url_of_an_unknown_protocol_is_one_unreadable_record(distributed: Any)
     assert code == 3
     assert out.splitlines() == ['{"source":"nope://x.jsonl","index":0,"line":0,"status":"unreadable",'
                                 '"error":"cannot open: protocol not known: nope"}']
+
+
+def test_the_dask_bag_recipe_in_the_docs_writes_what_verify_gives(
+    part: list[str], client: Any, tmp_path: Path
+) -> None:
+    import re
+
+    page = (ROOT / "docs" / "distributed.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", page, flags=re.S)
+    (recipe,) = [block for block in blocks if "dask.bag" in block]
+    setting, code = recipe.split("\n", 1)
+    assert setting.startswith("logs, out = ")
+    namespace: dict[str, Any] = {"logs": str(Path(part[0]).parent), "out": str(tmp_path)}
+    exec(code, namespace)
+    parts = sorted(tmp_path.glob("part-*.jsonl"), key=lambda p: int(p.stem.removeprefix("part-")))
+    written = [line for path in parts for line in path.read_text(encoding="utf-8").splitlines()]
+    expected = local_results([str(Path(part[0]).parent)])
+    assert written == [r.json for r in expected]
+    assert namespace["counts"] == dict(collections.Counter(r.status for r in expected))
+
+
+# -- the runner, without dask: what a failed task becomes ---------------------------------
+
+
+class _Ready:
+    """A finished future: its value, or the exception it raises."""
+
+    def __init__(self, task: Any, *args: Any) -> None:
+        try:
+            self.value, self.error = task(*args), None
+        except Exception as exc:
+            self.value, self.error = None, exc
+
+    def result(self) -> Any:
+        if self.error is not None:
+            raise self.error
+        return self.value
+
+
+class _Broken:
+    """Runs every task here, and breaks the ones named for the shard starting at ``at``."""
+
+    def __init__(self, at: int, broken: set[str]) -> None:
+        self.at, self.broken = at, broken
+
+    def _run(self, name: str, task: Any, shard: Any) -> _Ready:
+        if name in self.broken and getattr(shard, "start", None) == self.at:
+            return _Ready(_raise)
+        return _Ready(task, shard)
+
+    def count(self, shard: Any) -> _Ready:
+        from ginref.verify import shard_extent
+
+        return self._run("count", shard_extent, shard)
+
+    def check(self, shard: Any) -> _Ready:
+        from ginref.verify import check_shard
+
+        return self._run("check", check_shard, shard)
+
+    def check_chunk(self, chunk: Any) -> _Ready:
+        from ginref.verify import check_chunk
+
+        return _Ready(check_chunk, chunk)
+
+    def starts(self, shard: Any) -> _Ready:
+        from ginref.verify import record_starts
+
+        return self._run("starts", record_starts, shard)
+
+
+def _raise() -> None:
+    raise ConnectionError("worker lost")
+
+
+@pytest.mark.parametrize(
+    ("broken", "lines_kept"),
+    [({"count"}, True), ({"check"}, True), ({"check", "starts"}, False),
+     ({"count", "check", "starts"}, False)],
+    ids=["count", "check", "check+starts", "all"],
+)
+def test_a_failed_task_loses_no_record(part: list[str], broken: set[str], lines_kept: bool) -> None:
+    from ginref.records.io import Shard, shards
+    from ginref.verify import batch_work, run_batch
+
+    cuts = [s for s in shards(part[:1], size=1 << 15) if isinstance(s, Shard)]
+    at = cuts[3].start
+    work = batch_work(part[:1], shard_bytes=1 << 15)
+    seen = list(run_batch(work, _Broken(at, broken), in_flight=3, ahead=2))
+    expected = local_results(part[:1])
+    assert [r.index for r in seen] == [r.index for r in expected]
+    lost = [(r, e) for r, e in zip(seen, expected, strict=True) if r != e]
+    reason = "not checked: the task that read it failed: ConnectionError: worker lost"
+    assert ("check" in broken) == bool(lost)
+    assert all(r.status == "unreadable" and r.rows[0].message == reason for r, _ in lost)
+    if lines_kept:  # read again for where each record starts
+        assert all(r.line == e.line for r, e in lost)
+    else:  # as many as counted, each at the shard's first line
+        assert {r.line for r, _ in lost} == {lost[0][1].line}
