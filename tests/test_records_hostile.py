@@ -97,3 +97,33 @@ def test_the_json_places_table_stays_bounded() -> None:
     big["hands"] = big["hands"] * 300
     list(read_records(io.BytesIO((json.dumps(big) + "\n").encode()), source="big.jsonl"))
     assert len(jsonform._HAND_PLACES) == jsonform._SHARED_HANDS
+
+
+DEEP = {
+    "1,000 [ never closed": "[" * 1000,
+    "500 lists inside a key's value": '{"rules": ' + "[" * 500 + "]" * 500 + "}",
+    "40 lists, closed": "[" * 40 + "]" * 40,
+    "deep events": LINE.replace('"events":[', '"events":[' + "[" * 100 + "]" * 100 + ",", 1),
+}
+
+
+@pytest.mark.parametrize("form", ["jsonl", "json"])
+@pytest.mark.parametrize("text", DEEP.values(), ids=DEEP.keys())
+def test_deep_nesting_gets_one_answer_whatever_the_recursion_limit(text: str, form: str) -> None:
+    """Nesting is refused by a count of its own, so Python's recursion limit (which pytest's
+    hypothesis raises, and any library user may) cannot change a record's error."""
+    import sys
+
+    def read() -> list[str]:
+        return [str(item) for item in read_records(io.StringIO(text + "\n"), source="s", format=form)]
+
+    limit = sys.getrecursionlimit()
+    try:
+        sys.setrecursionlimit(1000)
+        low = read()
+        sys.setrecursionlimit(50_000)
+        high = read()
+    finally:
+        sys.setrecursionlimit(limit)
+    assert low == high
+    assert len(low) == 1 and "nested more than 32 deep" in low[0]

@@ -780,16 +780,50 @@ _LONE_SURROGATE_RE = re.compile(r"\\u[dD][89a-fA-F]")
 _SPACE_RE = re.compile(r"[ \t\n\r]*")
 
 
+MAX_NESTING = 32
+"""Deepest nesting of lists and objects a record may have (a record's own is 8). Deeper is
+refused by this count, not by where Python's recursion limit happens to be, so the same
+text gets the same answer in every process."""
+_STRUCTURE_RE = re.compile(r'[\[\]{}"]')
+_STRING_BODY_RE = re.compile(r'(?:[^"\\]|\\.)*"?', re.DOTALL)
+
+
+def _too_deep(text: str) -> int | None:
+    """Where ``text`` first nests deeper than :data:`MAX_NESTING` (brackets inside strings
+    are skipped), or None; one pass, for error paths and whole documents only."""
+    depth, i = 0, 0
+    while (match := _STRUCTURE_RE.search(text, i)) is not None:
+        i = match.end()
+        char = match.group()
+        if char == '"':
+            i = _STRING_BODY_RE.match(text, i).end()  # type: ignore[union-attr]
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_NESTING:
+                return match.start()
+        else:
+            depth -= 1
+    return None
+
+
+def _nested_error(text: str, offset: int, source: str, line: int) -> RecordError:
+    return RecordError(f"bad JSON: nested more than {MAX_NESTING} deep", source,
+                       line + text.count("\n", 0, offset), offset - text.rfind("\n", 0, offset))
+
+
 def _loads(text: str, source: str, line: int) -> object:
     """``json.loads`` that raises only ``RecordError`` (with line and column), whatever the text."""
     try:
         data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        message = exc.msg[:1].lower() + exc.msg[1:]
-        raise RecordError(f"bad JSON: {message}", source, line + exc.lineno - 1, exc.colno) from None
-    except RecursionError:
-        raise RecordError("bad JSON: nested too deeply", source, line, 1) from None
-    except ValueError:  # an integer past Python's digit limit
+    except (ValueError, RecursionError) as exc:
+        deep = _too_deep(text)
+        if deep is not None:
+            raise _nested_error(text, deep, source, line) from None
+        if isinstance(exc, json.JSONDecodeError):
+            message = exc.msg[:1].lower() + exc.msg[1:]
+            raise RecordError(f"bad JSON: {message}", source, line + exc.lineno - 1, exc.colno) from None
+        if isinstance(exc, RecursionError):  # pragma: no cover - MAX_NESTING is far below the limit
+            raise RecordError("bad JSON: nested too deeply", source, line, 1) from None
         raise RecordError("bad JSON: a number with thousands of digits", source, line, 1) from None
     if _LONE_SURROGATE_RE.search(text):
         try:
@@ -870,6 +904,9 @@ def decode_json_text(
     try:
         return _decoded(_loads(text, source, line), source, index, line)
     except JsonRecordError as exc:
+        deep = _too_deep(text)
+        if deep is not None:
+            return _nested_error(text, deep, source, line)
         return _placed(exc, text, line, _pointer_offset(text, exc.pointer))
     except RecordError as exc:
         return exc
@@ -881,8 +918,13 @@ def decode_json_document(
     """Every record of a ``.json`` document: one record object, or a list of them.
 
     An item of a list that cannot be read is one error and the others are still read;
-    finding where the items start is one pass over the text, however many are bad.
+    finding where the items start is one pass over the text, however many are bad. A
+    document nested deeper than :data:`MAX_NESTING` anywhere is one error.
     """
+    deep = _too_deep(text)
+    if deep is not None:
+        yield _nested_error(text, deep, source, line)
+        return
     try:
         data = _loads(text, source, line)
     except RecordError as exc:
