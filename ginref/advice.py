@@ -30,7 +30,7 @@ from ginref.cards import FULL_DECK, Card, Mask, card_name, mask_names, scan
 from ginref.errors import HandSizeError, RulingError
 from ginref.layoffs import least_defence
 from ginref.melds import Arrangement, Hand, MeldSystem, is_meld, min_deadwood, optimal_arrangements
-from ginref.notation import excerpt, hand_mask, parse_card
+from ginref.notation import card_or_none, excerpt, hand_mask
 from ginref.rules import STANDARD, Rules
 from ginref.scoring import Ending, Outcome, declaration_candidates, settle
 
@@ -222,7 +222,7 @@ def advise(
     cannot be (a card both seen and held, a stock the unseen cards cannot fill).
     """
     position = _position(hand, seen, opponent_has, stock)
-    upcard, taken = _card_or_none(upcard, "upcard"), _card_or_none(taken, "taken card")
+    upcard, taken = card_or_none(upcard, "upcard"), card_or_none(taken, "taken card")
     _check_counts(samples, method, position, taken)
     system = MeldSystem.from_rules(rules)
     limit = rules.knock_limit_for(upcard)
@@ -251,16 +251,6 @@ def _rank(option: KnockOption) -> tuple[int, int, int, int, int]:
     """Best first: most expected points, then most wins, fewest undercuts, least deadwood."""
     discard = option.discard if option.discard is not None else -1
     return (-option.points, -option.wins, option.undercuts, option.declaration.deadwood_points, discard)
-
-
-def _card_or_none(value: Card | str | None, what: str) -> Card | None:
-    if value is None:
-        return None
-    if isinstance(value, str):
-        return parse_card(value)
-    if type(value) is int and 0 <= value < 52:
-        return value
-    raise RulingError(f"the {what} must be a card (0 to 51 or card text), not {type(value).__name__}")
 
 
 def _position(hand: Hand, seen: Hand, opponent_has: Hand, stock: int | None) -> _Position:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from ginref.cards import Card, Mask, card_name, mask_names, scan
-from ginref.errors import HandSizeError, NotationError
+from ginref.errors import HandSizeError
 from ginref.melds import (
     Arrangement,
     Hand,
@@ -21,7 +21,7 @@ from ginref.melds import (
     min_deadwood,
     optimal_arrangements,
 )
-from ginref.notation import excerpt
+from ginref.notation import card_or_none
 from ginref.rules import STANDARD, Rules
 
 
@@ -122,7 +122,7 @@ def analyze(
     hand: Hand,
     rules: Rules = STANDARD,
     *,
-    upcard: Card | None = None,
+    upcard: Card | str | None = None,
     all_arrangements: bool = False,
 ) -> HandAnalysis:
     """Analyze a 10-card hand, or an 11-card hand after the draw.
@@ -132,21 +132,20 @@ def analyze(
     and each discard's arrangement only when ``discards`` is read.
 
     ``hand`` is anything :func:`~ginref.notation.hand_mask` takes; ``rules`` the rule set
-    (its knock limit, aces, big gin); ``upcard`` the first upcard, which sets the Oklahoma
-    knock limit; ``all_arrangements`` also lists every optimal arrangement. Returns a
-    :class:`HandAnalysis`. Raises :class:`~ginref.errors.NotationError` for bad cards (or
-    an upcard that is not a card, 0 to 51) and :class:`~ginref.errors.HandSizeError` for
-    a hand of another size.
+    (its knock limit, aces, big gin); ``upcard`` the first upcard (0 to 51 or card text),
+    which sets the Oklahoma knock limit; ``all_arrangements`` also lists every optimal
+    arrangement. Returns a :class:`HandAnalysis`. Raises :class:`~ginref.errors.NotationError`
+    for bad cards (or an upcard that is not a card) and :class:`~ginref.errors.HandSizeError`
+    for a hand of another size.
     """
     cards = as_mask(hand)
     size = cards.bit_count()
     if size not in (10, 11):
         raise HandSizeError(f"expected 10 or 11 cards, got {size}")
-    if upcard is not None and (type(upcard) is not int or not 0 <= upcard < 52):
-        raise NotationError(f"the upcard must be a card, 0 to 51, not {excerpt(upcard)}")
+    first_upcard = card_or_none(upcard, "upcard")
     system = system_for(rules)
-    limit, notes = knock_limit(rules, upcard)
-    forbidden = _forbidden_discard(cards, rules, upcard)
+    limit, notes = knock_limit(rules, first_upcard)
+    forbidden = _forbidden_discard(cards, rules, first_upcard)
     if forbidden is not None:
         notes = (*notes, f"the upcard {card_name(forbidden)} was taken, so it may not be discarded")
     discard = None if size == 10 else _best_discard(cards, system, forbidden)
@@ -160,7 +159,7 @@ def analyze(
         can_knock=best.deadwood_points <= limit,
         gin=best.deadwood_points == 0,
         arrangements=tuple(optimal_arrangements(kept, system)) if all_arrangements else (),
-        upcard=upcard,
+        upcard=first_upcard,
         best_discard=discard,
         big_gin=discard is not None and rules.big_gin_bonus is not None and min_deadwood(cards, system) == 0,
         notes=notes,

@@ -391,6 +391,21 @@ def parse_card(text: str) -> Card:
     return _SPELLINGS[found[0][1]]
 
 
+def card_or_none(value: object, what: str = "card") -> Card | None:
+    """A card given to the library as a card (0 to 51) or as card text, or None: the one
+    reading of an optional card (an upcard, a taken card) for every call that takes one.
+
+    Raises :class:`~ginref.errors.NotationError` naming ``what`` for anything else.
+    """
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return parse_card(value)
+    if type(value) is int and 0 <= value < 52:
+        return value
+    raise NotationError(f"the {what} must be a card (0 to 51 or card text), not {excerpt(value)}")
+
+
 def parse_cards(text: str) -> list[Card]:
     """Distinct cards in input order: ``parse_cards("3C 4c ♣5") == [2, 3, 4]``.
 

@@ -151,7 +151,7 @@ def test_the_same_seed_draws_the_same_hands() -> None:
         ({"method": "guess"}, RulingError, "method must be auto, exact or sampled"),
         ({"method": "exact"}, RulingError, "too many to enumerate"),
         ({"taken": "KH"}, RulingError, "must be one of your 11 cards"),
-        ({"upcard": 3.5}, RulingError, "the upcard must be a card"),
+        ({"upcard": 3.5}, NotationError, "the upcard must be a card"),
         ({"seen": 2.5}, NotationError, "not float"),
         ({"seen": "XX"}, NotationError, "unknown card"),
     ],

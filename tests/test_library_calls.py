@@ -27,7 +27,7 @@ from ginref.melds import (
     min_deadwood_after_discard,
     optimal_arrangements,
 )
-from ginref.notation import hand_mask
+from ginref.notation import hand_mask, parse_card
 from ginref.rules import PRESETS, find_rules
 
 SYSTEMS = [
@@ -186,10 +186,17 @@ def test_analyses_of_one_hand_are_equal_whether_or_not_discards_were_read() -> N
     assert read.discards and read == unread and hash(read) == hash(unread)
 
 
-@pytest.mark.parametrize("upcard", [-1, 52, "7S", 7.0, True, 10**5000], ids=lambda u: type(u).__name__)
+@pytest.mark.parametrize("upcard", [-1, 52, "7X", 7.0, True, 10**5000], ids=lambda u: type(u).__name__)
 def test_an_upcard_that_is_not_a_card_is_a_notation_error(upcard: Any) -> None:
-    with pytest.raises(NotationError, match="upcard"):
+    with pytest.raises(NotationError, match=r"upcard|unknown card"):
         analyze("5S 6S 3H 4H 5H 6H 2D 4D 5D 6D", upcard=upcard)
+
+
+def test_an_upcard_may_be_card_text_as_advise_takes_it() -> None:
+    hand = "5S 6S 3H 4H 5H 6H 2D 4D 5D 6D"
+    oklahoma = find_rules("oklahoma")
+    assert analyze(hand, oklahoma, upcard="7S") == analyze(hand, oklahoma, upcard=parse_card("7S"))
+    assert analyze(hand, oklahoma, upcard="3S").knock_limit == 3
 
 
 # -- every form of a hand: the quick conversion reads as hand_mask does --------------------------
