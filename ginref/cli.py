@@ -26,7 +26,7 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import contextmanager, nullcontext, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
@@ -42,8 +42,10 @@ if TYPE_CHECKING:
     from types import FrameType
 
     from ginref.analysis import HandAnalysis
+    from ginref.cluster import ClusterRun
     from ginref.records.io import ReadProgress
     from ginref.records.model import InputForm, RecordFormat
+    from ginref.verify import RecordResult, Summary
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -1123,70 +1125,66 @@ def verify(
       cat hands.jsonl | ginref verify - --rules openspiel --override-rules --json
       ginref verify s3://bucket/logs/ --scheduler tcp://scheduler:8786 --jsonl
     """
-    from ginref.render import csv_header, csv_rows, result_lines, verify_summary_text
-    from ginref.verify import RecordResult, Summary
-    from ginref.verify import verify as run
+    from ginref.files import is_url
+    from ginref.records.io import ReadProgress
+    from ginref.render import skipped_files_note
+    from ginref.verify import Summary as Counts
 
     if as_json + as_jsonl + as_csv > 1:
         fail("give one of --json, --jsonl and --csv")
-    from ginref.files import is_url
-
+    form = "json" if as_json else "jsonl" if as_jsonl else "csv" if as_csv else "text"
     rules = _record_rules(rules_name, rules_file, overrides, override_rules)
     _require_paths([p for p in paths if not is_url(p)])
-    stdin = sys.stdin.buffer if "-" in paths else None
-    summary = Summary()
     skipped: list[str] = []
-    from ginref.records.io import ReadProgress
-
     progress = ReadProgress() if _ProgressLine.wanted() else None
-    results: Iterator[RecordResult]
-    if scheduler:
-        from ginref.cluster import verify_at
-        from ginref.errors import ClusterError
+    options = {"stdin": sys.stdin.buffer if "-" in paths else None, "want_json": as_json or as_jsonl,
+               "on_skip": skipped.append, "format": from_form, "game": game, "progress": progress}
+    results = _verify_results(list(paths), rules, jobs, scheduler, options)
+    summary = Counts()
+    _write_results(results, form, summary, progress, fail_fast)
+    if skipped:
+        click.echo(skipped_files_note(skipped), err=True)
+    if not summary.records:
+        _no_records(paths)
+    sys.exit(summary.exit_code)
 
-        try:
-            results = verify_at(scheduler, list(paths), rules, workers=jobs, stdin=stdin,
-                                want_json=as_json or as_jsonl, on_skip=skipped.append, format=from_form,
-                                game=game, progress=progress)
-        except ClusterError as exc:
-            raise ClusterUnavailable(str(exc)) from None
-    else:
-        results = run(list(paths), rules, jobs=jobs, stdin=stdin, want_json=as_json or as_jsonl,
-                      on_skip=skipped.append, format=from_form, game=game, progress=progress)
+
+def _verify_results(
+    paths: list[str], rules: Rules | None, jobs: int | None, scheduler: str | None, options: dict[str, Any]
+) -> Generator[RecordResult, None, None] | ClusterRun:
+    """The results of the batch, from local worker processes or from a Dask cluster."""
+    if not scheduler:
+        from ginref.verify import verify as run
+
+        return run(paths, rules, jobs=jobs, **options)
+    from ginref.cluster import verify_at
+    from ginref.errors import ClusterError
+
+    try:
+        return verify_at(scheduler, paths, rules, workers=jobs, **options)
+    except ClusterError as exc:
+        raise ClusterUnavailable(str(exc)) from None
+
+
+def _write_results(
+    results: Generator[RecordResult, None, None] | ClusterRun, form: str, summary: Summary,
+    progress: ReadProgress | None, fail_fast: bool,
+) -> None:
+    """Each result in ``form`` as it comes, counted in ``summary``, then the summary."""
+    from ginref.render import verify_closing, verify_opening, verify_result_text
+
     out = sys.stdout
     # closing the results (a closed pipe, Ctrl-C, --fail-fast) stops the worker processes now
     with _ProgressLine(progress) as shown, contextlib.closing(results):
-        if as_json:
-            out.write('{"records":[')
-        elif as_csv:
-            out.write(csv_header())
+        out.write(verify_opening(form))
         for result in results:
-            if as_json:
-                out.write(("," if summary.records else "") + result.json)
-            elif as_jsonl:
-                out.write(result.json + "\n")
-            elif as_csv:
-                out.write(csv_rows(result))
-            elif result.status != "clean" or len(result.codes) > len(result.error_codes):
-                out.write("\n".join(result_lines(result)) + "\n")
+            out.write(verify_result_text(result, form, first=not summary.records))
             summary.add(result)
             shown.update(summary.records)
             if fail_fast and result.status != "clean":
                 break
-    if as_json:
-        from ginref.render import to_json
-
-        out.write('],"summary":' + to_json(summary.to_dict(), compact=True) + "}\n")
-    elif not as_jsonl and not as_csv:
-        out.write(verify_summary_text(summary) + "\n")
+    out.write(verify_closing(form, summary))
     out.flush()
-    if skipped:
-        names = ", ".join(skipped[:3]) + (f" and {len(skipped) - 3} more" if len(skipped) > 3 else "")
-        click.echo(f"note: skipped {len(skipped)} file(s) that are not record files: {names} "
-                   "(name a file to read it whatever its ending)", err=True)
-    if not summary.records:
-        _no_records(paths)
-    sys.exit(summary.exit_code)
 
 
 # == convert command ==

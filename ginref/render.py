@@ -658,6 +658,45 @@ def progress_text(records: int, seconds: float, fraction: float | None) -> str:
     return text
 
 
+VerifyForm = str
+"""``text``, ``json``, ``jsonl`` or ``csv``: how ``verify`` writes its results."""
+
+
+def verify_opening(form: VerifyForm) -> str:
+    """What ``verify`` writes before its first result."""
+    return {"json": '{"records":[', "csv": csv_header()}.get(form, "")
+
+
+def verify_result_text(result: RecordResult, form: VerifyForm, first: bool) -> str:
+    """One result as ``verify`` writes it in ``form`` (text: nothing for a clean record
+    without advisories)."""
+    if form == "json":
+        return ("" if first else ",") + result.json
+    if form == "jsonl":
+        return result.json + "\n"
+    if form == "csv":
+        return csv_rows(result)
+    if result.status != "clean" or len(result.codes) > len(result.error_codes):
+        return "\n".join(result_lines(result)) + "\n"
+    return ""
+
+
+def verify_closing(form: VerifyForm, summary: VerifySummary) -> str:
+    """What ``verify`` writes after its last result: the summary, in the form's own way."""
+    if form == "json":
+        return '],"summary":' + to_json(summary.to_dict(), compact=True) + "}\n"
+    if form == "text":
+        return verify_summary_text(summary) + "\n"
+    return ""
+
+
+def skipped_files_note(skipped: Sequence[str]) -> str:
+    """The note on stderr naming the files a folder walk left out."""
+    names = ", ".join(skipped[:3]) + (f" and {len(skipped) - 3} more" if len(skipped) > 3 else "")
+    return (f"note: skipped {len(skipped)} file(s) that are not record files: {names} "
+            "(name a file to read it whatever its ending)")
+
+
 def verify_summary_text(summary: VerifySummary) -> str:
     rows = [
         ["records", str(summary.records)],
