@@ -11,10 +11,12 @@ import contextlib
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ginref.records import GameRecord, read_records
 from ginref.referee import Verdict, adjudicate
-from ginref.referee.replay import HandReplay
+from ginref.referee.replay import HandReplay, _fast_mask
 from ginref.rules import PRESET_NAMES, find_rules
 from tests.support.randomplay import corrupt, random_game, random_hand
 
@@ -69,3 +71,15 @@ def test_the_quick_path_is_taken() -> None:
     finally:
         HandReplay.quick_turns = original  # type: ignore[method-assign]
     assert taken > 5
+
+
+CARDISH = st.one_of(st.integers(-3, 55), st.sampled_from([None, "3C", 2.0, 10**30]))
+
+
+@given(st.lists(CARDISH, max_size=40))
+def test_the_deal_fast_mask_is_the_checked_reading(cards: list[object]) -> None:
+    """``_fast_mask`` (one sum of card bits) against the deal's card-by-card check: the
+    mask of distinct cards 0..51, else -1."""
+    valid = all(type(c) is int and 0 <= c < 52 for c in cards) and len(set(cards)) == len(cards)
+    expected = sum(1 << c for c in cards) if valid else -1  # type: ignore[operator]
+    assert _fast_mask(cards) == expected

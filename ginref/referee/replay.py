@@ -123,16 +123,17 @@ _BITS = tuple(1 << c for c in range(52))
 
 
 def _fast_mask(cards: Sequence[object]) -> int:
-    """The mask of ``cards`` if they are distinct valid cards, else -1 (look closer)."""
-    if not cards:
-        return 0
+    """The mask of ``cards`` if they are distinct valid cards, else -1 (look closer).
+
+    A sum of card bits has as many bits set as there are cards exactly when no card
+    repeats (a repeat carries), so one pass decides both; indexing the bits refuses
+    anything but an int below 52, and ``min`` a negative one.
+    """
     try:
-        if min(cards) < 0 or max(cards) > 51:  # type: ignore[type-var, operator]
-            return -1
-        mask = functools.reduce(operator.or_, map(_BITS.__getitem__, cards))  # type: ignore[arg-type]
-    except (TypeError, ValueError):
+        mask: int = sum(map(_BITS.__getitem__, cards))  # type: ignore[arg-type]
+    except (IndexError, TypeError):
         return -1
-    if bin(mask).count("1") != len(cards):
+    if mask.bit_count() != len(cards) or (cards and min(cards) < 0):  # type: ignore[type-var, operator]
         return -1
     return mask
 
