@@ -107,7 +107,7 @@ DEEP = {
 }
 
 
-@pytest.mark.parametrize("form", ["jsonl", "json"])
+@pytest.mark.parametrize("form", ["jsonl", "json", "kaggle"])
 @pytest.mark.parametrize("text", DEEP.values(), ids=DEEP.keys())
 def test_deep_nesting_gets_one_answer_whatever_the_recursion_limit(text: str, form: str) -> None:
     """Nesting is refused by a count of its own, so Python's recursion limit (which pytest's

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import json
 import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
@@ -33,7 +32,13 @@ from typing import IO, cast
 
 from ginref.errors import InputFileError, RecordError
 from ginref.files import Line, is_url, numbered_lines, open_any, url_files
-from ginref.records.jsonform import decode_json_document, decode_json_text, format_jsonl, pretty_json
+from ginref.records.jsonform import (
+    decode_json_document,
+    decode_json_text,
+    format_jsonl,
+    load_json,
+    pretty_json,
+)
 from ginref.records.kaggle import EPISODE_NAME, decode_episode, looks_like_episode
 from ginref.records.model import GameRecord, InputForm, RecordFormat, UnitForm
 from ginref.records.openspiel import (
@@ -394,11 +399,7 @@ def decode(raw: RawRecord) -> Iterator[GameRecord | RecordError]:
 def _decode_other(raw: RawRecord, form: UnitForm) -> GameRecord:
     """An OpenSpiel history line or serialised state, or a Kaggle episode, as a record."""
     if form == "kaggle":
-        try:
-            data = json.loads(raw.text)
-        except (ValueError, RecursionError) as exc:
-            message = f"a kaggle episode that is not JSON: {str(exc)[:80]}"
-            raise RecordError(message, raw.source, raw.line, 1) from None
+        data = load_json(raw.text, raw.source, raw.line, document=True)
         return decode_episode(data, raw.source, raw.line, raw.index)
     if form == "openspiel_state":
         params, history = parse_serialized(raw.text, raw.source, raw.line)

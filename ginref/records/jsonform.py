@@ -811,8 +811,16 @@ def _nested_error(text: str, offset: int, source: str, line: int) -> RecordError
                        line + text.count("\n", 0, offset), offset - text.rfind("\n", 0, offset))
 
 
-def _loads(text: str, source: str, line: int) -> object:
-    """``json.loads`` that raises only ``RecordError`` (with line and column), whatever the text."""
+def load_json(text: str, source: str, line: int, *, document: bool = False) -> object:
+    """``json.loads`` that raises only ``RecordError`` (with line and column), whatever the text,
+    and refuses nesting deeper than :data:`MAX_NESTING`: every JSON form is loaded here.
+
+    A whole ``document`` (a .json file, a Kaggle episode) is counted before it is loaded; a
+    JSON Lines record only when it fails, since a record that decodes nests 8 deep at most.
+    """
+    deep = _too_deep(text) if document else None
+    if deep is not None:
+        raise _nested_error(text, deep, source, line)
     try:
         data = json.loads(text)
     except (ValueError, RecursionError) as exc:
@@ -902,7 +910,7 @@ def decode_json_text(
     """One JSON record (a ``.jsonl`` line, or a whole document holding one object) whose
     text starts at ``line``; an error names the line and column of the bad element."""
     try:
-        return _decoded(_loads(text, source, line), source, index, line)
+        return _decoded(load_json(text, source, line), source, index, line)
     except JsonRecordError as exc:
         deep = _too_deep(text)
         if deep is not None:
@@ -921,12 +929,8 @@ def decode_json_document(
     finding where the items start is one pass over the text, however many are bad. A
     document nested deeper than :data:`MAX_NESTING` anywhere is one error.
     """
-    deep = _too_deep(text)
-    if deep is not None:
-        yield _nested_error(text, deep, source, line)
-        return
     try:
-        data = _loads(text, source, line)
+        data = load_json(text, source, line, document=True)
     except RecordError as exc:
         yield exc
         return
