@@ -107,3 +107,19 @@ def test_the_install_ships_every_subpackage() -> None:
     packages = {"ginref" + "".join("." + p for p in path.parent.relative_to(PACKAGE).parts)
                 for path in PACKAGE.rglob("__init__.py")}
     assert all(any(fnmatch.fnmatch(name, pattern) for pattern in include) for name in packages)
+
+
+def test_the_install_ships_every_data_file() -> None:
+    """The meld tables, schemas and py.typed are read at run time: each must match a
+    package-data pattern, or a real install would lack it (the tables would be recomputed,
+    a schema would be missing)."""
+    import fnmatch
+
+    import tomllib
+
+    config = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text())
+    patterns = config["tool"]["setuptools"]["package-data"]["ginref"]
+    data = [path.relative_to(PACKAGE).as_posix() for path in PACKAGE.rglob("*")
+            if path.is_file() and path.suffix not in (".py", ".pyc") and "__pycache__" not in path.parts]
+    assert "standard_tables.bin" in data
+    assert [name for name in data if not any(fnmatch.fnmatch(name, p) for p in patterns)] == []

@@ -310,3 +310,29 @@ def test_notation_form_never_changes_the_answer(hand: list[int], data: st.DataOb
     spelled = parse_hand(separator.join(words))
     assert spelled.mask == mask_of(hand)
     assert analyze(spelled.mask).to_dict() == analyze(mask_of(hand)).to_dict()
+
+
+def test_the_shipped_standard_tables_are_the_computed_ones() -> None:
+    """ginref reads the standard system's suit tables from ginref/standard_tables.bin;
+    they must be what the search computes (else: python tools/meld_tables.py)."""
+    from ginref import melds
+
+    computed = melds._built_tables.__wrapped__(melds.STANDARD_SYSTEM, None)
+    assert melds.STANDARD_TABLES_FILE.read_bytes() == computed.saved()
+    loaded = melds._STANDARD_TABLES
+    assert loaded.best == computed.best
+    assert loaded.capable == computed.capable
+    assert loaded.discard_gain == computed.discard_gain
+    assert (loaded.kinds, loaded.run_masks) == (computed.kinds, computed.run_masks)
+
+
+WRONG_SIZES = [b"", b"\x00" * 100, b"\x00" * (4 * 8192 + 1)]
+
+
+@pytest.mark.parametrize("saved", WRONG_SIZES, ids=["none", "short", "long"])
+def test_saved_tables_of_the_wrong_size_are_computed_instead(saved: bytes) -> None:
+    from ginref import melds
+
+    tables = melds._built_tables.__wrapped__(melds.STANDARD_SYSTEM, saved)
+    assert tables.best == melds._STANDARD_TABLES.best
+    assert tables.discard_gain == melds._STANDARD_TABLES.discard_gain
