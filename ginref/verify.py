@@ -543,11 +543,19 @@ def _parallel(
 def _stop(pool: ProcessPoolExecutor) -> None:
     """End the workers now (Ctrl-C, a closed pipe, the caller stopped early): none is left behind."""
     processes = list(getattr(pool, "_processes", {}).values())
+    results = getattr(pool, "_result_queue", None)  # shutdown drops the pool's reference
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         process.terminate()
     for process in processes:
         process.join(5)
+    # A worker ended while writing a result leaves half a message in the result pipe, and
+    # the pool's manager thread (joined at interpreter exit) would wait for the rest for
+    # ever: this process's own copy of the pipe's write end keeps it from seeing EOF. With
+    # every worker gone, closing that copy ends the wait.
+    writer = getattr(results, "_writer", None)
+    if writer is not None and not any(process.is_alive() for process in processes):
+        writer.close()
 
 
 def _warm_up() -> None:
