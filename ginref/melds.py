@@ -525,6 +525,8 @@ def min_deadwood_after_discard(hand: Hand, system: MeldSystem = STANDARD_SYSTEM)
     forced = triples & ~(c & d & h & s) & ~(capable[c] | capable[d] | capable[h] | capable[s])
     if forced:
         c, d, h, s = c & ~forced, d & ~forced, h & ~forced, s & ~forced
+        if not c | d | h | s:  # nothing but sets of three (a short hand): the discard breaks one
+            return min(min_deadwood(hand & ~(1 << card), system) for card in scan(hand))
     open_ranks = triples ^ forced
     value = best[c] + best[d] + best[h] + best[s] + min(gain[c], gain[d], gain[h], gain[s])
     if not open_ranks:

@@ -310,3 +310,14 @@ def test_an_empty_hand_has_no_discard(hand: Any) -> None:
     with pytest.raises(HandSizeError, match="no card to discard"):
         min_deadwood_after_discard(hand)
     assert min_deadwood(hand) == 0
+
+
+@pytest.mark.parametrize("hand", ["9C 9D 9H", "9C 9D 9H 8C 8D 8H", "KC KD KS", "AC AD AH 5S 5D 5H"])
+def test_a_hand_of_nothing_but_sets_of_three_breaks_one_to_discard(hand: str) -> None:
+    """The forced-set shortcut assumed another card to throw, as an 11-card hand always has;
+    a short hand of sets alone gave the no-card sentinel (1,048,576) and best_discard raised
+    StopIteration (found by the 1,000,000-input fuzz run)."""
+    mask = hand_mask(hand)
+    least = min(min_deadwood(mask & ~(1 << c)) for c in scan(mask))
+    assert min_deadwood_after_discard(mask) == least
+    assert min_deadwood(mask & ~(1 << best_discard(mask))) == least
