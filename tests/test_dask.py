@@ -38,16 +38,6 @@ BASES = 100
 """distinct generated hands (generating is slow); the batch repeats them, corrupted or not"""
 
 
-@pytest.fixture(autouse=True)
-def default_recursion_limit() -> Iterator[None]:
-    """Python's default recursion limit here too, as in the workers: how deep a JSON line may
-    nest before it is "nested too deeply" follows it, and hypothesis leaves it raised."""
-    before = sys.getrecursionlimit()
-    sys.setrecursionlimit(1000)
-    yield
-    sys.setrecursionlimit(before)
-
-
 def run(*args: str, input: bytes | None = None) -> tuple[int, str, str]:
     result = CliRunner().invoke(cli, list(args), input=input, catch_exceptions=False)
     return result.exit_code, result.stdout, result.stderr
