@@ -16,6 +16,8 @@ from __future__ import annotations
 import array
 import functools
 import itertools
+import sys
+import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -261,19 +263,26 @@ class _Tables:
         self.kinds = dict.fromkeys(self.run_masks, MeldKind.RUN) | dict.fromkeys(SET_MASKS, MeldKind.SET)
 
     def saved(self) -> bytes:
-        """``best``, ``capable`` and ``discard_gain`` as bytes, for :meth:`build` to restore."""
+        """``best``, ``capable`` and ``discard_gain`` as bytes, for :meth:`build` to restore:
+        little-endian, after a CRC-32 of the rest, so a damaged file is computed instead."""
         gain = [0, *self.discard_gain[1:]]  # the empty suit's NO_CARD does not fit a byte
-        return (array.array("B", self.best).tobytes() + array.array("H", self.capable).tobytes()
-                + array.array("b", gain).tobytes())
+        capable = array.array("H", self.capable)
+        if sys.byteorder == "big":
+            capable.byteswap()
+        body = array.array("B", self.best).tobytes() + capable.tobytes() + array.array("b", gain).tobytes()
+        return zlib.crc32(body).to_bytes(4, "little") + body
 
     def _restore(self, saved: bytes) -> bool:
         size = 1 << 13
-        if len(saved) != 4 * size:
+        body = saved[4:]
+        if len(body) != 4 * size or zlib.crc32(body).to_bytes(4, "little") != saved[:4]:
             return False
         best, capable, gain = array.array("B"), array.array("H"), array.array("b")
-        best.frombytes(saved[:size])
-        capable.frombytes(saved[size : 3 * size])
-        gain.frombytes(saved[3 * size :])
+        best.frombytes(body[:size])
+        capable.frombytes(body[size : 3 * size])
+        if sys.byteorder == "big":
+            capable.byteswap()
+        gain.frombytes(body[3 * size :])
         self.best, self.capable = best.tolist(), capable.tolist()
         self.__dict__["discard_gain"] = [NO_CARD, *gain.tolist()[1:]]
         return True

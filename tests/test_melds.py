@@ -326,11 +326,19 @@ def test_the_shipped_standard_tables_are_the_computed_ones() -> None:
     assert (loaded.kinds, loaded.run_masks) == (computed.kinds, computed.run_masks)
 
 
-WRONG_SIZES = [b"", b"\x00" * 100, b"\x00" * (4 * 8192 + 1)]
+def _damaged() -> bytes:
+    from ginref import melds
+
+    data = bytearray(melds.STANDARD_TABLES_FILE.read_bytes())
+    data[100] ^= 1
+    return bytes(data)
 
 
-@pytest.mark.parametrize("saved", WRONG_SIZES, ids=["none", "short", "long"])
-def test_saved_tables_of_the_wrong_size_are_computed_instead(saved: bytes) -> None:
+WRONG_SIZES = [b"", b"\x00" * 100, b"\x00" * (4 * 8192 + 5), _damaged()]
+
+
+@pytest.mark.parametrize("saved", WRONG_SIZES, ids=["none", "short", "long", "one bit flipped"])
+def test_saved_tables_that_are_not_whole_are_computed_instead(saved: bytes) -> None:
     from ginref import melds
 
     tables = melds._built_tables.__wrapped__(melds.STANDARD_SYSTEM, saved)
