@@ -19,6 +19,7 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from ginref.cards import card_name, mask_of
@@ -106,7 +107,7 @@ def hand(
     next_dealer: str | None = None, line_no: int = 2,
 ) -> HandRecord:
     placed = tuple(
-        dataclasses.replace(ev, place=Place(line=line(i), column=1)) for i, ev in enumerate(events, 1)
+        msgspec.structs.replace(ev, place=Place(line=line(i), column=1)) for i, ev in enumerate(events, 1)
     )
     return HandRecord(
         dealer=dealer,
@@ -446,7 +447,7 @@ def test_gin_outcomes() -> None:
     assert findings(onto) == [("layoff_on_gin", "error", line(4))]
     assert ruling(onto) == ("gin", A, 64)
     # declared as a knock: still gin (advisory)
-    as_knock = dataclasses.replace(GIN, knock=dataclasses.replace(GIN.knock, ending="knock"))  # type: ignore[arg-type]
+    as_knock = msgspec.structs.replace(GIN, knock=msgspec.structs.replace(GIN.knock, ending="knock"))  # type: ignore[arg-type]
     plain = adjudicate(game(hand([P(A), P(B), as_knock], claim("gin", A, 64))))
     assert findings(plain) == [("knock_is_gin", "advisory", line(3))]
     assert ruling(plain) == ("gin", A, 64)

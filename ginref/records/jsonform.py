@@ -17,7 +17,9 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Collection, Iterable, Iterator
-from typing import Any, NoReturn
+from typing import Any, Literal, NoReturn
+
+import msgspec
 
 from ginref.cards import Card, Mask, card_name, mask_of, scan
 from ginref.errors import RecordError
@@ -236,6 +238,8 @@ def _event_places(h: int, count: int) -> list[tuple[Place, Place]]:
 
 
 def _json_events(value: object, h: int) -> tuple[Event, ...]:
+    if type(value) is tuple:  # decoded by the fast path (json.loads never makes a tuple)
+        return value
     pointer = f"/hands/{h}/events"
     if type(value) is not list:
         _want(value, "a list of events", pointer)
@@ -896,6 +900,120 @@ def _shown_pointer(pointer: str) -> str:
     return "/".join(p if len(p) <= 30 else p[:27] + "..." for p in parts)
 
 
+# -- the fast path: msgspec decodes the text into wire Structs, checked by the same code --------
+#
+# json.loads builds a dict per event that _json_events then takes apart; msgspec's typed
+# decoder checks an event's keys and types in C and makes one small Struct. The wire Structs
+# hold what the text says (cards still as text); _json_record and its helpers check and
+# convert them exactly as they do json.loads's dicts, with _wire_events as the events' twin
+# of _json_events. Anything unusual, from a bad card to a key the wire Structs don't know,
+# falls back to the checked path, so every error is the checked path's own.
+# tests/test_json_twins.py compares the two paths.
+
+
+class _WireTurn(msgspec.Struct, tag="turn", tag_field="type", forbid_unknown_fields=True, gc=False):
+    player: str
+    source: Literal["stock", "discard", "none"]
+    card: str | None = None
+    discard: str | None = None
+    knock: Any = None
+
+
+class _WirePass(msgspec.Struct, tag="pass", tag_field="type", forbid_unknown_fields=True, gc=False):
+    player: str
+
+
+class _WireDefence(msgspec.Struct, tag="defence", tag_field="type", forbid_unknown_fields=True,
+                   gc=False):
+    player: str
+    melds: Any = msgspec.UNSET
+    layoffs: Any = msgspec.UNSET
+    deadwood: Any = msgspec.UNSET
+
+
+class _WireHand(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    number: Any = msgspec.UNSET
+    dealer: Any = msgspec.UNSET
+    deal: Any = msgspec.UNSET
+    upcard: Any = msgspec.UNSET
+    stock: Any = msgspec.UNSET
+    events: list[_WireTurn | _WirePass | _WireDefence] | msgspec.UnsetType = msgspec.UNSET
+    result: Any = msgspec.UNSET
+    score_after: Any = msgspec.UNSET
+    next_dealer: Any = msgspec.UNSET
+
+
+class _WireRecord(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    rules: Any = msgspec.UNSET
+    overrides: Any = msgspec.UNSET
+    players: Any = msgspec.UNSET
+    tags: Any = msgspec.UNSET
+    hands: list[_WireHand] | msgspec.UnsetType = msgspec.UNSET
+    final_totals: Any = msgspec.UNSET
+
+
+_WIRE_DECODER = msgspec.json.Decoder(_WireRecord)
+
+
+def _present(wire: msgspec.Struct) -> dict[str, Any]:
+    """The keys the text gave, as json.loads would have them."""
+    out = {}
+    for name in wire.__struct_fields__:
+        value = getattr(wire, name)
+        if value is not msgspec.UNSET:
+            out[name] = value
+    return out
+
+
+def _wire_events(events: list[_WireTurn | _WirePass | _WireDefence], h: int) -> tuple[Event, ...]:
+    """The fast twin of :func:`_json_events`; raises on anything it does not take plainly."""
+    places = _event_places(h, len(events))
+    cards = CARD_TOKENS
+    turn, pass_ = Turn, Pass
+    out: list[Event] = []
+    append = out.append
+    for e, ev in enumerate(events):
+        if type(ev) is _WireTurn:
+            c, x, k = ev.card, ev.discard, ev.knock
+            if ev.source == "none":
+                _check_source(_present_event(ev), "")
+            place, knock_place = places[e]
+            append(turn(ev.player, ev.source, None if c is None else cards[c],
+                        None if x is None else cards[x],
+                        None if k is None else _json_knock(k, h, e, knock_place), place))
+        elif type(ev) is _WirePass:
+            append(pass_(ev.player, places[e][0]))
+        elif isinstance(ev, _WireDefence):
+            append(_json_defence(_present_event(ev), ev.player, h, e, places[e][0]))
+    return tuple(out)
+
+
+def _present_event(ev: _WireTurn | _WireDefence) -> dict[str, object]:
+    data: dict[str, object] = {"type": "turn" if type(ev) is _WireTurn else "defence"}
+    data.update(_present(ev))
+    return data
+
+
+def _fast_record(text: str, source: str, index: int, line: int) -> GameRecord | None:
+    """The record in ``text`` by the fast path, or None: the checked path then decides."""
+    if _LONE_SURROGATE_RE.search(text):
+        return None
+    try:
+        wire = _WIRE_DECODER.decode(text)
+        data = _present(wire)
+        if type(wire.hands) is list:
+            hands = []
+            for h, hand in enumerate(wire.hands):
+                present = _present(hand)
+                if type(hand.events) is list:
+                    present["events"] = _wire_events(hand.events, h)
+                hands.append(present)
+            data["hands"] = hands
+        return _json_record(data, source, index, line)
+    except Exception:  # any doubt at all: the checked path reads it again and says why
+        return None
+
+
 def _decoded(data: object, source: str, index: int, line: int) -> GameRecord:
     try:
         return _json_record(data, source, index, line)
@@ -909,6 +1027,9 @@ def decode_json_text(
 ) -> GameRecord | RecordError:
     """One JSON record (a ``.jsonl`` line, or a whole document holding one object) whose
     text starts at ``line``; an error names the line and column of the bad element."""
+    fast = _fast_record(text, source, index, line)
+    if fast is not None:
+        return fast
     try:
         return _decoded(load_json(text, source, line), source, index, line)
     except JsonRecordError as exc:

@@ -37,6 +37,8 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, TypeVar
 
+import msgspec
+
 from ginref.errors import GinrefError, RecordError
 
 __all__ = [
@@ -782,12 +784,18 @@ def _expect_records(what: str, items: list[Any], records: Sequence[Any]) -> None
         _expect(item == record, f"{what}: {_difference(record, item)}", record, item)
 
 
+def _compared_fields(value: Any) -> list[str]:
+    if isinstance(value, msgspec.Struct):
+        return [name for name in value.__struct_fields__ if name != "place"]
+    return [f.name for f in dataclasses.fields(value) if f.compare]
+
+
 def _difference(a: object, b: object, path: str = "record") -> str:
     """The first field where ``a`` and ``b`` differ, as ``record.hands[0].events[2].card``."""
-    if dataclasses.is_dataclass(a) and type(a) is type(b):
-        for f in dataclasses.fields(a):
-            if f.compare and getattr(a, f.name) != getattr(b, f.name):
-                return _difference(getattr(a, f.name), getattr(b, f.name), f"{path}.{f.name}")
+    if type(a) is type(b) and (dataclasses.is_dataclass(a) or isinstance(a, msgspec.Struct)):
+        for name in _compared_fields(a):
+            if getattr(a, name) != getattr(b, name):
+                return _difference(getattr(a, name), getattr(b, name), f"{path}.{name}")
     if isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b):
         for i, (x, y) in enumerate(zip(a, b, strict=True)):
             if x != y:

@@ -23,6 +23,9 @@ import dataclasses
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
+
+import msgspec
 
 from ginref import game
 from ginref.cards import Card, Mask, mask_of, scan
@@ -62,6 +65,13 @@ __all__ = [
 ]
 
 PLAYERS = ("Ann", "Bo")
+
+
+def _changed(value: Any, **changes: Any) -> Any:
+    """``value`` with ``changes``: records are dataclasses, events msgspec Structs."""
+    if isinstance(value, msgspec.Struct):
+        return msgspec.structs.replace(value, **changes)
+    return dataclasses.replace(value, **changes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -375,7 +385,7 @@ def play_game(
             scored = game.tally(players, entries, rules, first)
             totals, next_dealer = dict(scored.hands[-1].totals), scored.hands[-1].next_dealer
             over, final = scored.game_over, dict(scored.final_totals)
-        record = dataclasses.replace(
+        record = _changed(
             record, score_after=tuple(totals.items()), next_dealer=next_dealer,
         )
         hands.append(record)
@@ -413,7 +423,7 @@ def random_hand(seed: int, rules: Rules | str = "standard") -> GameRecord:
     rules = _rules(rules)
     record, entry = play_hand(rng, rules, rng.choice(PLAYERS), PLAYERS)
     scored = game.tally(PLAYERS, [entry], rules, record.dealer)
-    record = dataclasses.replace(
+    record = _changed(
         record, score_after=tuple(scored.hands[0].totals.items()),
         next_dealer=scored.hands[0].next_dealer,
     )
@@ -430,11 +440,11 @@ Corruption = Callable[[GameRecord, random.Random, Rules], _Done]
 def _with_hand(record: GameRecord, index: int, hand: HandRecord) -> GameRecord:
     hands = list(record.hands)
     hands[index] = hand
-    return dataclasses.replace(record, hands=tuple(hands))
+    return _changed(record, hands=tuple(hands))
 
 
 def _with_events(record: GameRecord, index: int, events: Sequence[Event]) -> GameRecord:
-    return _with_hand(record, index, dataclasses.replace(record.hands[index], events=tuple(events)))
+    return _with_hand(record, index, _changed(record.hands[index], events=tuple(events)))
 
 
 def _final_hands(hand: HandRecord, players: tuple[str, str]) -> tuple[Mask, Mask] | None:
@@ -510,9 +520,9 @@ def _c_card_not_in_hand(record: GameRecord, rng: random.Random, rules: Rules) ->
     if turn.knock is not None:
         if turn.knock.discard is None:
             return None
-        new: Turn = dataclasses.replace(turn, knock=dataclasses.replace(turn.knock, discard=wrong))
+        new: Turn = _changed(turn, knock=_changed(turn.knock, discard=wrong))
     else:
-        new = dataclasses.replace(turn, discard=wrong)
+        new = _changed(turn, discard=wrong)
     events = list(hand.events)
     events[j] = new
     return _with_events(record, i, events), "card_not_in_hand"
@@ -541,8 +551,8 @@ def _c_wrong_score(record: GameRecord, rng: random.Random, rules: Rules) -> _Don
     i = rng.choice(options)
     hand = record.hands[i]
     assert hand.result is not None
-    result = dataclasses.replace(hand.result, points=hand.result.points + rng.randint(1, 9))
-    return _with_hand(record, i, dataclasses.replace(hand, result=result)), "wrong_score"
+    result = _changed(hand.result, points=hand.result.points + rng.randint(1, 9))
+    return _with_hand(record, i, _changed(hand, result=result)), "wrong_score"
 
 
 def _c_wrong_result(record: GameRecord, rng: random.Random, rules: Rules) -> _Done:
@@ -555,10 +565,10 @@ def _c_wrong_result(record: GameRecord, rng: random.Random, rules: Rules) -> _Do
     assert claim is not None
     a, b = record.players
     if claim.winner is None:
-        new = dataclasses.replace(claim, outcome="knock", winner=rng.choice((a, b)))
+        new = _changed(claim, outcome="knock", winner=rng.choice((a, b)))
     else:
-        new = dataclasses.replace(claim, winner=b if claim.winner == a else a)
-    return _with_hand(record, i, dataclasses.replace(hand, result=new)), "wrong_result"
+        new = _changed(claim, winner=b if claim.winner == a else a)
+    return _with_hand(record, i, _changed(hand, result=new)), "wrong_result"
 
 
 def _c_deadwood_misdeclared(record: GameRecord, rng: random.Random, rules: Rules) -> _Done:
@@ -576,8 +586,8 @@ def _c_deadwood_misdeclared(record: GameRecord, rng: random.Random, rules: Rules
     turn = hand.events[j]
     assert isinstance(turn, Turn) and turn.knock is not None
     events = list(hand.events)
-    events[j] = dataclasses.replace(
-        turn, knock=dataclasses.replace(turn.knock, deadwood=deadwood + rng.choice((1, 2, 5)))
+    events[j] = _changed(
+        turn, knock=_changed(turn.knock, deadwood=deadwood + rng.choice((1, 2, 5)))
     )
     return _with_events(record, i, events), "deadwood_misdeclared"
 
@@ -616,7 +626,7 @@ def _c_illegal_layoff(record: GameRecord, rng: random.Random, rules: Rules) -> _
             for at, meld in enumerate(knock.melds):
                 # a card of another suit and rank can never join this meld, chain or not
                 if all(x % 13 != c % 13 and x // 13 != c // 13 for x in scan(meld)):
-                    options.append((i, j, k, dataclasses.replace(
+                    options.append((i, j, k, _changed(
                         defence, layoffs=(*defence.layoffs, (c, at)))))
     if not options:
         return None
@@ -640,9 +650,9 @@ def _c_knock_over_limit(record: GameRecord, rng: random.Random, rules: Rules) ->
     hand = record.hands[i]
     turn = hand.events[j]
     assert isinstance(turn, Turn) and turn.knock is not None
-    knock = dataclasses.replace(turn.knock, ending="knock", melds=(), deadwood=None)
+    knock = _changed(turn.knock, ending="knock", melds=(), deadwood=None)
     events: list[Event] = [ev for ev in hand.events if not isinstance(ev, Defence)]
-    events[j] = dataclasses.replace(turn, knock=knock)
+    events[j] = _changed(turn, knock=knock)
     return _with_events(record, i, events), "knock_over_limit"
 
 
@@ -668,7 +678,7 @@ def _c_stock_draw_mismatch(
     assert isinstance(turn, Turn)
     wrong = rng.choice(hand.stock[pos + 1:])
     events = list(hand.events)
-    events[j] = dataclasses.replace(turn, card=wrong)
+    events[j] = _changed(turn, card=wrong)
     return _with_events(record, i, events), "stock_draw_mismatch"
 
 
@@ -690,7 +700,7 @@ def _c_same_card_discard(
     turn = record.hands[i].events[j]
     assert isinstance(turn, Turn)
     events = list(record.hands[i].events)
-    events[j] = dataclasses.replace(turn, discard=turn.card)
+    events[j] = _changed(turn, discard=turn.card)
     return _with_events(record, i, events), "same_card_discard"
 
 
@@ -769,7 +779,7 @@ def _c_not_top_discard(record: GameRecord, rng: random.Random, rules: Rules) -> 
     assert isinstance(turn, Turn) and turn.card is not None
     wrong = (turn.card + rng.randint(1, 51)) % 52
     events = list(record.hands[i].events)
-    events[j] = dataclasses.replace(turn, card=wrong)
+    events[j] = _changed(turn, card=wrong)
     return _with_events(record, i, events), "not_top_discard"
 
 
@@ -781,7 +791,7 @@ def _c_wrong_dealer(record: GameRecord, rng: random.Random, rules: Rules) -> _Do
     hand = record.hands[i]
     a, b = record.players
     wrong = b if hand.next_dealer == a else a
-    return _with_hand(record, i, dataclasses.replace(hand, next_dealer=wrong)), "wrong_dealer"
+    return _with_hand(record, i, _changed(hand, next_dealer=wrong)), "wrong_dealer"
 
 
 def _c_duplicate_card(record: GameRecord, rng: random.Random, rules: Rules) -> _Done:
@@ -794,7 +804,7 @@ def _c_duplicate_card(record: GameRecord, rng: random.Random, rules: Rules) -> _
     stolen = rng.choice(cards_b)
     cards = [*cards_a[:k], stolen, *cards_a[k + 1:]]
     deal = ((a, tuple(cards)), (b, cards_b))
-    return _with_hand(record, i, dataclasses.replace(hand, deal=deal)), "duplicate_card"
+    return _with_hand(record, i, _changed(hand, deal=deal)), "duplicate_card"
 
 
 def _c_upcard_ritual(record: GameRecord, rng: random.Random, rules: Rules) -> _Done:
@@ -808,9 +818,9 @@ def _c_upcard_ritual(record: GameRecord, rng: random.Random, rules: Rules) -> _D
     turn = hand.events[j]
     assert isinstance(turn, Turn)
     if turn.source == "discard":
-        new = dataclasses.replace(turn, source="stock", card=None)
+        new = _changed(turn, source="stock", card=None)
     else:
-        new = dataclasses.replace(turn, source="discard", card=hand.upcard)
+        new = _changed(turn, source="discard", card=hand.upcard)
     events = list(hand.events)
     events[j] = new
     return _with_events(record, i, events), "upcard_ritual"
@@ -853,7 +863,7 @@ def _c_invalid_meld(record: GameRecord, rng: random.Random, rules: Rules) -> _Do
     merged = spread[a] | spread[b]
     kept = [m for k, m in enumerate(spread) if k not in (a, b)] + [merged]
     events: list[Event] = [ev for ev in hand.events if not isinstance(ev, Defence)]
-    events[j] = dataclasses.replace(turn, knock=dataclasses.replace(turn.knock, melds=tuple(kept)))
+    events[j] = _changed(turn, knock=_changed(turn.knock, melds=tuple(kept)))
     return _with_events(record, i, events), "invalid_meld"
 
 

@@ -1,0 +1,121 @@
+"""The JSON reader's fast path (msgspec into wire Structs) against the checked path beside it.
+
+``jsonform._fast_record`` either gives the record the checked path (``json.loads`` and
+``_json_record``) gives, place for place, or gives up and leaves the text to the checked
+path. These tests hold it to that on the samples, on generated and corrupted games, on
+seeded mutations of the text and on wrong values put at every position of the tree.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ginref.errors import RecordError
+from ginref.records import GameRecord, format_jsonl
+from ginref.records import jsonform as form
+from ginref.rules import PRESET_NAMES, find_rules
+from tests.support import fuzz
+from tests.support.randomplay import corrupt, random_game, random_hand
+
+
+def checked(text: str) -> GameRecord | RecordError:
+    try:
+        return form._decoded(form.load_json(text, "twins", 3), "twins", 5, 3)
+    except RecordError as exc:
+        return exc
+
+
+def agree(text: str) -> bool:
+    """True when the fast path took ``text``; fails the test if it took it wrongly."""
+    fast = form._fast_record(text, "twins", 5, 3)
+    if fast is None:
+        return False
+    slow = checked(text)
+    assert isinstance(slow, GameRecord), (text[:300], slow)
+    assert fast == slow
+    assert repr(fast) == repr(slow)  # places, source and index too
+    assert (fast.source, fast.index, fast.place) == (slow.source, slow.index, slow.place)
+    return True
+
+
+def sample_lines() -> list[str]:
+    lines = list(fuzz._jsonl_lines())
+    lines += [json.dumps(doc, ensure_ascii=False) for doc in fuzz.json_documents()]
+    return lines
+
+
+def generated_lines(seed: int) -> list[str]:
+    rng = random.Random(seed)
+    out = []
+    for i, name in enumerate(PRESET_NAMES):
+        rules = find_rules(name)
+        out.append(format_jsonl(random_hand(seed * 100 + i, rules)))
+        out.append(format_jsonl(random_game(seed * 100 + i, rules, max_hands=3)))
+        try:
+            out.append(format_jsonl(corrupt(random_hand(seed * 100 + 50 + i, rules), rng, rules)[0]))
+        except ValueError:  # no corruption applies to this hand
+            pass
+    return out
+
+
+def test_every_sample_record_takes_the_fast_path_and_agrees() -> None:
+    lines = sample_lines()
+    taken = [agree(line) for line in lines]
+    plain = [line for line, took in zip(lines, taken, strict=True)
+             if not took and isinstance(checked(line), GameRecord)]
+    assert len(lines) > 50
+    assert all(form._LONE_SURROGATE_RE.search(line) for line in plain), plain[:1]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_generated_and_corrupted_games_agree(seed: int) -> None:
+    lines = generated_lines(seed)
+    assert sum(agree(line) for line in lines) == len(lines)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_mutated_text_agrees(seed: int) -> None:
+    rng = random.Random(seed)
+    donors = sample_lines()
+    taken = 0
+    for _ in range(400):
+        text = rng.choice(donors)
+        for _ in range(rng.choice((1, 1, 2, 3))):
+            text = rng.choice(fuzz.MUTATORS)(rng, text, donors)
+        taken += agree(text)
+    assert taken > 20  # some mutations leave a record that still reads
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_a_wrong_value_anywhere_agrees(data: st.DataObject) -> None:
+    doc = data.draw(st.sampled_from(fuzz.json_documents()))
+    paths = fuzz.json_paths(doc)
+    path = data.draw(st.sampled_from(paths))
+    value = data.draw(st.sampled_from(fuzz.WRONG_VALUES))
+    text = json.dumps(fuzz.json_replaced(doc, path, lambda _old: value), ensure_ascii=False)
+    agree(text)
+
+
+@pytest.mark.parametrize("text", [
+    '{"rules":"standard","players":["A","B"],"hands":[],"rules":"hoyle"}',
+    '{"rules":"standard","players":["A","B"],"hands":[{"dealer":"A","deal":{},"events":[],'
+    '"events":[{"type":"pass","player":"B"}]}]}',
+    '{"rules":"standard","players":["A","B"],"hands":[{"dealer":"A","deal":{"A":[],"A":["3C"]},'
+    '"events":[{"player":"B","type":"pass"}]}]}',
+    '{"rules":"standard","players":["A","B"],"hands":[{"dealer":"A","deal":{},"events":[{"type":"turn",'
+    '"player":"B","source":"none","discard":"3C"}]}]}',
+    '{"rules":"standard","players":["A","B"],"hands":[{"dealer":"A","deal":{},"events":[{"type":"turn",'
+    '"player":"B","source":"none","card":"3C","discard":"3C"}]}]}',
+    ' {"rules":"standard","players":["A","B"],"hands":[{"dealer":"A","deal":{},"events":[]}]} \n',
+])
+def test_duplicate_keys_and_odd_shapes_agree(text: str) -> None:
+    fast = form._fast_record(text, "twins", 5, 3)
+    slow = checked(text)
+    if fast is not None:
+        assert repr(fast) == repr(slow)
