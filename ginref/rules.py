@@ -737,7 +737,11 @@ def _toml_error(exc: ValueError, text: str) -> str:
     elif message.endswith("(at end of document)"):
         where = f"{max(1, len(text.splitlines()))}: "
         message = message.removesuffix("(at end of document)") + "(at end of file)"
+    message = _LONG_WORD_RE.sub(lambda word: word[0][:40] + "...", message)  # tomllib quotes keys whole
     return where + message[:1].lower() + message[1:]
+
+
+_LONG_WORD_RE = re.compile(r"\S{41,}")
 
 
 def _located(where: str, text: str, key: str, message: str) -> str:

@@ -8,6 +8,7 @@ seeded mutations of the text and on wrong values put at every position of the tr
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 
@@ -56,10 +57,8 @@ def generated_lines(seed: int) -> list[str]:
         rules = find_rules(name)
         out.append(format_jsonl(random_hand(seed * 100 + i, rules)))
         out.append(format_jsonl(random_game(seed * 100 + i, rules, max_hands=3)))
-        try:
+        with contextlib.suppress(ValueError):  # no corruption applies to this hand
             out.append(format_jsonl(corrupt(random_hand(seed * 100 + 50 + i, rules), rng, rules)[0]))
-        except ValueError:  # no corruption applies to this hand
-            pass
     return out
 
 

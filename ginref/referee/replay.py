@@ -642,7 +642,9 @@ class HandReplay:
         held, pile, stock = self.held, self.pile, self.stock
         expected, pos, unseen = self.expected, self.stock_pos, self.unseen
         left, taken, draws = self.stock_left, self.taken, self.draws
-        floor, cap = self.rules.stock_floor, self.rules.max_discard_draws
+        rules = self.rules
+        floor, cap = rules.stock_floor, rules.max_discard_draws
+        same_banned, repeat_ends, repeat = rules.no_same_card_discard, rules.repeat_discard_draw, self.repeat
         start, count = i, len(events)
         while i < count:
             ev = events[i]
@@ -669,15 +671,19 @@ class HandReplay:
                     break
                 left -= 1
                 taken = -1
+                repeat = False
                 pile.append(x)
             elif ev.source == "discard" and pile and (cap is None or draws + 1 < cap):
                 top = pile[-1]
-                if x == top or (c is not None and c != top) or not (held[p] | 1 << top) & bit:
+                if (c is not None and c != top) or not (held[p] | 1 << top) & bit:
                     break
+                if x == top and (same_banned or (repeat_ends and repeat)):
+                    break  # a same-card discard that is reported, or a repeat that ends the hand
                 held[p] = (held[p] | 1 << top) ^ bit
                 pile[-1] = x
                 taken = top
                 draws += 1
+                repeat = repeat_ends and x == top
             else:
                 break
             expected = 1 - p
@@ -688,7 +694,7 @@ class HandReplay:
             self.stock_pos, self.unseen, self.stock_left, self.taken = pos, unseen, left, taken
             self.draws = draws
             self.turns += i - start
-            self.repeat = False
+            self.repeat = repeat
             self.turn_over(1 - expected)
         return i
 
