@@ -41,6 +41,7 @@ ONLY_IN = {
     "matplotlib": {"plot"},
     "pyparsing": {"grammar", "records.text_grammar", "sheets"},
     "fsspec": {"files"},
+    "msgspec": {"records.model", "records.jsonform", "verify"},
     "dask": {"cluster"},
     "distributed": {"cluster"},
 }

@@ -1,10 +1,12 @@
 """The JSON form of records (``.json``, ``.jsonl``): one decoder and one encoder.
 
 Snake_case keys, cards as "TC", melds as lists of cards, layoffs as {"card", "onto"} with a
-0-based meld index. ``from_json_dict`` checks everything by hand (no schema validation at
-run time: it must decode well over 10,000 records a second) and names the bad element by
-its JSON pointer; :func:`decode_json_text` and :func:`decode_json_document` turn that
-pointer into a line and column of the text. ``ginref/record.schema.json`` describes the
+0-based meld index. ``from_json_dict`` checks everything by hand and names the bad element
+by its JSON pointer. A JSON Lines record is first decoded by msgspec into wire Structs and
+checked by the same functions (the fast path below); whatever that path does not take is
+read again by ``json.loads``, so every error message is the checked path's.
+:func:`decode_json_text` and :func:`decode_json_document` turn the pointer into a line and
+column of the text. ``ginref/record.schema.json`` describes the
 same form for other tools.
 
 Whatever the text, decoding returns a record or a :class:`~ginref.errors.RecordError`:
