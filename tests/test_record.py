@@ -204,6 +204,8 @@ def test_grammar_expressions_stand_alone() -> None:
         (HEAD + "Ann draw 3C discard 4C extra\n", 4, 24, "expected end of line, found 'extra'"),
         (HEAD + '"Ann pass\n', 4, 1, "unterminated quoted text"),
         (HEAD + '"An\\q" pass\n', 4, 4, "bad escape '\\\\q' in quoted text"),
+        # fuzz, seed 31: a name no UTF-8 file can hold (the pair \\ud83c\\udca1 is one character)
+        (HEAD + 'score "\\ud800" 1\n', 4, 7, "a \\u escape of half a surrogate pair is not a character"),
         (HEAD + "result knocked Ann 21\n", 4, 8, "expected an outcome (knock, gin"),
         (HEAD + "score Ann 21 Bo\n", 4, 16, "expected number at the end of the line"),
         (HEAD + "score Ann 21 Ann 3\n", 4, 14, "Ann is named twice"),

@@ -98,7 +98,13 @@ def _record_token(s: str, loc: int, toks: pp.ParseResults) -> RecordToken:
 
 
 def _record_string(s: str, loc: int, toks: pp.ParseResults) -> RecordToken:
-    return RecordToken(loc, json.loads(toks[0]))
+    text = json.loads(toks[0])
+    if _SURROGATE_RE.search(text):  # no UTF-8 file could hold it, so no record may say it
+        raise RecordSyntaxError(s, loc, "a \\u escape of half a surrogate pair is not a character")
+    return RecordToken(loc, text)
+
+
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
 
 
 def _to_number(s: str, loc: int, toks: pp.ParseResults) -> int:
