@@ -36,9 +36,8 @@ METHOD = """\
   start-up is `ginref analyze "3C 4C 5C 9D 9S 9H KH 2D 6S 7S" --json` against `python -c "import click"`,
   interleaved; `ginref verify` reads records (one seeded random legal hand each, from
   `tests.support.randomplay.random_hand`, so every one verifies clean; one captured run checks that)
-  written into
-  a temporary folder, once as JSON Lines and once as text, with `--jobs 1` and `--jobs 2`. Each figure is
-  the median run, start-up included.
+  written into a temporary folder, once as JSON Lines and once as text, with `--jobs 1` and `--jobs 2`.
+  Each figure is the median run, start-up included.
 - The machine is shared and has two cores, so `--jobs 2` competes with whatever else runs there: read the
   load averages above next to the figures. Before each round of `verify` runs and after the last, the
   script measures the *machine ceiling*: how much plain-Python arithmetic two processes get through at
@@ -121,36 +120,24 @@ Disputed hands (first three per class; the naive search's answer is the truth):
 
 {cli_table(results, "github")}
 
-## Where the time goes in `ginref verify` (JSON Lines)
+## Where the time goes in `ginref verify`
 
-The JSON Lines target (10,000 records/s per core) is not met. The records timed are whole hands from
-ginref's random player, about 46 events and 3.9 KB each. Profiled with pyinstrument, one record costs
-about 210 µs, spent as follows:
-
-- 44%: `record.from_json_dict`, mostly building one frozen `Turn` dataclass per event (0.75 µs each, against
-  0.30 µs for a NamedTuple) after five dictionary look-ups.
-- 9%: `json.loads` of the line (25 µs).
-- 40%: the adjudicator's replay (`adjudicate._Replay.run`).
-- the rest: reading, chunking and reporting.
-
-Shorter records go faster: OpenSpiel hands of about 20 events run at about 9,000 records/s per core. What
-would move it:
-
-- A typed decoder such as msgspec, decoding straight into lightweight event structs with validation in C,
-  would replace the first two items (about half the time). It needs the model's event types to become
-  msgspec Structs (or a parallel wire model the replay reads directly), a change across `record.py`,
-  `adjudicate.py` and `randomplay.py`.
-- A leaner replay loop over plain tuples would take the rest of the way.
+The figures above come from `benchmarks/results.json`, the last full run. What changed since, with
+instruction counts (callgrind) that do not depend on the machine's load, is in
+[verify-speed.md](verify-speed.md): JSON Lines records are decoded by msgspec into wire Structs, events
+are msgspec Structs, and an OpenSpiel-played record now costs 0.99 M instructions against 1.47 M before
+(a `.gin` record 2.00 M against 2.38 M). In process, `verify()` runs 13.8x OpenSpiel's own replay of the
+same hands (`benchmarks/versus_openspiel.py`).
 
 With `--jobs 2` and more, the workers read the files themselves: the main process cuts each file into
 shards (`ginref.records.io.shards`: byte ranges of whole records, found by reading a few lines near each
 cut), workers count and check them, and the main process only merges small results in order. Its own CPU
-per record fell from 33-44 µs (JSON Lines) and 130-190 µs (text) to about 6 µs for either
-(`verify_bench.parent_cpu_per_record`, the slope from 4,000 to 16,000 records); most of what is left is
-unpickling each record's result. Counting a shard before the next can be placed costs the workers about
-8 µs per JSON Lines record and 100 µs per text record (57 lines). Standard input still passes through the
-main process in raw chunks. `benchmarks/verify_versus.py` times this tree against an older copy in the
-same run, wall and CPU (user+sys of the whole process tree).
+per record is about 2 µs for JSON Lines (`verify_bench.parent_cpu_per_record`): shards of 4 MiB, and a
+result that unpickles in 0.8 µs. Counting a shard before the next can be placed costs the workers about
+8 µs per JSON Lines record and 100 µs per text record (57 lines), so the main process reads a text file
+itself and hands out runs of 128 records, as it does for standard input.
+`benchmarks/verify_versus.py` times this tree against an older copy in the same run, wall and CPU
+(user+sys of the whole process tree).
 
 ## How it is measured
 
