@@ -118,3 +118,11 @@ def test_duplicate_keys_and_odd_shapes_agree(text: str) -> None:
     slow = checked(text)
     if fast is not None:
         assert repr(fast) == repr(slow)
+
+
+def test_from_json_dict_checks_a_tuple_of_events_like_any_other_value() -> None:
+    """The fast path hands its events on in a private type; a caller's tuple is not one."""
+    data = {"rules": "standard", "players": ["A", "B"],
+            "hands": [{"dealer": "A", "deal": {}, "events": ({"type": "pass", "player": "B"},)}]}
+    with pytest.raises(RecordError, match="expected a list of events, got tuple"):
+        form.from_json_dict(data)

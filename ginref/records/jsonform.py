@@ -240,8 +240,8 @@ def _event_places(h: int, count: int) -> list[tuple[Place, Place]]:
 
 
 def _json_events(value: object, h: int) -> tuple[Event, ...]:
-    if type(value) is tuple:  # decoded by the fast path (json.loads never makes a tuple)
-        return value
+    if type(value) is _DecodedEvents:  # by the fast path: nothing else makes one
+        return tuple(value)
     pointer = f"/hands/{h}/events"
     if type(value) is not list:
         _want(value, "a list of events", pointer)
@@ -957,6 +957,12 @@ class _WireRecord(msgspec.Struct, forbid_unknown_fields=True, gc=False):
 _WIRE_DECODER = msgspec.json.Decoder(_WireRecord)
 
 
+class _DecodedEvents(tuple):  # type: ignore[type-arg]
+    """A hand's events already read by :func:`_wire_events`, passed through ``_json_hand``."""
+
+    __slots__ = ()
+
+
 def _present(wire: msgspec.Struct) -> dict[str, Any]:
     """The keys the text gave, as json.loads would have them."""
     out = {}
@@ -1008,7 +1014,7 @@ def _fast_record(text: str, source: str, index: int, line: int) -> GameRecord | 
             for h, hand in enumerate(wire.hands):
                 present = _present(hand)
                 if type(hand.events) is list:
-                    present["events"] = _wire_events(hand.events, h)
+                    present["events"] = _DecodedEvents(_wire_events(hand.events, h))
                 hands.append(present)
             data["hands"] = hands
         return _json_record(data, source, index, line)
