@@ -540,7 +540,7 @@ def _counted(
 SHARD_BYTES = 4 << 20
 """Bytes a shard covers at least (the rest of the record it ends in is added). Each shard is
 two tasks (a count and a check), and a task costs the main process about 0.6 ms: at 1 MiB
-that was 3.5 µs of its CPU a record, at 4 MiB it is 1.3 µs."""
+it spent 4.8 µs of CPU a record, at 4 MiB 2.1 µs (docs/verify-speed.md)."""
 MIN_SHARD = 1 << 16
 """Fewest bytes a shard is cut to when a file is cut into ``parts``."""
 _WHOLE = frozenset({"json", "openspiel_state", "kaggle"})
