@@ -59,11 +59,11 @@ def _fuzz(names: list[str], args: argparse.Namespace) -> dict[str, Tally]:
 
 
 def _table(tallies: dict[str, Tally]) -> str:
-    head = ("entry", "tried", "accepted", "rejected", "escaped", "bad msg", "largest", "slowest (size, s)",
-            "cpu s")
+    head = ("entry", "tried", "accepted", "rejected", "escaped", "bad msg", "largest",
+            "slowest (size, CPU s, index)", "cpu s")
     rows = [head] + [
         (t.entry, str(t.tried), str(t.accepted), str(t.rejected), str(t.escaped), str(t.bad_message_count),
-         str(t.largest), f"{t.slowest[1]}, {t.slowest[0]:.3f}", f"{t.seconds:.1f}")
+         str(t.largest), f"{t.slowest[1]}, {t.slowest[0]:.3f}, #{t.slowest[2]}", f"{t.seconds:.1f}")
         for t in tallies.values()
     ]
     widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
