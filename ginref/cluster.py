@@ -106,7 +106,7 @@ def verify_on(
     threads = _threads(client)
     window = in_flight or 2 * threads
     work = batch_work(paths, stdin=stdin, chunk=chunk, format=format, game=game, on_skip=on_skip,
-                      shard_bytes=shard_bytes, parts=2 * threads, progress=progress, cut_text=True)
+                      shard_bytes=shard_bytes, parts=2 * threads, progress=progress)
     yield from run_batch(work, _DaskRunner(client, rules, want_json), in_flight=window, ahead=window,
                          progress=progress)
 

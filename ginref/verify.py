@@ -309,10 +309,8 @@ def verify(
             else:
                 yield from check_raw(item, rules, want_json=want_json)
         return
-    # text files are cut here: counting a text shard's records in a worker means reading all its
-    # lines (100 us a record), which on two cores cost more than the main process saved
     work = batch_work(paths, stdin=stdin, chunk=chunk, format=format, game=game, on_skip=on_skip,
-                      shard_bytes=shard_bytes, parts=jobs * 4, progress=progress, cut_text=False)
+                      shard_bytes=shard_bytes, parts=jobs * 4, progress=progress)
     yield from _parallel(work, rules, jobs, want_json, progress)
 
 
@@ -356,17 +354,12 @@ def batch_work(
     paths: Sequence[str], *, stdin: IO[bytes] | None = None, chunk: int = CHUNK,
     format: InputForm | None = None, game: str = "", on_skip: Callable[[str], None] | None = None,
     shard_bytes: int = SHARD_BYTES, parts: int = 1, progress: ReadProgress | None = None,
-    cut_text: bool = True,
 ) -> Iterator[Work]:
     """The work of a batch in input order: the files' shards (:func:`ginref.records.io.shards`),
-    with standard input, and text files unless ``cut_text``, cut here into chunks of raw records."""
-    cut = shards(paths, format=format, game=game, size=shard_bytes, parts=parts, progress=progress,
-                 cut_text=cut_text)
-    for item in cut:
+    with standard input, which cannot be cut by bytes, cut here into chunks of raw records."""
+    for item in shards(paths, format=format, game=game, size=shard_bytes, parts=parts, progress=progress):
         if isinstance(item, Shard):
             yield item
-        elif isinstance(item, InputFile) and item.path != "-":
-            yield from _batches(_raws(read_paths([item.path], format=format, game=game), on_skip), chunk)
         elif isinstance(item, InputFile):
             if stdin is not None:
                 yield from _batches(raw_records(stdin, STDIN, format, game=game), chunk)

@@ -100,12 +100,3 @@ def test_verify_over_shards_reports_what_one_process_reports(tmp_path: Path) -> 
     serial = results(1)
     assert len(serial) > 100 and {"clean", "unreadable"} <= {r[3] for r in serial}
     assert results(2) == serial
-
-
-def test_a_text_file_can_be_passed_on_whole(tmp_path: Path) -> None:
-    """verify cuts text files itself (cut_text=False): a worker would read every line to count."""
-    path = tmp_path / "games.gin"
-    path.write_text("\n".join(format_text(r) for r in GOOD))
-    (item,) = shards([str(path)], size=64, cut_text=False)
-    assert not isinstance(item, Shard) and item.path == str(path)
-    assert len(list(shards([str(path)], size=64))) > 1

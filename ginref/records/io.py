@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import io
+import itertools
 import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
@@ -31,7 +33,7 @@ from dataclasses import dataclass
 from typing import IO, cast
 
 from ginref.errors import InputFileError, RecordError
-from ginref.files import Line, is_url, numbered_lines, open_any, url_files
+from ginref.files import Line, TextRun, is_url, numbered_lines, numbered_runs, open_any, url_files
 from ginref.records.jsonform import (
     decode_json_document,
     decode_json_text,
@@ -186,6 +188,15 @@ def _lines(stream: IO[bytes] | IO[str], first: int = 1) -> Iterator[Line]:
     return numbered_lines(stream, MAX_LINE, "records", first=first)
 
 
+def _line_items(stream: IO[bytes] | IO[str], form: UnitForm, first: int = 1) -> Iterator[Line | TextRun]:
+    """The lines of a stream from line ``first``: a byte stream of text records in runs
+    (:func:`~ginref.files.numbered_runs`), anything else line by line (for JSON Lines, runs
+    measured no faster: docs/verify-speed.md)."""
+    if form == "gin" and isinstance(stream, (io.BufferedIOBase, _Window)):
+        return numbered_runs(cast("IO[bytes]", stream), MAX_LINE, "records", first=first)
+    return _lines(stream, first)
+
+
 _HISTORY_START_RE = re.compile(r"\s*(?:\[\s*-?\d|history=)")
 _SPACE_RE = re.compile(r"\s*")
 
@@ -229,20 +240,15 @@ def sniff_format(first_line: str) -> UnitForm:
     return "gin"
 
 
-def _sniffed(lines: Iterator[Line]) -> tuple[UnitForm, Iterator[Line]]:
+def _sniffed(stream: IO[bytes] | IO[str]) -> tuple[UnitForm, list[Line]]:
+    """The form of a stream by its first line that is not blank, and the lines read to find it:
+    the stream is left just past them."""
     seen: list[Line] = []
-    found: UnitForm = "gin"
-    for item in lines:
+    for item in _lines(stream):
         seen.append(item)
         if item[1].strip() or item[2] is not None:
-            found = sniff_format(item[1])
-            break
-
-    def replay() -> Iterator[Line]:
-        yield from seen
-        yield from lines
-
-    return found, replay()
+            return sniff_format(item[1]), seen
+    return "gin", seen
 
 
 # -- cutting a stream into raw records ----------------------------------------------------------
@@ -253,27 +259,32 @@ def raw_records(
 ) -> Iterator[RawRecord]:
     """The raw records of a byte stream, in order; ``format`` None sniffs it (``openspiel``
     sniffs between history lines and a serialised state). ``game`` goes with history lines."""
-    form, lines = _resolved(_lines(stream), format)
+    form, lines = _resolved(stream, format)
     yield from _units(lines, source, form, game)
 
 
-def _resolved(lines: Iterator[Line], format: UnitForm | None) -> tuple[UnitForm, Iterator[Line]]:
-    """The form of a stream: ``format``, else sniffed (``openspiel``: history lines or a state)."""
+def _resolved(
+    stream: IO[bytes] | IO[str], format: UnitForm | None
+) -> tuple[UnitForm, Iterator[Line | TextRun]]:
+    """The form of a stream, ``format`` else sniffed (``openspiel``: history lines or a state),
+    and its lines from the first."""
     if format is not None and format != "openspiel":
-        return format, lines
-    sniffed, lines = _sniffed(lines)
-    return ("openspiel_state" if format and sniffed == "openspiel_state" else format or sniffed), lines
+        return format, _line_items(stream, format)
+    sniffed, seen = _sniffed(stream)
+    form = "openspiel_state" if format and sniffed == "openspiel_state" else format or sniffed
+    return form, itertools.chain(seen, _line_items(stream, form, seen[-1][0] + 1 if seen else 1))
 
 
 def _units(
-    lines: Iterable[Line], source: str, format: UnitForm, game: str, index: int = 0
+    lines: Iterable[Line | TextRun], source: str, format: UnitForm, game: str, index: int = 0
 ) -> Iterator[RawRecord]:
-    if format in ("jsonl", "openspiel"):
-        yield from _jsonl_units(lines, source, format, game, index)
-    elif format in ("json", "openspiel_state", "kaggle"):
-        yield from _json_units(lines, source, format)
-    else:
+    """The raw records of a form's lines (runs of lines come only for text)."""
+    if format == "gin":
         yield from _text_units(lines, source, index)
+    elif format in ("jsonl", "openspiel"):
+        yield from _jsonl_units(cast("Iterable[Line]", lines), source, format, game, index)
+    else:
+        yield from _json_units(cast("Iterable[Line]", lines), source, format)
 
 
 def _problem(source: str, number: int, problem: tuple[int, str]) -> RecordError:
@@ -335,39 +346,116 @@ class _TextChunk:
             return
         self.parts = []
 
+    def extend(self, first: int, texts: list[str]) -> None:
+        """Lines ``first`` on, all text: :meth:`add` for each, at once where they fit."""
+        size = self.size + sum(map(len, texts)) + len(texts)
+        if self.problem is None and size <= MAX_RECORD:
+            self.parts.extend(texts)
+            self.size = size
+            return
+        for number, text in enumerate(texts, first):
+            self.add(number, text, None)
+
     def unit(self) -> RawRecord:
         if self.problem is not None:
             return RawRecord("gin", self.source, self.index, self.first, problem=self.problem)
         return RawRecord("gin", self.source, self.index, self.first, "\n".join(self.parts))
 
 
-def _text_starts(lines: Iterable[Line], started: bool = False) -> Iterator[tuple[bool, Line]]:
-    """Each line of text records, and whether it starts one: the first non-blank line, then a
-    game tag after a record's hand lines. ``started``: the lines begin inside some record."""
-    in_hands = False
-    for line in lines:
-        _, text, problem = line
+class _TextSplitter:
+    """Cuts a stream's lines into text records: a record runs from its start (the first line
+    that is not blank, then a game tag after a record's hand lines) to the next start.
+
+    :meth:`line` takes one line of any kind; :meth:`run` takes a run of text lines at speed
+    and is its twin (``tests/test_shards.py`` holds them to the same records).
+    ``started``: the lines begin inside some record.
+    """
+
+    __slots__ = ("chunk", "in_hands", "index", "source", "started")
+
+    def __init__(self, source: str, index: int = 0, started: bool = False) -> None:
+        self.source, self.index = source, index
+        self.chunk: _TextChunk | None = None
+        self.started, self.in_hands = started, False
+
+    def starts(self, text: str, problem: object) -> bool | None:
+        """Whether a line starts a record (None: a blank line, which never does)."""
         if problem is None and is_blank_line(text):
-            yield False, line
-            continue
+            return None
         game_tag = problem is None and is_game_tag_line(text)
-        start = not started or (game_tag and in_hands)
-        started, in_hands = True, (in_hands and not start) or not game_tag
-        yield start, line
+        start = not self.started or (game_tag and self.in_hands)
+        self.started, self.in_hands = True, (self.in_hands and not start) or not game_tag
+        return start
+
+    def line(self, line: Line) -> list[RawRecord]:
+        """The record a line ends (it starts the next), if any."""
+        number, text, problem = line
+        done = self._open(number) if self.starts(text, problem) else []
+        if self.chunk is not None:
+            self.chunk.add(number, text, problem)
+        return done
+
+    def run(self, first: int, texts: list[str]) -> list[RawRecord]:
+        """The records ended by text lines ``first`` on, each line read as :meth:`starts` reads it."""
+        done: list[RawRecord] = []
+        begun = 0
+        for at in self._run_starts(texts):
+            if self.chunk is not None:
+                self.chunk.extend(first + begun, texts[begun:at])
+            done.extend(self._open(first + at))
+            begun = at
+        if self.chunk is not None:
+            self.chunk.extend(first + begun, texts[begun:])
+        return done
+
+    def _run_starts(self, texts: list[str]) -> list[int]:
+        """Where records start in ``texts``, with the state kept in locals: most lines are hand
+        lines, which start a record only as the first line."""
+        found: list[int] = []
+        started, in_hands = self.started, self.in_hands
+        for at, text in enumerate(texts):
+            head = text[:1]
+            if head == "[" or head == "#" or not head or head.isspace():
+                if is_blank_line(text):
+                    continue
+                game_tag = is_game_tag_line(text)
+            elif started:
+                in_hands = True
+                continue
+            else:
+                game_tag = False
+            if not started or (game_tag and in_hands):
+                found.append(at)
+                started, in_hands = True, not game_tag
+            else:
+                in_hands = in_hands or not game_tag
+        self.started, self.in_hands = started, in_hands
+        return found
+
+    def _open(self, number: int) -> list[RawRecord]:
+        ended = self.chunk
+        self.chunk = _TextChunk(self.source, self.index if ended is None else ended.index + 1, number)
+        return [] if ended is None else [ended.unit()]
+
+    def close(self) -> list[RawRecord]:
+        """The last record, once the lines are done."""
+        ended, self.chunk = self.chunk, None
+        return [] if ended is None else [ended.unit()]
 
 
-def _text_units(lines: Iterable[Line], source: str, index: int = 0) -> Iterator[RawRecord]:
-    """Text records, each from its start (:func:`_text_starts`) to the next."""
-    chunk: _TextChunk | None = None
-    for start, (number, text, problem) in _text_starts(lines):
-        if start:
-            if chunk is not None:
-                yield chunk.unit()
-            chunk = _TextChunk(source, index if chunk is None else chunk.index + 1, number)
-        if chunk is not None:
-            chunk.add(number, text, problem)
-    if chunk is not None:
-        yield chunk.unit()
+def _text_starts(lines: Iterable[Line], started: bool = False) -> Iterator[tuple[bool, Line]]:
+    """Each line of text records, and whether it starts one (:meth:`_TextSplitter.starts`)."""
+    splitter = _TextSplitter("", started=started)
+    for line in lines:
+        yield bool(splitter.starts(line[1], line[2])), line
+
+
+def _text_units(lines: Iterable[Line | TextRun], source: str, index: int = 0) -> Iterator[RawRecord]:
+    """Text records, each from its start to the next (:class:`_TextSplitter`)."""
+    splitter = _TextSplitter(source, index)
+    for item in lines:
+        yield from splitter.run(*item) if isinstance(item, TextRun) else splitter.line(item)
+    yield from splitter.close()
 
 
 # -- decoding -----------------------------------------------------------------------------------
@@ -582,6 +670,11 @@ class _Window:
         self.left -= len(data)
         return data
 
+    def read(self, size: int) -> bytes:
+        data = self.handle.read(min(size, self.left)) if self.left > 0 else b""
+        self.left -= len(data)
+        return data
+
 
 def read_shard(shard: Shard) -> Iterator[RawRecord]:
     """The raw records of a placed shard, numbered as reading the whole file numbers them.
@@ -592,7 +685,7 @@ def read_shard(shard: Shard) -> Iterator[RawRecord]:
         raise ValueError("a shard is read once placed: its first line and index are known")
     with open_any(shard.path) as handle:
         handle.seek(shard.start)
-        lines = _lines(_window(handle, shard.stop), shard.line)
+        lines = _line_items(_window(handle, shard.stop), shard.format, shard.line)
         yield from _units(lines, shard.source, shard.format, shard.game, shard.index)
 
 
@@ -603,28 +696,25 @@ def count_shard(shard: Shard) -> tuple[int, int]:
         handle.seek(shard.start)
         window = _window(handle, shard.stop)
 
-        def counted() -> Iterator[Line]:
+        def counted() -> Iterator[Line | TextRun]:
             nonlocal lines
-            for item in _lines(window, 1 if shard.start == 0 else 2):  # line 1 alone may hold a BOM
-                lines += 1
+            first = 1 if shard.start == 0 else 2  # line 1 alone may hold a BOM
+            for item in _line_items(window, shard.format, first):
+                lines += len(item.lines) if isinstance(item, TextRun) else 1
                 yield item
 
-        if shard.format == "gin":
-            records = sum(start for start, _ in _text_starts(counted()))
-        else:
-            records = sum(1 for _ in _units(counted(), shard.source, shard.format, shard.game))
+        records = sum(1 for _ in _units(counted(), shard.source, shard.format, shard.game))
     return lines, records
 
 
 def shards(
     paths: Sequence[str], *, format: InputForm | None = None, game: str = "", size: int = SHARD_BYTES,
-    parts: int = 1, progress: ReadProgress | None = None, cut_text: bool = True,
+    parts: int = 1, progress: ReadProgress | None = None,
 ) -> Iterator[Shard | InputFile | SkippedFile | InputFileError]:
     """The shards of every file the paths name, in order, each about ``size`` bytes (smaller,
     down to :data:`MIN_SHARD`, to cut a file into ``parts``); a file whose records are one
     document is one shard. Standard input cannot be cut by bytes: it is passed on as its
-    :class:`InputFile` (read it with :func:`raw_records`), and so is a text file unless
-    ``cut_text`` (a worker reads every line of a text shard to count its records).
+    :class:`InputFile` (read it with :func:`raw_records`).
 
     Only a few lines near each cut are read; with ``progress``, its total is set as in
     :func:`read_paths` (the caller advances ``read`` as shards are done).
@@ -635,21 +725,16 @@ def shards(
             continue
         each = max(1, min(size, max(MIN_SHARD, _size(item.path) // max(1, parts))))
         try:
-            yield from _file_shards(item, format or item.format, game, each, cut_text)
+            yield from _file_shards(item, format or item.format, game, each)
         except InputFileError as exc:
             yield exc
         except OSError as exc:
             yield InputFileError(f"{item.source}: cannot read: {exc.strerror or exc}", item.source)
 
 
-def _file_shards(
-    item: InputFile, format: UnitForm | None, game: str, size: int, cut_text: bool
-) -> Iterator[Shard | InputFile]:
+def _file_shards(item: InputFile, format: UnitForm | None, game: str, size: int) -> Iterator[Shard]:
     with open_any(item.path) as handle:
-        form, _ = _resolved(_lines(handle), format)
-        if form == "gin" and not cut_text:
-            yield item
-            return
+        form, _ = _resolved(handle, format)
         end = handle.seek(0, os.SEEK_END)
         start, line = 0, 1
         while start < end:
@@ -754,7 +839,7 @@ def convert_records(
     """
     name = _source_name(input, source)
     with _opened(input) as stream:
-        found, lines = _resolved(_lines(stream), format or record_format(name))
+        found, lines = _resolved(stream, format or record_format(name))
         target: RecordFormat = to or ("gin" if found != "gin" else "jsonl")
         records = (record for raw in _units(lines, name, found, game) for record in decode(raw))
         yield from write_records(records, output, target)
