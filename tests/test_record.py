@@ -265,7 +265,7 @@ def test_fast_path_agrees_with_the_grammar() -> None:
         for line in format_text(random_game(seed, "hoyle")).splitlines():
             if not line or line[0] == "[" or line.split()[0] in {"result", "score", "next_dealer", "final"}:
                 continue
-            fast = reader.fast_event(line, 1)
+            fast = reader.fast_event(line, line.split(), 1)
             slow = reader.parsed_event(line)
             assert fast == slow and fast.place == slow.place, line
             knock = getattr(fast, "knock", None)

@@ -242,19 +242,19 @@ class _TextReader:
         stripped = text.strip()
         if not stripped:
             return
+        column = len(text) - len(text.lstrip()) + 1
         if self.place is None:
-            self.place = Place(line, len(text) - len(text.lstrip()) + 1)
+            self.place = Place(line, column)
         if stripped[0] == "[":
-            self.tag(text)
+            self.tag(text, column)
             return
         if self.final is not None:
-            self.fail("nothing but a new record may follow the final totals",
-                      len(text) - len(text.lstrip()) + 1)
-        word = stripped.split(None, 1)[0]
-        if word in _CLAIMS:
+            self.fail("nothing but a new record may follow the final totals", column)
+        words = stripped.split()
+        if words[0] in _CLAIMS:
             self.claim(text)
         else:
-            self.event(text)
+            self.event(text, words, column)
 
     def finish(self) -> GameRecord:
         """The record read so far; raises if it is not complete."""
@@ -294,7 +294,8 @@ class _TextReader:
 
     # -- tags -----------------------------------------------------------------------------
 
-    def tag(self, text: str) -> None:
+    def tag(self, text: str, column: int) -> None:
+        """A tag line; ``column`` is its ``[``'s."""
         fast = _FAST_TAG_RE.fullmatch(text)
         if fast is not None:  # simple quoted values: no escapes, spaces between
             name = RecordToken(fast.start(1), fast.group(1))
@@ -306,7 +307,6 @@ class _TextReader:
             res = self.parse("tag", text)
             name = res["tag"]
             values = list(res["values"])
-        column = len(text) - len(text.lstrip()) + 1  # the '['
 
         key = name.text.lower()
         known = KNOWN_TAGS.get(key)
@@ -496,27 +496,27 @@ class _TextReader:
 
     # -- events ---------------------------------------------------------------------------
 
-    def event(self, text: str) -> None:
+    def event(self, text: str, words: list[str], column: int) -> None:
+        """An event line, split into ``words``, that starts at ``column``."""
         hand = self.hand
-        column = len(text) - len(text.lstrip()) + 1
         if hand is None:
             self.fail("an event before the hand's tags; a hand starts with [Hand] or [Dealer]",
                       column)
         if hand.claimed:
             self.fail("an event after the hand's claims (result, score, next_dealer); start "
                       "the next hand with [Hand] or [Dealer]", column)
-        event = self.fast_event(text, column)
+        event = self.fast_event(text, words, column)
         hand.events.append(event if event is not None else self.parsed_event(text))
 
-    def fast_event(self, text: str, column: int) -> Event | None:
-        """The event of a plain line (bare name, canonical tokens) without pyparsing.
+    def fast_event(self, text: str, words: list[str], column: int) -> Event | None:
+        """The event of a plain line (bare name, canonical tokens), split into ``words``,
+        without pyparsing.
 
         Anything unusual returns None and goes to the grammar, which gives the same
         result for what this accepts and the error messages for what it does not.
         """
         if '"' in text:
             return None
-        words = text.split()
         name = words[0]
         if not self.bare(name):
             return None
