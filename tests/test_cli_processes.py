@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import resource
+import select
 import signal
 import subprocess
 import sys
@@ -302,6 +303,33 @@ def test_stopping_analyze_while_it_waits_for_stdin(how: str, code: int, said: st
     finally:
         os.close(write_end)
     assert (returncode, err) == (code, said + "\n")
+
+
+@pytest.mark.parametrize("form", ["gin", "jsonl"])
+def test_verify_reports_a_piped_record_before_stdin_ends(form: str) -> None:
+    """A log piped in as it is written (``tail -f log | ginref verify -``): each record is
+    reported once the next one starts, not when the pipe closes."""
+    first, second = (ROOT / "samples" / "records" / f"{name}.{'gin' if form == 'gin' else 'json'}"
+                     for name in ("gin", "undercut"))
+    texts = [path.read_text() for path in (first, second)]
+    if form == "jsonl":
+        texts = [json.dumps(json.loads(text)) + "\n" for text in texts]
+    read_end, write_end = os.pipe()
+    proc = subprocess.Popen(
+        command("verify", "-", "--jsonl", "--jobs", "1"), stdin=read_end, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, cwd=ROOT, env=environment(),
+    )
+    os.close(read_end)
+    try:
+        os.write(write_end, ("\n".join(texts) + "\n").encode())
+        assert proc.stdout is not None
+        ready, _, _ = select.select([proc.stdout], [], [], HANG_GUARD)
+        assert ready, "no record reported while stdin stayed open"
+        assert json.loads(proc.stdout.readline())["index"] == 0
+    finally:
+        os.close(write_end)
+    rest, _ = proc.communicate(timeout=HANG_GUARD)
+    assert [json.loads(line)["index"] for line in rest.splitlines()] == [1]
 
 
 # -- analyze - : every line answered ---------------------------------------------------------------
