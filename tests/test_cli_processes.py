@@ -315,9 +315,9 @@ def test_verify_reports_a_piped_record_before_stdin_ends(form: str) -> None:
     if form == "jsonl":
         texts = [json.dumps(json.loads(text)) + "\n" for text in texts]
     read_end, write_end = os.pipe()
-    proc = subprocess.Popen(
+    proc = subprocess.Popen(  # stdout unbuffered, so that communicate below reads all that readline left
         command("verify", "-", "--jsonl", "--jobs", "1"), stdin=read_end, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, cwd=ROOT, env=environment(),
+        stderr=subprocess.PIPE, cwd=ROOT, env=environment(), bufsize=0,
     )
     os.close(read_end)
     try:
