@@ -135,7 +135,7 @@ shards (`ginref.records.io.shards`: byte ranges of whole records, found by readi
 cut), workers count and check them, and the main process only merges small results in order. Its own CPU
 per record is about 2 to 3 µs, JSON Lines and text alike (`verify_bench.parent_cpu_per_record`): shards of
 4 MiB, and a result that unpickles in 0.8 µs. Counting a shard before the next can be placed costs the
-workers about 8 µs per JSON Lines record and 35 µs per text record. Only standard input is read by the
+workers about 8 µs per JSON Lines record and 18 µs per text record. Only standard input is read by the
 main process, and handed out in runs of 128 records.
 `benchmarks/verify_versus.py` times this tree against an older copy in the same run, wall and CPU
 (user+sys of the whole process tree).
