@@ -6,8 +6,10 @@ what they hold after the draw, so every discard is weighed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
+from typing import TypeAlias
+
+import msgspec
 
 from ginref.cards import Card, Mask, card_name, mask_names, scan
 from ginref.errors import HandSizeError
@@ -25,8 +27,7 @@ from ginref.notation import card_or_none
 from ginref.rules import STANDARD, Rules
 
 
-@dataclass(frozen=True, slots=True)
-class DiscardOption:
+class DiscardOption(msgspec.Struct, frozen=True):
     """What the hand is worth after discarding ``discard``."""
 
     discard: Card
@@ -46,8 +47,7 @@ class DiscardOption:
         }
 
 
-@dataclass(frozen=True)  # not slotted: ``discards`` is a cached_property (eleven arrangements, rarely read)
-class HandAnalysis:
+class HandAnalysis(msgspec.Struct, frozen=True, dict=True):  # dict: ``discards`` is a cached_property
     """The referee's reading of one hand under one rule set."""
 
     cards: Mask
@@ -140,44 +140,46 @@ def analyze(
     """
     cards = as_mask(hand)
     size = cards.bit_count()
-    if size not in (10, 11):
+    if size != 10 and size != 11:
         raise HandSizeError(f"expected 10 or 11 cards, got {size}")
-    first_upcard = card_or_none(upcard, "upcard")
-    system = system_for(rules)
-    limit, notes = knock_limit(rules, first_upcard)
-    forbidden = _forbidden_discard(cards, rules, first_upcard)
-    if forbidden is not None:
-        notes = (*notes, f"the upcard {card_name(forbidden)} was taken, so it may not be discarded")
-    discard = None if size == 10 else _best_discard(cards, system, forbidden)
-    kept = cards if discard is None else cards & ~(1 << discard)
+    first_upcard = None if upcard is None else card_or_none(upcard, "upcard")
+    recent = _recent_reading if _recent_reading[0] is rules else _reading(rules)
+    system = recent[1]
+    limit, notes = recent[2] if first_upcard is None else knock_limit(rules, first_upcard)
+    kept, discard, big_gin = cards, None, False
+    if size == 11:
+        forbidden = _forbidden_discard(cards, rules, first_upcard)
+        if forbidden is not None:
+            notes = (*notes, f"the upcard {card_name(forbidden)} was taken, so it may not be discarded")
+        discard = _best_discard(cards, system, forbidden)
+        kept = cards & ~(1 << discard)
+        big_gin = rules.big_gin_bonus is not None and min_deadwood(cards, system) == 0
     best = best_arrangement(kept, system)
+    points = best.deadwood_points
+    every = tuple(optimal_arrangements(kept, system)) if all_arrangements else ()
     return HandAnalysis(
-        cards=cards,
-        rules=rules,
-        knock_limit=limit,
-        arrangement=best,
-        can_knock=best.deadwood_points <= limit,
-        gin=best.deadwood_points == 0,
-        arrangements=tuple(optimal_arrangements(kept, system)) if all_arrangements else (),
-        upcard=first_upcard,
-        best_discard=discard,
-        big_gin=discard is not None and rules.big_gin_bonus is not None and min_deadwood(cards, system) == 0,
-        notes=notes,
+        cards, rules, limit, best, points <= limit, points == 0, every, first_upcard, discard, big_gin, notes
     )
 
 
-_recent_system: tuple[Rules, MeldSystem] = (STANDARD, MeldSystem.from_rules(STANDARD))
+_Reading: TypeAlias = tuple[Rules, MeldSystem, tuple[int, tuple[str, ...]]]
+"""A rule set, its meld system, and its knock limit (with notes) when no upcard is known."""
+
+
+def _reading(rules: Rules) -> _Reading:
+    global _recent_reading
+    _recent_reading = (rules, MeldSystem.from_rules(rules), knock_limit(rules, None))
+    return _recent_reading
+
+
+_recent_reading: _Reading = _reading(STANDARD)
+"""The last rule set analyzed, found by identity: a rule set's hash costs more than its reading."""
 
 
 def system_for(rules: Rules) -> MeldSystem:
     """``MeldSystem.from_rules``, kept for the last rule set asked (found by identity)."""
-    global _recent_system
-    recent = _recent_system
-    if recent[0] is rules:
-        return recent[1]
-    system = MeldSystem.from_rules(rules)
-    _recent_system = (rules, system)
-    return system
+    recent = _recent_reading if _recent_reading[0] is rules else _reading(rules)
+    return recent[1]
 
 
 def _forbidden_discard(cards: Mask, rules: Rules, upcard: Card | None) -> Card | None:

@@ -25,6 +25,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
+import msgspec
+
 from ginref.cards import FULL_DECK, SUITS, Card, CardSet, Mask, card_name, mask_of, scan
 from ginref.errors import HandSizeError, NotationError
 from ginref.notation import CARD_TOKENS, hand_mask, parse_melds
@@ -46,6 +48,8 @@ def as_mask(hand: Hand) -> Mask:
     by white space cost one look-up a card; anything else, and every error, is
     ``hand_mask``'s (the answer is the same: the names are ``CARD_TOKENS``).
     """
+    if type(hand) is int and 0 <= hand <= FULL_DECK:
+        return hand
     mask: Mask | None = None
     if type(hand) is list or type(hand) is tuple:
         mask = _names_mask(hand) if hand and type(hand[0]) is str else _ints_mask(hand)
@@ -53,8 +57,6 @@ def as_mask(hand: Hand) -> Mask:
         return hand.mask
     elif type(hand) is str:
         mask = _names_mask(hand.split())
-    elif type(hand) is int and 0 <= hand <= FULL_DECK:
-        return hand
     return hand_mask(hand) if mask is None else mask
 
 
@@ -117,8 +119,7 @@ class MeldSystem:
         return _tables_for(self)
 
 
-@dataclass(frozen=True, slots=True)
-class Meld:
+class Meld(msgspec.Struct, frozen=True):
     """A set or a run, as a 52-bit mask."""
 
     mask: Mask
@@ -158,8 +159,7 @@ class Meld:
         return f"Meld.parse({' '.join(self.names())!r})"
 
 
-@dataclass(frozen=True, slots=True)
-class Arrangement:
+class Arrangement(msgspec.Struct, frozen=True):
     """Melds plus the deadwood they leave; melds in canonical order (by lowest card)."""
 
     melds: tuple[Meld, ...]
@@ -230,6 +230,10 @@ def _suit_runs(system: MeldSystem) -> tuple[int, ...]:
 SuitRuns: TypeAlias = tuple[tuple[int, ...], ...]
 """The optimal run decompositions of one suit's cards."""
 _EMPTY_SUIT_RUNS: list[SuitRuns | None] = [None]
+LoneRuns: TypeAlias = "tuple[tuple[Meld, ...], Mask]"
+"""A suit's runs when its optimal decomposition is unique, and the cards they hold."""
+SEVERAL_RUNS: LoneRuns = ((), -1)
+_EMPTY_LONE_RUNS: list[LoneRuns | None] = [None]
 
 
 @dataclass(eq=False)
@@ -251,6 +255,8 @@ class _Tables:
     """``suit_optimal_runs`` of each suit and 13-bit mask, filled as met"""
     _melds: dict[Mask, Meld] = field(default_factory=dict)
     """one Meld value per legal meld met (bounded by ``kinds``)"""
+    _lone: list[LoneRuns | None] = field(default_factory=lambda: _EMPTY_LONE_RUNS * 4 * 8192)
+    """``lone_runs`` of each suit and 13-bit mask, filled as met"""
 
     def build(self, saved: bytes | None = None) -> None:
         """Fill the tables: from ``saved`` (what :meth:`saved` wrote for this system) when
@@ -323,6 +329,20 @@ class _Tables:
         found = self._melds.get(mask)
         if found is None:
             found = self._melds[mask] = Meld(mask)
+        return found
+
+    def lone_runs(self, suit: int, bits: int) -> LoneRuns:
+        """The runs of a suit's one optimal decomposition, by lowest card, and their cards
+        (``SEVERAL_RUNS`` when it has more than one): ``best_arrangement``'s quick path."""
+        key = suit << 13 | bits
+        found = self._lone[key]
+        if found is None:
+            choices = self.suit_optimal_runs(suit, bits)
+            found = SEVERAL_RUNS
+            if len(choices) == 1:
+                runs = sorted(choices[0], key=_lowest_card)
+                found = tuple(map(self.meld, runs)), sum(runs)
+            self._lone[key] = found
         return found
 
     def suit_optimal_runs(self, suit: int, bits: int) -> SuitRuns:
@@ -420,26 +440,6 @@ _STANDARD_BEST = _STANDARD_TABLES.best
 _STANDARD_CAPABLE = _STANDARD_TABLES.capable
 _ALL_CAPABLE = [8191] * 8192
 """Stands in for ``capable`` where every three-card set must be tried."""
-def _set_options(mask: Mask) -> list[tuple[int, ...]]:
-    """For each rank held 3+ times: the possible sets there (0 = no set)."""
-    c = mask & SUIT_BITS
-    d = (mask >> 13) & SUIT_BITS
-    h = (mask >> 26) & SUIT_BITS
-    s = mask >> 39
-    triples = (c & d & (h | s)) | ((c | d) & h & s)
-    options: list[tuple[int, ...]] = []
-    while triples:
-        low = triples & -triples
-        triples ^= low
-        rank_cards = mask & (low * RANK_STRIDE)
-        choices = [0, rank_cards]
-        if bin(rank_cards).count("1") == 4:
-            for card in scan(rank_cards):
-                choices.append(rank_cards ^ (1 << card))
-        options.append(tuple(choices))
-    return options
-
-
 MOST_OPEN_RANKS = 6
 """Ranks open to a set choice that the exact search takes (6**6 choices at most); more
 need 21 cards or so, which no hand of gin holds, and would take exponential time."""
@@ -638,14 +638,6 @@ def _settle_last_rank(c: int, d: int, h: int, s: int, low: int, best: list[int])
     return unset if unset < melded else melded
 
 
-def _set_combinations(mask: Mask) -> Iterable[int]:
-    """The union of the sets of each choice of sets in ``mask`` (just 0 when no rank is held three times)."""
-    options = _set_options(mask)
-    if not options:
-        return (0,)
-    return [sum(combo) for combo in itertools.product(*options)]
-
-
 def _split_sets(sets_mask: int) -> list[int]:
     sets = []
     remaining = sets_mask
@@ -661,19 +653,30 @@ Split: TypeAlias = tuple[int, tuple[int, ...]]
 """An arrangement in the making: the union of its sets, and its runs."""
 
 
-def _optimal_splits(mask: Mask, tables: _Tables, target: int) -> list[Split]:
-    """Every split of ``mask`` into sets and runs that leaves ``target`` deadwood, each once."""
+def _optimal_splits(mask: Mask, tables: _Tables) -> tuple[int, list[Split]]:
+    """The least deadwood of ``mask``, and every split into sets and runs that leaves it, each once.
+
+    The set choices are :func:`min_deadwood`'s (forced sets taken, only the three-card sets
+    that free a card for a run), each weighed here in full to keep its splits.
+    """
     c, d, h, s = mask & SUIT_BITS, mask >> 13 & SUIT_BITS, mask >> 26 & SUIT_BITS, mask >> 39
-    if not ((c & d & (h | s)) | ((c | d) & h & s)):  # no set to choose: runs alone reach the target
-        return _run_choices(0, tables, c, d, h, s)
+    best, capable = tables.best, tables.capable
+    triples = (c & d & (h | s)) | ((c | d) & h & s)
+    if not triples:  # no set to choose: runs alone reach the least
+        return best[c] + best[d] + best[h] + best[s], _run_choices(0, tables, c, d, h, s)
+    forced = triples & ~(capable[c] | capable[d] | capable[h] | capable[s])
+    if forced:
+        c, d, h, s = c & ~forced, d & ~forced, h & ~forced, s & ~forced
+    if (triples ^ forced).bit_count() > MOST_OPEN_RANKS:
+        raise _too_many_sets(triples ^ forced)
+    configurations = _set_configurations(c, d, h, s, triples ^ forced, capable)
+    values = [best[w] + best[x] + best[y] + best[z] for w, x, y, z in configurations]
+    target = min(values)
     found: list[Split] = []
-    best = tables.best
-    for sets_mask in _set_combinations(mask):
-        rest = mask & ~sets_mask
-        c, d, h, s = rest & SUIT_BITS, rest >> 13 & SUIT_BITS, rest >> 26 & SUIT_BITS, rest >> 39
-        if best[c] + best[d] + best[h] + best[s] == target:
-            found += _run_choices(sets_mask, tables, c, d, h, s)
-    return found
+    for (w, x, y, z), value in zip(configurations, values, strict=True):
+        if value == target:
+            found += _run_choices(mask & ~(w | x << 13 | y << 26 | z << 39), tables, w, x, y, z)
+    return target, found
 
 
 def _run_choices(sets_mask: int, tables: _Tables, c: int, d: int, h: int, s: int) -> list[Split]:
@@ -723,10 +726,20 @@ def best_arrangement(hand: Hand, system: MeldSystem = STANDARD_SYSTEM) -> Arrang
     the meld rules. Returns an :class:`Arrangement`. Raises
     :class:`~ginref.errors.NotationError` only for a hand that is not cards.
     """
-    mask = as_mask(hand)
-    tables = _tables_for(system)
-    target = min_deadwood(mask, system)
-    splits = _optimal_splits(mask, tables, target)
+    mask = hand if type(hand) is int and 0 <= hand <= FULL_DECK else as_mask(hand)
+    tables = _STANDARD_TABLES if system is STANDARD_SYSTEM else _tables_for(system)
+    c, d, h, s = mask & SUIT_BITS, mask >> 13 & SUIT_BITS, mask >> 26 & SUIT_BITS, mask >> 39
+    if not ((c & d & (h | s)) | ((c | d) & h & s)):
+        lone = tables._lone
+        w = lone[c] or tables.lone_runs(0, c)
+        x = lone[8192 | d] or tables.lone_runs(1, d)
+        y = lone[16384 | h] or tables.lone_runs(2, h)
+        z = lone[24576 | s] or tables.lone_runs(3, s)
+        if w[1] >= 0 and x[1] >= 0 and y[1] >= 0 and z[1] >= 0:
+            least = tables.best
+            points = least[c] + least[d] + least[h] + least[s]
+            return Arrangement(w[0] + x[0] + y[0] + z[0], mask & ~(w[1] | x[1] | y[1] | z[1]), points)
+    target, splits = _optimal_splits(mask, tables)
     best = splits[0] if len(splits) == 1 else min(splits, key=lambda split: _split_key(mask, split))
     return _arrangement(mask, best, tables, target)
 
@@ -743,8 +756,7 @@ def optimal_arrangements(hand: Hand, system: MeldSystem = STANDARD_SYSTEM) -> li
     """
     mask = as_mask(hand)
     tables = _tables_for(system)
-    target = min_deadwood(mask, system)
-    splits = _optimal_splits(mask, tables, target)
+    target, splits = _optimal_splits(mask, tables)
     splits.sort(key=lambda split: _split_key(mask, split))
     return [_arrangement(mask, split, tables, target) for split in splits]
 

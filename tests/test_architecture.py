@@ -41,7 +41,7 @@ ONLY_IN = {
     "matplotlib": {"plot"},
     "pyparsing": {"grammar", "records.text_grammar", "sheets"},
     "fsspec": {"files"},
-    "msgspec": {"records.model", "records.jsonform", "records.lexicon", "verify"},
+    "msgspec": {"melds", "analysis", "records.model", "records.jsonform", "records.lexicon", "verify"},
     "dask": {"cluster"},
     "distributed": {"cluster"},
 }
