@@ -153,9 +153,11 @@ def analyze(
             notes = (*notes, f"the upcard {card_name(forbidden)} was taken, so it may not be discarded")
         discard = _best_discard(cards, system, forbidden)
         kept = cards & ~(1 << discard)
-        big_gin = rules.big_gin_bonus is not None and min_deadwood(cards, system) == 0
     best = best_arrangement(kept, system)
     points = best.deadwood_points
+    # Big gin always leaves gin: a meld of four or more cards has two that can go (one not the upcard).
+    if discard is not None and points == 0 and rules.big_gin_bonus is not None:
+        big_gin = min_deadwood(cards, system) == 0
     every = tuple(optimal_arrangements(kept, system)) if all_arrangements else ()
     return HandAnalysis(
         cards, rules, limit, best, points <= limit, points == 0, every, first_upcard, discard, big_gin, notes

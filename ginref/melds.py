@@ -569,8 +569,16 @@ def best_discard(hand: Hand, system: MeldSystem = STANDARD_SYSTEM) -> Card:
     suits = (mask & SUIT_BITS, mask >> 13 & SUIT_BITS, mask >> 26 & SUIT_BITS, mask >> 39)
     c, d, h, s = suits
     if (c & d & (h | s)) | ((c | d) & h & s):
+        # Dropping a card lowers the least deadwood by its points at most: cheaper cards cannot
+        # reach the target, so they need no search.
         target = min_deadwood_after_discard(mask, system)
-        return next(card for card in scan(mask) if min_deadwood(mask & ~(1 << card), system) == target)
+        reach = min_deadwood(mask, system) - target
+        points = tables.rank_points
+        return next(
+            card
+            for card in scan(mask)
+            if points[card % 13] >= reach and min_deadwood(mask & ~(1 << card), system) == target
+        )
     least = min(gain[c], gain[d], gain[h], gain[s])
     suit, bits = next((suit, bits) for suit, bits in enumerate(suits) if gain[bits] == least)
     rank = next(rank for rank in scan(bits) if best[bits ^ 1 << rank] - best[bits] == least)

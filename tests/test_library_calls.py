@@ -186,6 +186,25 @@ def test_analyses_of_one_hand_are_equal_whether_or_not_discards_were_read() -> N
     assert read.discards and read == unread and hash(read) == hash(unread)
 
 
+BIG_GIN_CASES = [
+    # hand, upcard taken, rule set, big gin, the discard
+    ("3C 4C 5C 6C 6S 7S 8S 9D 9S 9C 9H", None, "hoyle", True, "3C"),
+    ("3C 4C 5C 6C 6S 7S 8S 9D 9S 9C 9H", "3C", "hoyle", True, "6C"),  # the upcard ends a run: its other end
+    ("3C 4C 5C 6C 6S 7S 8S 9D 9S 9C 9H", "9C", "hoyle", True, "3C"),
+    ("3C 4C 5C 6C 6S 7S 8S 9D 9S 9C 9H", None, "standard", False, "3C"),  # no big gin in the rule set
+    ("3C 4C 5C 6C 7C 8C 6S 7S 8S 9S 9D", None, "hoyle", False, "9D"),  # gin after the discard, not big gin
+    ("3C 4C 5C 6C 7C 8C 6S 7S 8S 9D KS", "KS", "hoyle", False, "9D"),
+]
+
+
+@pytest.mark.parametrize(("hand", "upcard", "preset", "big_gin", "discard"), BIG_GIN_CASES)
+def test_big_gin_is_read_from_the_eleven_cards(
+    hand: str, upcard: str | None, preset: str, big_gin: bool, discard: str
+) -> None:
+    reading = analyze(hand, find_rules(preset), upcard=upcard)
+    assert (reading.big_gin, card_name(reading.best_discard or 0)) == (big_gin, discard)
+
+
 @pytest.mark.parametrize("upcard", [-1, 52, "7X", 7.0, True, 10**5000], ids=lambda u: type(u).__name__)
 def test_an_upcard_that_is_not_a_card_is_a_notation_error(upcard: Any) -> None:
     with pytest.raises(NotationError, match=r"upcard|unknown card"):
