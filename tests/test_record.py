@@ -36,8 +36,15 @@ from ginref.records import (
     read_text,
     to_json_dict,
 )
-from ginref.records.text import _TextReader
-from ginref.records.text_grammar import claim_line_expr, event_line_expr, record_line_expr, tag_line_expr
+from ginref.records.lexicon import RecordToken
+from ginref.records.text import _FAST_TAG_RE, _FAST_VALUE_RE, _fast_tag, _TextReader
+from ginref.records.text_grammar import (
+    claim_line_expr,
+    event_line_expr,
+    parse_line,
+    record_line_expr,
+    tag_line_expr,
+)
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples" / "records"
 KNOCK = (SAMPLES / "knock-layoffs.gin").read_text(encoding="utf-8")
@@ -273,6 +280,68 @@ def test_fast_path_agrees_with_the_grammar() -> None:
                 assert knock.place == slow.knock.place  # type: ignore[attr-defined]
             checked += 1
     assert checked > 100
+
+
+TAG_LINES = [
+    '[Rules "openspiel"]',
+    '  [Players "P0" "P1"]  ',
+    '[Deal\t"P0"\t"5C 3S 2C 6D AC 9H TH KH JH 7S"]',
+    '[Hand "1"]',
+    '[Empty]',
+    '[Odd "a" "b" "c"]',
+    '[Odd "a" "b" "c" "d" ""]',
+    '[Spaced "a"   ]',
+    '[Quoted "a \\" b"]',
+    '[Bad "a""b"]',
+    '[1st "a"]',
+    '[Rules "open',
+]
+
+
+def long_fast_tag(text: str) -> tuple[object, list[object]] | None:
+    """The tag fast path as it was: one match for the line, another for each value."""
+    fast = _FAST_TAG_RE.fullmatch(text)
+    if fast is None:
+        return None
+    values = _FAST_VALUE_RE.finditer(text, fast.end(1), fast.end(2))
+    return RecordToken(fast.start(1), fast.group(1)), [RecordToken(m.start(), m.group(1)) for m in values]
+
+
+def grammar_tag(text: str) -> tuple[object, list[object]] | None:
+    try:
+        res = parse_line("tag", text, "x", 1)
+    except RecordError:
+        return None
+    return res["tag"], list(res["values"])
+
+
+_TAG_PIECES = ['[', ']', '"', ' ', '\t', '\\', 'a', 'Z', '0', '_', '\x00', '\x1f', '#', 'é', 'Rules', '"P0"']
+_GAP = st.sampled_from(["", " ", "\t", "  ", " \t"])
+_VALUE_PIECES = ["a", "5C", " ", "é", "P0", "=", "a", "5C 3S", "\\", '"', "\x1f"]
+_VALUE = st.lists(st.sampled_from(_VALUE_PIECES), max_size=4).map(lambda v: '"' + "".join(v) + '"')
+TAG_TEXT = st.one_of(
+    st.lists(st.sampled_from(_TAG_PIECES), max_size=14).map("".join),
+    st.tuples(
+        _GAP, st.sampled_from(["Rules", "Deal", "z0_", "R", "", "0a", "é"]),
+        st.lists(st.tuples(_GAP, _VALUE).map("".join), max_size=4).map("".join), _GAP, _GAP,
+    ).map(lambda p: f"{p[0]}[{p[1]}{p[2]}{p[3]}]{p[4]}"),
+)
+"""Text near a tag line: any pieces of one, and tags of 0 to 4 values spaced and quoted every way"""
+
+
+@pytest.mark.parametrize("line", TAG_LINES)
+def test_the_tag_fast_path_reads_as_the_grammar(line: str) -> None:
+    fast = _fast_tag(line)
+    assert fast == long_fast_tag(line)
+    assert fast is None or fast == grammar_tag(line)
+
+
+@settings(max_examples=600, deadline=None)
+@given(TAG_TEXT)
+def test_the_tag_fast_path_reads_as_the_grammar_on_any_text(line: str) -> None:
+    fast = _fast_tag(line)
+    assert fast == long_fast_tag(line)
+    assert fast is None or fast == grammar_tag(line)
 
 
 # -- round trips ---------------------------------------------------------------------------------

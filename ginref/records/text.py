@@ -107,6 +107,11 @@ def _meld_text(mask: Mask) -> str:
 
 _FAST_TAG_RE = re.compile(r'\s*\[([A-Za-z][A-Za-z0-9_]*)((?:[ \t]+"[^"\\\x00-\x1f]*")*)[ \t]*\][ \t]*')
 _FAST_VALUE_RE = re.compile(r'"([^"\\\x00-\x1f]*)"')
+_SHORT_TAG_RE = re.compile(
+    r'\s*\[([A-Za-z][A-Za-z0-9_]*)'
+    r'(?:[ \t]+"([^"\\\x00-\x1f]*)")?(?:[ \t]+"([^"\\\x00-\x1f]*)")?[ \t]*\][ \t]*'
+)
+"""``_FAST_TAG_RE`` with at most two values, each caught by the one match: every tag the format knows"""
 _INT_RE = re.compile(r"[+-]?[0-9]{1,15}")
 """numbers the fast paths take; longer ones go to the grammar, which refuses them"""
 _COUNT_RE = re.compile(r"[0-9]{1,15}")
@@ -154,6 +159,25 @@ def _fast_deadwood(words: list[str], i: int) -> tuple[int | None, int]:
     if i + 1 >= len(words) or not _COUNT_RE.fullmatch(words[i + 1]):
         return None, -1
     return int(words[i + 1]), i + 2
+
+
+def _fast_tag(text: str) -> tuple[RecordToken, list[RecordToken]] | None:
+    """A tag line's name and values (each at its opening quote) when they are simply quoted (no
+    escapes, spaces between), as the grammar reads them; None sends the line to the grammar."""
+    short = _SHORT_TAG_RE.fullmatch(text)
+    if short is not None:
+        name, first, second = short.groups()
+        if first is None:
+            return RecordToken(short.start(1), name), []
+        if second is None:
+            return RecordToken(short.start(1), name), [RecordToken(short.start(2) - 1, first)]
+        pair = [RecordToken(short.start(2) - 1, first), RecordToken(short.start(3) - 1, second)]
+        return RecordToken(short.start(1), name), pair
+    fast = _FAST_TAG_RE.fullmatch(text)
+    if fast is None:
+        return None
+    values = _FAST_VALUE_RE.finditer(text, fast.end(1), fast.end(2))
+    return RecordToken(fast.start(1), fast.group(1)), [RecordToken(m.start(), m.group(1)) for m in values]
 
 
 class _Hand:
@@ -296,13 +320,9 @@ class _TextReader:
 
     def tag(self, text: str, column: int) -> None:
         """A tag line; ``column`` is its ``[``'s."""
-        fast = _FAST_TAG_RE.fullmatch(text)
-        if fast is not None:  # simple quoted values: no escapes, spaces between
-            name = RecordToken(fast.start(1), fast.group(1))
-            values = [
-                RecordToken(m.start(), m.group(1))
-                for m in _FAST_VALUE_RE.finditer(text, fast.end(1), fast.end(2))
-            ]
+        fast = _fast_tag(text)
+        if fast is not None:
+            name, values = fast
         else:
             res = self.parse("tag", text)
             name = res["tag"]
