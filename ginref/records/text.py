@@ -399,7 +399,7 @@ class _TextReader:
                       column)
         if tag == "Deal":
             player, dealt = self.values(name, values, 2)
-            if any(p == player.text for p, _ in hand.deal):
+            if hand.deal and any(p == player.text for p, _ in hand.deal):
                 self.fail(f"the hand deals to {player.text} twice", column)
             hand.deal.append((player.text, self.cards(dealt)))
         elif tag == "Upcard":
@@ -418,10 +418,9 @@ class _TextReader:
 
     def cards(self, value: RecordToken) -> tuple[Card, ...]:
         """The cards of a tag value, in order (repeats allowed: the referee reports them)."""
-        lookup = CARD_TOKENS.get
-        fast = [lookup(token) for token in value.text.split()]
+        fast = tuple(map(CARD_TOKENS.get, value.text.split()))
         if None not in fast:
-            return tuple(fast)  # type: ignore[arg-type]
+            return fast  # type: ignore[return-value]
         try:
             return tuple(self.parse("cards", value.text))
         except RecordError as error:
