@@ -647,15 +647,14 @@ def _settle_last_rank(c: int, d: int, h: int, s: int, low: int, best: list[int])
 
 
 def _split_sets(sets_mask: int) -> list[int]:
+    """The sets of a union of sets, one a rank."""
+    ranks = (sets_mask | sets_mask >> 13 | sets_mask >> 26 | sets_mask >> 39) & SUIT_BITS
     sets = []
-    remaining = sets_mask
-    while remaining:
-        rank = ((remaining & -remaining).bit_length() - 1) % 13
-        rank_cards = sets_mask & (RANK_STRIDE << rank)
-        sets.append(rank_cards)
-        remaining &= ~rank_cards
+    while ranks:
+        low = ranks & -ranks
+        ranks ^= low
+        sets.append(sets_mask & low * RANK_STRIDE)
     return sets
-
 
 Split: TypeAlias = tuple[int, tuple[int, ...]]
 """An arrangement in the making: the union of its sets, and its runs."""
@@ -712,15 +711,18 @@ def _split_melds(split: Split) -> list[Mask]:
     return melds
 
 
-def _split_key(mask: Mask, split: Split) -> tuple[tuple[tuple[Card, ...], ...], int]:
+@functools.lru_cache(maxsize=8192)
+def _meld_cards(meld: Mask) -> tuple[Card, ...]:
+    """A meld's cards in card order (kept: melds are few, and arrangements that tie meet them again)."""
+    return tuple(scan(meld))
+
+
+def _melds_key(mask: Mask, melds: list[Mask]) -> tuple[tuple[tuple[Card, ...], ...], int]:
     """The canonical order of arrangements: their melds' cards in order, then the deadwood."""
-    melds = _split_melds(split)
-    melded = sum(melds)
-    return tuple(tuple(scan(m)) for m in melds), mask & ~melded
+    return tuple(map(_meld_cards, melds)), mask & ~sum(melds)
 
 
-def _arrangement(mask: Mask, split: Split, tables: _Tables, points: int) -> Arrangement:
-    melds = _split_melds(split)
+def _arrangement(mask: Mask, melds: list[Mask], tables: _Tables, points: int) -> Arrangement:
     return Arrangement(tuple(map(tables.meld, melds)), mask & ~sum(melds), points)
 
 
@@ -748,8 +750,10 @@ def best_arrangement(hand: Hand, system: MeldSystem = STANDARD_SYSTEM) -> Arrang
             points = least[c] + least[d] + least[h] + least[s]
             return Arrangement(w[0] + x[0] + y[0] + z[0], mask & ~(w[1] | x[1] | y[1] | z[1]), points)
     target, splits = _optimal_splits(mask, tables)
-    best = splits[0] if len(splits) == 1 else min(splits, key=lambda split: _split_key(mask, split))
-    return _arrangement(mask, best, tables, target)
+    if len(splits) == 1:
+        return _arrangement(mask, _split_melds(splits[0]), tables, target)
+    first = min(map(_split_melds, splits), key=lambda melds: _melds_key(mask, melds))
+    return _arrangement(mask, first, tables, target)
 
 
 def optimal_arrangements(hand: Hand, system: MeldSystem = STANDARD_SYSTEM) -> list[Arrangement]:
@@ -765,8 +769,8 @@ def optimal_arrangements(hand: Hand, system: MeldSystem = STANDARD_SYSTEM) -> li
     mask = as_mask(hand)
     tables = _tables_for(system)
     target, splits = _optimal_splits(mask, tables)
-    splits.sort(key=lambda split: _split_key(mask, split))
-    return [_arrangement(mask, split, tables, target) for split in splits]
+    every = sorted(map(_split_melds, splits), key=lambda melds: _melds_key(mask, melds))
+    return [_arrangement(mask, melds, tables, target) for melds in every]
 
 
 def meld_kind(cards: Hand, system: MeldSystem = STANDARD_SYSTEM) -> MeldKind | None:
