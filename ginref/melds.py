@@ -440,6 +440,8 @@ _STANDARD_BEST = _STANDARD_TABLES.best
 _STANDARD_CAPABLE = _STANDARD_TABLES.capable
 _ALL_CAPABLE = [8191] * 8192
 """Stands in for ``capable`` where every three-card set must be tried."""
+
+
 MOST_OPEN_RANKS = 6
 """Ranks open to a set choice that the exact search takes (6**6 choices at most); more
 need 21 cards or so, which no hand of gin holds, and would take exponential time."""
@@ -656,6 +658,7 @@ def _split_sets(sets_mask: int) -> list[int]:
         sets.append(sets_mask & low * RANK_STRIDE)
     return sets
 
+
 Split: TypeAlias = tuple[int, tuple[int, ...]]
 """An arrangement in the making: the union of its sets, and its runs."""
 
@@ -729,8 +732,9 @@ def _arrangement(mask: Mask, melds: list[Mask], tables: _Tables, points: int) ->
 def best_arrangement(hand: Hand, system: MeldSystem = STANDARD_SYSTEM) -> Arrangement:
     """One least-deadwood arrangement: the first of :func:`optimal_arrangements`.
 
-    Only the splits that tie are compared, by their canonical key, and only the
-    winner is built, so this costs about one :func:`min_deadwood` plus one arrangement.
+    A hand with no rank held three times takes each suit's one optimal decomposition
+    from a table; otherwise only the splits that tie are compared, by their canonical key,
+    and only the winner is built: about one :func:`min_deadwood` plus one arrangement.
 
     ``hand`` is a mask (or anything :func:`~ginref.notation.hand_mask` takes), ``system``
     the meld rules. Returns an :class:`Arrangement`. Raises
