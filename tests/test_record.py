@@ -284,6 +284,9 @@ def test_fast_path_agrees_with_the_grammar() -> None:
 
 TAG_LINES = [
     '[Rules "openspiel"]',
+    '\x1f[Rules "openspiel"]',
+    '\xa0[Rules "openspiel"]',
+    '[Rules "open\xa0spiel"]',
     '  [Players "P0" "P1"]  ',
     '[Deal\t"P0"\t"5C 3S 2C 6D AC 9H TH KH JH 7S"]',
     '[Hand "1"]',
@@ -342,6 +345,35 @@ def test_the_tag_fast_path_reads_as_the_grammar_on_any_text(line: str) -> None:
     fast = _fast_tag(line)
     assert fast == long_fast_tag(line)
     assert fast is None or fast == grammar_tag(line)
+
+
+ODD_SPACE_BASE = (
+    '[Rules "standard"]\n[Players "Ann" "Bo"]\n[Dealer "Bo"]\n[Deal "Ann" "AC 2C 3C 4C 5C 6C 7C 8C 9C TC"]\n'
+    '[Deal "Bo" "AD 2D 3D 4D 5D 6D 7D 8D 9D TD"]\n[Upcard "JC"]\n'
+)
+ODD_SPACE_LINES = [
+    # a line of the seventh, where the message points
+    ("Ann\xa0take JC discard TC", "7:4: U+00A0 is not a space the format takes"),
+    ("\x1fAnn take JC discard TC", "7:1: U+001F is not a space the format takes"),
+    ("Ann take JC discard TC\x0b", "7:23: U+000B is not a space the format takes"),
+    ("result knock\u3000Ann 3", "7:13: U+3000 is not a space the format takes"),
+    ('"Ann"\xa0take JC discard TC', "7:6: expected 'pass'"),  # quoted: the grammar's message
+    ('\x1f[Event "x"]', "7:1: expected '['"),
+]
+
+
+@pytest.mark.parametrize(("line", "message"), ODD_SPACE_LINES)
+def test_only_spaces_and_tabs_separate_words(line: str, message: str) -> None:
+    """A bare name or a quoted one, the line reads the same: the fast paths split on spaces and tabs only,
+    as the grammar does (they took any white space once, so quoting a name could change a verdict)."""
+    with pytest.raises(RecordError) as error:
+        read_text(ODD_SPACE_BASE + line + "\n")
+    assert message in str(error.value)
+
+
+def test_tabs_and_white_space_in_quotes_and_comments_are_read() -> None:
+    record = read_text('[Note "a\xa0b"]\n' + ODD_SPACE_BASE + "Ann\ttake JC discard TC # \xa0\n\xa0\n")
+    assert dict(record.tags)["Note"] == "a\xa0b" and len(record.hands[0].events) == 1
 
 
 # -- round trips ---------------------------------------------------------------------------------

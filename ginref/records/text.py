@@ -105,13 +105,15 @@ def _meld_text(mask: Mask) -> str:
     return "[" + " ".join(CARD_NAMES[c] for c in scan(mask)) + "]"
 
 
-_FAST_TAG_RE = re.compile(r'\s*\[([A-Za-z][A-Za-z0-9_]*)((?:[ \t]+"[^"\\\x00-\x1f]*")*)[ \t]*\][ \t]*')
+_FAST_TAG_RE = re.compile(r'[ \t]*\[([A-Za-z][A-Za-z0-9_]*)((?:[ \t]+"[^"\\\x00-\x1f]*")*)[ \t]*\][ \t]*')
 _FAST_VALUE_RE = re.compile(r'"([^"\\\x00-\x1f]*)"')
 _SHORT_TAG_RE = re.compile(
-    r'\s*\[([A-Za-z][A-Za-z0-9_]*)'
+    r'[ \t]*\[([A-Za-z][A-Za-z0-9_]*)'
     r'(?:[ \t]+"([^"\\\x00-\x1f]*)")?(?:[ \t]+"([^"\\\x00-\x1f]*)")?[ \t]*\][ \t]*'
 )
 """``_FAST_TAG_RE`` with at most two values, each caught by the one match: every tag the format knows"""
+_ODD_SPACE_RE = re.compile(r"[^\S \t]")
+"""White space the format does not separate words with (a line holding it goes to the grammar)"""
 _INT_RE = re.compile(r"[+-]?[0-9]{1,15}")
 """numbers the fast paths take; longer ones go to the grammar, which refuses them"""
 _COUNT_RE = re.compile(r"[0-9]{1,15}")
@@ -275,10 +277,20 @@ class _TextReader:
         if self.final is not None:
             self.fail("nothing but a new record may follow the final totals", column)
         words = stripped.split()
+        if not text.isprintable() and '"' not in text:  # a tab, or other white space
+            self.refuse_odd_space(text)
         if words[0] in _CLAIMS:
             self.claim(text)
         else:
             self.event(text, words, column)
+
+    def refuse_odd_space(self, text: str) -> None:
+        """Raise at the first white space outside quotes that is not a space or a tab: the fast
+        paths split on any white space, the format (and the grammar) on these two alone."""
+        odd = _ODD_SPACE_RE.search(text)
+        if odd is not None:
+            self.fail(f"U+{ord(odd.group()):04X} is not a space the format takes: separate words "
+                      "with spaces or tabs", odd.start() + 1)
 
     def finish(self) -> GameRecord:
         """The record read so far; raises if it is not complete."""
@@ -532,7 +544,9 @@ class _TextReader:
         without pyparsing.
 
         Anything unusual returns None and goes to the grammar, which gives the same
-        result for what this accepts and the error messages for what it does not.
+        result for what this accepts and the error messages for what it does not. A line
+        spaced with other white space than spaces and tabs never comes here (``feed``
+        refuses it), as ``str.split`` would take that white space for a space.
         """
         if '"' in text:
             return None
