@@ -113,7 +113,7 @@ _SHORT_TAG_RE = re.compile(
 )
 """``_FAST_TAG_RE`` with at most two values, each caught by the one match: every tag the format knows"""
 _ODD_SPACE_RE = re.compile(r"[^\S \t]")
-"""White space the format does not separate words with (a line holding it goes to the grammar)"""
+"""White space the format does not separate words with: an error outside quotes, part of a value inside"""
 _INT_RE = re.compile(r"[+-]?[0-9]{1,15}")
 """numbers the fast paths take; longer ones go to the grammar, which refuses them"""
 _COUNT_RE = re.compile(r"[0-9]{1,15}")
