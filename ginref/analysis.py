@@ -143,7 +143,7 @@ def analyze(
     if size != 10 and size != 11:
         raise HandSizeError(f"expected 10 or 11 cards, got {size}")
     first_upcard = None if upcard is None else card_or_none(upcard, "upcard")
-    recent = _recent_reading if _recent_reading[0] is rules else _reading(rules)
+    recent = _reading(rules)
     system = recent[1]
     limit, notes = recent[2] if first_upcard is None else knock_limit(rules, first_upcard)
     kept, discard, big_gin = cards, None, False
@@ -169,19 +169,21 @@ _Reading: TypeAlias = tuple[Rules, MeldSystem, tuple[int, tuple[str, ...]]]
 
 
 def _reading(rules: Rules) -> _Reading:
+    """The reading of ``rules``: the last one kept, found by identity, else made and kept."""
     global _recent_reading
-    _recent_reading = (rules, MeldSystem.from_rules(rules), knock_limit(rules, None))
-    return _recent_reading
+    recent = _recent_reading
+    if recent[0] is not rules:
+        recent = _recent_reading = (rules, MeldSystem.from_rules(rules), knock_limit(rules, None))
+    return recent
 
 
-_recent_reading: _Reading = _reading(STANDARD)
+_recent_reading: _Reading = (STANDARD, MeldSystem.from_rules(STANDARD), knock_limit(STANDARD, None))
 """The last rule set analyzed, found by identity: a rule set's hash costs more than its reading."""
 
 
 def system_for(rules: Rules) -> MeldSystem:
     """``MeldSystem.from_rules``, kept for the last rule set asked (found by identity)."""
-    recent = _recent_reading if _recent_reading[0] is rules else _reading(rules)
-    return recent[1]
+    return _reading(rules)[1]
 
 
 def _forbidden_discard(cards: Mask, rules: Rules, upcard: Card | None) -> Card | None:
