@@ -11,11 +11,21 @@ import dataclasses
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ginref.records import format_jsonl, format_text
-from ginref.records.io import RawRecord, Shard, count_shard, raw_records, read_shard, record_format, shards
+from ginref.records.io import (
+    MIN_SHARD,
+    RawRecord,
+    Shard,
+    count_shard,
+    raw_records,
+    read_shard,
+    record_format,
+    shards,
+)
 from tests.support.randomplay import random_hand
 
 GOOD = [random_hand(seed) for seed in range(4)]
@@ -40,12 +50,12 @@ def whole(path: Path, form: str | None) -> list[RawRecord]:
         return list(raw_records(handle, str(path), form or record_format(str(path))))  # type: ignore[arg-type]
 
 
-def sharded(path: Path, form: str | None, size: int) -> list[RawRecord]:
+def sharded(path: Path, form: str | None, size: int, parts: int = 1) -> list[RawRecord]:
     """Cut, count and place the shards as a batch does, then read each alone (as ``read_paths``,
     the suffix gives the form unless one is forced)."""
     found: list[RawRecord] = []
     line = index = 0
-    for shard in shards([str(path)], format=form, size=size):  # type: ignore[arg-type]
+    for shard in shards([str(path)], format=form, size=size, parts=parts):  # type: ignore[arg-type]
         assert isinstance(shard, Shard)
         if shard.line:
             line, index = shard.line, shard.index
@@ -63,9 +73,10 @@ def sharded(path: Path, form: str | None, size: int) -> list[RawRecord]:
     last_end=st.booleans(),
     suffix=st.sampled_from([".jsonl", ".gin", ".json", ""]),
     size=st.sampled_from([1, 7, 64, 500, 4096, 1 << 20]),
+    parts=st.sampled_from([1, 2, 8]),
 )
 def test_shards_read_what_one_reader_reads(
-    pieces: list[bytes], ends: list[bytes], last_end: bool, suffix: str, size: int
+    pieces: list[bytes], ends: list[bytes], last_end: bool, suffix: str, size: int, parts: int
 ) -> None:
     data = b"".join(piece + end for piece, end in zip(pieces, ends, strict=False))
     if not last_end:
@@ -74,7 +85,31 @@ def test_shards_read_what_one_reader_reads(
         path = Path(folder) / f"records{suffix}"
         path.write_bytes(data)
         form = None if suffix in ("", ".json") else suffix.removeprefix(".")
-        assert list(map(seen, sharded(path, form, size))) == list(map(seen, whole(path, form)))
+        assert list(map(seen, sharded(path, form, size, parts))) == list(map(seen, whole(path, form)))
+
+
+@pytest.mark.parametrize(("suffix", "parts"), [(".jsonl", 4), (".jsonl", 8), (".gin", 8), (".gin", 4)])
+def test_a_files_last_shards_shrink_so_the_workers_finish_together(
+    tmp_path: Path, suffix: str, parts: int
+) -> None:
+    """Before, every shard was ``size`` bytes and one worker could finish the last one alone
+    (0.3 s on 16,000 records); now the tail is cut finer, at a bounded cost in shards."""
+    records = [random_hand(300 + i) for i in range(40)]
+    size = 8 * MIN_SHARD
+    path = tmp_path / f"records{suffix}"
+    if suffix == ".gin":
+        text = "\n\n".join(map(format_text, records))
+        path.write_text("\n\n".join([text] * (6 * size // len(text))))
+    else:
+        text = "".join(format_jsonl(r) + "\n" for r in records)
+        path.write_text(text * (6 * size // len(text)))
+    cuts = [s for s in shards([str(path)], size=size, parts=parts) if isinstance(s, Shard)]
+    widths = [s.stop - s.start for s in cuts]
+    longest = max(len(format_jsonl(r).encode()) for r in records) + 2
+    first = widths[0]  # size, or less when that cuts the file into ``parts``
+    assert widths[-2] < first and widths[-1] <= max(MIN_SHARD, first // 8) + longest
+    assert len(cuts) <= path.stat().st_size // size + 2 * parts
+    assert list(map(seen, sharded(path, None, size, parts))) == list(map(seen, whole(path, None)))
 
 
 def test_verify_over_shards_reports_what_one_process_reports(tmp_path: Path) -> None:

@@ -721,9 +721,10 @@ def shards(
     parts: int = 1, progress: ReadProgress | None = None,
 ) -> Iterator[Shard | InputFile | SkippedFile | InputFileError]:
     """The shards of every file the paths name, in order, each about ``size`` bytes (smaller,
-    down to :data:`MIN_SHARD`, to cut a file into ``parts``); a file whose records are one
-    document is one shard. Standard input cannot be cut by bytes: it is passed on as its
-    :class:`InputFile` (read it with :func:`raw_records`).
+    down to :data:`MIN_SHARD`, to cut a file into ``parts``; near a file's end, at most
+    ``2 / parts`` of what is left); a file whose records are one document is one shard.
+    Standard input cannot be cut by bytes: it is passed on as its :class:`InputFile` (read it
+    with :func:`raw_records`).
 
     Only a few lines near each cut are read; with ``progress``, its total is set as in
     :func:`read_paths` (the caller advances ``read`` as shards are done).
@@ -734,22 +735,34 @@ def shards(
             continue
         each = max(1, min(size, max(MIN_SHARD, _size(item.path) // max(1, parts))))
         try:
-            yield from _file_shards(item, format or item.format, game, each)
+            yield from _file_shards(item, format or item.format, game, each, parts)
         except InputFileError as exc:
             yield exc
         except OSError as exc:
             yield InputFileError(f"{item.source}: cannot read: {exc.strerror or exc}", item.source)
 
 
-def _file_shards(item: InputFile, format: UnitForm | None, game: str, size: int) -> Iterator[Shard]:
+def _file_shards(
+    item: InputFile, format: UnitForm | None, game: str, size: int, parts: int
+) -> Iterator[Shard]:
     with open_any(item.path) as handle:
         form, _ = _resolved(handle, format)
         end = handle.seek(0, os.SEEK_END)
         start, line = 0, 1
         while start < end:
-            stop = end if form in _WHOLE else _next_cut(handle, form, start + size, end)
+            each = _tapered(size, end - start, parts)
+            stop = end if form in _WHOLE else _next_cut(handle, form, start + each, end)
             yield Shard(item.path, item.source, form, start, stop, line, 0, game)
             start, line = stop, 0
+
+
+def _tapered(size: int, left: int, parts: int) -> int:
+    """A shard's size with ``left`` bytes of its file to go: the last shards shrink, down to
+    an eighth of ``size``, so that the workers of a batch run out of work together instead
+    of one finishing a whole shard alone."""
+    if parts < 2:
+        return size
+    return max(1, min(size, max(MIN_SHARD, size // 8, left * 2 // parts)))
 
 
 def _next_cut(handle: IO[bytes], form: UnitForm, at: int, end: int) -> int:
