@@ -536,7 +536,8 @@ def _parallel(
 def _stop(pool: ProcessPoolExecutor) -> None:
     """End the workers now (Ctrl-C, a closed pipe, the caller stopped early): none is left behind."""
     processes = list(getattr(pool, "_processes", {}).values())
-    results = getattr(pool, "_result_queue", None)  # shutdown drops the pool's reference
+    results = getattr(pool, "_result_queue", None)  # shutdown drops the pool's references
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         process.terminate()
@@ -549,6 +550,11 @@ def _stop(pool: ProcessPoolExecutor) -> None:
     writer = getattr(results, "_writer", None)
     if writer is not None and not any(process.is_alive() for process in processes):
         writer.close()
+    # The manager thread closes its wake-up pipe as it ends, and Python's exit hook writes to
+    # that pipe without a lock: if the two meet, the hook writes to a closed descriptor and
+    # prints a traceback (EBADF). Once the thread has ended, the hook finds the pipe closed.
+    if manager is not None:
+        manager.join(5)
 
 
 def _warm_up() -> None:

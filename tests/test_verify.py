@@ -108,6 +108,21 @@ def test_library_parallel_equals_serial_with_small_chunks() -> None:
     assert serial == parallel
 
 
+def test_a_parallel_batch_stopped_early_leaves_no_pool_thread_and_no_worker() -> None:
+    """Stopping (Ctrl-C, a closed pipe) once left the pool's manager thread ending while Python
+    exited, and the exit hook of concurrent.futures then wrote to the pipe that thread had just
+    closed: now and then a traceback (EBADF) after "ginref: terminated"."""
+    import multiprocessing
+    import threading
+
+    before = set(threading.enumerate())
+    results = verify([str(SAMPLES)], jobs=2, chunk=1)
+    next(results)
+    results.close()
+    assert [t.name for t in threading.enumerate() if t not in before] == []
+    assert multiprocessing.active_children() == []
+
+
 def test_stdin_json_lines_and_text() -> None:
     lines = jsonl_records(3, "openspiel")
     code, out, _ = run("verify", "-", "--rules", "openspiel", "--jsonl", stdin="\n".join(lines) + "\n")
