@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from ginref.cards import mask_of
 from ginref.errors import RecordError
-from ginref.notation import parse_cards
+from ginref.notation import CARD_NAMES, parse_cards
 from ginref.records import (
     ClaimedResult,
     Defence,
@@ -37,7 +37,14 @@ from ginref.records import (
     to_json_dict,
 )
 from ginref.records.lexicon import RecordToken
-from ginref.records.text import _FAST_TAG_RE, _FAST_VALUE_RE, _fast_tag, _TextReader
+from ginref.records.text import (
+    _FAST_TAG_RE,
+    _FAST_VALUE_RE,
+    _PLAIN_TURNS,
+    _PLAIN_TURNS_MAX,
+    _fast_tag,
+    _TextReader,
+)
 from ginref.records.text_grammar import (
     claim_line_expr,
     event_line_expr,
@@ -374,6 +381,68 @@ def test_only_spaces_and_tabs_separate_words(line: str, message: str) -> None:
 def test_tabs_and_white_space_in_quotes_and_comments_are_read() -> None:
     record = read_text('[Note "a\xa0b"]\n' + ODD_SPACE_BASE + "Ann\ttake JC discard TC # \xa0\n\xa0\n")
     assert dict(record.tags)["Note"] == "a\xa0b" and len(record.hands[0].events) == 1
+
+
+TURN = "Ann take JC discard TC"
+REPEATED_TURN_TEXTS = [
+    # a plain turn line read once is remembered by its text; wherever it comes again, it must read
+    # as if read for the first time: its own line and column, and the errors of where it stands
+    ODD_SPACE_BASE + f"{TURN}\n  {TURN}\n\t{TURN}\n{TURN} # again\n{TURN}\n",
+    ODD_SPACE_BASE + f"{TURN}\nresult void\n{TURN}\n",
+    f"{TURN}\n" + ODD_SPACE_BASE,
+    ODD_SPACE_BASE + f"{TURN}\nresult void\nfinal Ann 0 Bo 0\n{TURN}\n",
+    ODD_SPACE_BASE + f"{TURN}\n[Dealer \"Ann\"]\n{TURN}\n",
+    ODD_SPACE_BASE + "Ann\ttake JC\tdiscard TC\nAnn\ttake JC\tdiscard TC\n",
+    ODD_SPACE_BASE.replace('"Ann"', '"Al"', 1) + f"{TURN}\n",
+]
+
+
+def read_afresh(text: str) -> object:
+    """What reading ``text`` gives, with every event's place (equality leaves places out)."""
+    try:
+        record = read_text(text)
+    except RecordError as exc:
+        return str(exc)
+    return [(repr(event), event.place) for hand in record.hands for event in hand.events]
+
+
+def unremembered(texts: list[str], monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """What reading each text gives when no turn line is remembered: the reference."""
+    _PLAIN_TURNS.clear()
+    with monkeypatch.context() as patch:
+        patch.setattr("ginref.records.text._remember_plain_turn", lambda *_: None)
+        return [read_afresh(text) for text in texts]
+
+
+def test_a_remembered_turn_line_reads_as_a_new_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    expected = unremembered(REPEATED_TURN_TEXTS, monkeypatch)
+    assert [read_afresh(text) for text in REPEATED_TURN_TEXTS] == expected
+    assert TURN in _PLAIN_TURNS and f"\t{TURN}" in _PLAIN_TURNS
+    assert [read_afresh(text) for text in reversed(REPEATED_TURN_TEXTS)] == expected[::-1]
+
+
+def test_remembered_turn_lines_read_as_new_ones_in_random_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.support.randomplay import random_hand
+
+    texts = [format_text(random_hand(seed, rules)) for seed in range(40) for rules in ("standard", "hoyle")]
+    texts += [path.read_text() for path in sorted(SAMPLES.rglob("*.gin"))]
+    expected = unremembered(texts, monkeypatch)
+    assert [read_afresh(text) for text in texts] == expected
+    assert len(_PLAIN_TURNS) > 1000
+    assert [read_afresh(text) for text in texts] == expected
+
+
+def test_the_remembered_turn_lines_are_bounded() -> None:
+    _PLAIN_TURNS.clear()
+    names = [f"P{k}" for k in range(_PLAIN_TURNS_MAX // 2000 + 2)]
+    base = ODD_SPACE_BASE.replace('"Ann" "Bo"', '"X" "Y"')
+    most = 0
+    for name in names:  # any turns at all: the reader reads them, the referee judges them
+        lines = [f"{name} take {a} discard {b}" for a in CARD_NAMES for b in CARD_NAMES[:40]]
+        assert len(read_afresh(base + "\n".join(lines) + "\n")) == len(lines)  # type: ignore[arg-type]
+        most = max(most, len(_PLAIN_TURNS))
+        assert len(_PLAIN_TURNS) <= _PLAIN_TURNS_MAX
+    assert most > _PLAIN_TURNS_MAX - 2080
 
 
 # -- round trips ---------------------------------------------------------------------------------
