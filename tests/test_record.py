@@ -42,6 +42,7 @@ from ginref.records.text import (
     _FAST_VALUE_RE,
     _PLAIN_TURNS,
     _PLAIN_TURNS_MAX,
+    _SHORT_TAGS,
     _fast_tag,
     _TextReader,
 )
@@ -384,9 +385,10 @@ def test_tabs_and_white_space_in_quotes_and_comments_are_read() -> None:
 
 
 TURN = "Ann take JC discard TC"
-REPEATED_TURN_TEXTS = [
-    # a plain turn line read once is remembered by its text; wherever it comes again, it must read
-    # as if read for the first time: its own line and column, and the errors of where it stands
+REPEATED_LINE_TEXTS = [
+    # a plain turn line or a short tag line read once is remembered by its text; wherever it comes
+    # again, it must read as if read for the first time: its own line and column, and the errors
+    # of where it stands
     ODD_SPACE_BASE + f"{TURN}\n  {TURN}\n\t{TURN}\n{TURN} # again\n{TURN}\n",
     ODD_SPACE_BASE + f"{TURN}\nresult void\n{TURN}\n",
     f"{TURN}\n" + ODD_SPACE_BASE,
@@ -394,6 +396,13 @@ REPEATED_TURN_TEXTS = [
     ODD_SPACE_BASE + f"{TURN}\n[Dealer \"Ann\"]\n{TURN}\n",
     ODD_SPACE_BASE + "Ann\ttake JC\tdiscard TC\nAnn\ttake JC\tdiscard TC\n",
     ODD_SPACE_BASE.replace('"Ann"', '"Al"', 1) + f"{TURN}\n",
+    ODD_SPACE_BASE + f'{TURN}\n  [Dealer "Bo"]\n[Dealer "Bo"] # again\n[Upcard "JC"]\n{TURN}\n',
+    '  [Rules "standard"]\n[Rules "standard"]\n',
+    '[Players "Ann"]\n',
+    '[Players "Ann" "Bo" "Cy"]\n',
+    '[Players "Ann" "Bo"] #\n[Hand "1"]\n[Players "Ann" "Bo"] #\n',
+    ODD_SPACE_BASE.replace("[Dealer", '[Hand "7"]\n[Dealer', 1) + '[Hand "7"]\n[Hand "x"]\n',
+    ODD_SPACE_BASE + f'{TURN}\nresult void\nfinal Ann 0 Bo 0\n[Upcard "JC"]\n',
 ]
 
 
@@ -411,14 +420,16 @@ def unremembered(texts: list[str], monkeypatch: pytest.MonkeyPatch) -> list[obje
     _PLAIN_TURNS.clear()
     with monkeypatch.context() as patch:
         patch.setattr("ginref.records.text._remember_plain_turn", lambda *_: None)
+        patch.setattr("ginref.records.text._remember_short_tag", lambda *_: None)
+        _SHORT_TAGS.clear()
         return [read_afresh(text) for text in texts]
 
 
-def test_a_remembered_turn_line_reads_as_a_new_one(monkeypatch: pytest.MonkeyPatch) -> None:
-    expected = unremembered(REPEATED_TURN_TEXTS, monkeypatch)
-    assert [read_afresh(text) for text in REPEATED_TURN_TEXTS] == expected
-    assert TURN in _PLAIN_TURNS and f"\t{TURN}" in _PLAIN_TURNS
-    assert [read_afresh(text) for text in reversed(REPEATED_TURN_TEXTS)] == expected[::-1]
+def test_a_remembered_turn_or_tag_line_reads_as_a_new_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    expected = unremembered(REPEATED_LINE_TEXTS, monkeypatch)
+    assert [read_afresh(text) for text in REPEATED_LINE_TEXTS] == expected
+    assert TURN in _PLAIN_TURNS and f"\t{TURN}" in _PLAIN_TURNS and '[Upcard "JC"]' in _SHORT_TAGS
+    assert [read_afresh(text) for text in reversed(REPEATED_LINE_TEXTS)] == expected[::-1]
 
 
 def test_remembered_turn_lines_read_as_new_ones_in_random_games(monkeypatch: pytest.MonkeyPatch) -> None:

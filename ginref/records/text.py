@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from ginref.cards import Card, Mask, mask_of, scan
@@ -236,10 +236,25 @@ Cleared when full: about 4 MB at most."""
 _PLAIN_TURNS_MAX = 1 << 14
 
 
+_SHORT_TAGS: dict[str, tuple[RecordToken, tuple[RecordToken, ...]]] = {}
+"""Tag lines of up to :data:`_SHORT_TAG_TEXT` characters that :func:`_fast_tag` read, by their
+text: ``[Rules]``, ``[Players]``, ``[Hand]``, ``[Dealer]`` and ``[Upcard]`` repeat from record
+to record. Cleared when full (:data:`_SHORT_TAGS_MAX`)."""
+_SHORT_TAG_TEXT = 40
+_SHORT_TAGS_MAX = 1 << 12
+
+
 def _remember_plain_turn(text: str, turn: Turn, column: int) -> None:
     if len(_PLAIN_TURNS) >= _PLAIN_TURNS_MAX:
         _PLAIN_TURNS.clear()
     _PLAIN_TURNS[text] = (turn.player, turn.source, turn.card, turn.discard, column)
+
+
+def _remember_short_tag(text: str, tag: tuple[RecordToken, tuple[RecordToken, ...]]) -> None:
+    if len(text) <= _SHORT_TAG_TEXT:
+        if len(_SHORT_TAGS) >= _SHORT_TAGS_MAX:
+            _SHORT_TAGS.clear()
+        _SHORT_TAGS[text] = tag
 
 
 class _TextReader:
@@ -353,13 +368,17 @@ class _TextReader:
 
     def tag(self, text: str, column: int) -> None:
         """A tag line; ``column`` is its ``[``'s."""
-        fast = _fast_tag(text)
-        if fast is not None:
-            name, values = fast
+        values: Sequence[RecordToken]
+        known_line = _SHORT_TAGS.get(text)
+        if known_line is not None:
+            name, values = known_line
+        elif (fast := _fast_tag(text)) is not None:
+            name, values = fast[0], tuple(fast[1])
+            _remember_short_tag(text, (name, values))
         else:
             res = self.parse("tag", text)
             name = res["tag"]
-            values = list(res["values"])
+            values = tuple(res["values"])
 
         key = name.text.lower()
         known = KNOWN_TAGS.get(key)
@@ -401,14 +420,14 @@ class _TextReader:
                 self.fail(f"the record has two [{name.text}] tags", column)
             self.tags.append((name.text, value.text))
 
-    def values(self, name: RecordToken, values: list[RecordToken], count: int) -> list[RecordToken]:
+    def values(self, name: RecordToken, values: Sequence[RecordToken], count: int) -> Sequence[RecordToken]:
         if len(values) == count:
             return values
         what = "one value" if count == 1 else f"{count} values"
         column = values[count].loc + 1 if len(values) > count else name.loc + len(name.text) + 1
         self.fail(f"[{name.text}] takes {what}, got {len(values)}", column)
 
-    def hand_tag(self, tag: str, values: list[RecordToken], column: int) -> None:
+    def hand_tag(self, tag: str, values: Sequence[RecordToken], column: int) -> None:
         hand = self.hand
         name = RecordToken(column, tag)
         if tag == "Hand":
