@@ -365,8 +365,11 @@ ODD_SPACE_LINES = [
     ("\x1fAnn take JC discard TC", "7:1: U+001F is not a space the format takes"),
     ("Ann take JC discard TC\x0b", "7:23: U+000B is not a space the format takes"),
     ("result knock\u3000Ann 3", "7:13: U+3000 is not a space the format takes"),
-    ('"Ann"\xa0take JC discard TC', "7:6: expected 'pass'"),  # quoted: the grammar's message
-    ('\x1f[Event "x"]', "7:1: expected '['"),
+    ('"Ann"\xa0take JC discard TC', "7:6: U+00A0 is not a space the format takes"),
+    ('"A\\"n\xa0n" take JC\u2003discard TC', "7:17: U+2003 is not a space the format takes"),
+    ('[Dealer\xa0"Bo"]', "7:8: U+00A0 is not a space the format takes"),
+    ('[Upcard "JC"]\x85', "7:14: U+0085 is not a space the format takes"),
+    ('\x1f[Event "x"]', "7:1: U+001F is not a space the format takes"),
 ]
 
 

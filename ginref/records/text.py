@@ -112,8 +112,9 @@ _SHORT_TAG_RE = re.compile(
     r'(?:[ \t]+"([^"\\\x00-\x1f]*)")?(?:[ \t]+"([^"\\\x00-\x1f]*)")?[ \t]*\][ \t]*'
 )
 """``_FAST_TAG_RE`` with at most two values, each caught by the one match: every tag the format knows"""
-_ODD_SPACE_RE = re.compile(r"[^\S \t]")
-"""White space the format does not separate words with: an error outside quotes, part of a value inside"""
+_ODD_SPACE_RE = re.compile(r'"(?:[^"\\]|\\.)*(?:"|$)|([^\S \t])')
+"""White space the format does not separate words with (the group): an error outside quotes, part
+of a value inside, so the match steps over quoted text (to the line's end if it is not closed)"""
 _INT_RE = re.compile(r"[+-]?[0-9]{1,15}")
 """numbers the fast paths take; longer ones go to the grammar, which refuses them"""
 _COUNT_RE = re.compile(r"[0-9]{1,15}")
@@ -313,7 +314,7 @@ class _TextReader:
         if self.final is not None:
             self.fail("nothing but a new record may follow the final totals", column)
         words = stripped.split()
-        if not text.isprintable() and '"' not in text:  # a tab, or other white space
+        if not text.isprintable():  # a tab, or other white space
             self.refuse_odd_space(text)
         if words[0] in _CLAIMS:
             self.claim(text)
@@ -323,10 +324,11 @@ class _TextReader:
     def refuse_odd_space(self, text: str) -> None:
         """Raise at the first white space outside quotes that is not a space or a tab: the fast
         paths split on any white space, the format (and the grammar) on these two alone."""
-        odd = _ODD_SPACE_RE.search(text)
-        if odd is not None:
-            self.fail(f"U+{ord(odd.group()):04X} is not a space the format takes: separate words "
-                      "with spaces or tabs", odd.start() + 1)
+        for found in _ODD_SPACE_RE.finditer(text):
+            odd = found.group(1)
+            if odd is not None:
+                self.fail(f"U+{ord(odd):04X} is not a space the format takes: separate words "
+                          "with spaces or tabs", found.start() + 1)
 
     def finish(self) -> GameRecord:
         """The record read so far; raises if it is not complete."""
@@ -376,6 +378,8 @@ class _TextReader:
             name, values = fast[0], tuple(fast[1])
             _remember_short_tag(text, (name, values))
         else:
+            if not text.isprintable():
+                self.refuse_odd_space(text)
             res = self.parse("tag", text)
             name = res["tag"]
             values = tuple(res["values"])
