@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from ginref.files import Line, TextRun, numbered_lines, numbered_runs
 from ginref.records import format_text
 from ginref.records.io import RawRecord, _text_units, raw_records
+from ginref.records.text import CONTENT_LINE_RE, GAME_TAG_LINE_RE, is_blank_line, is_game_tag_line
 from tests.support.randomplay import random_hand
 
 TEXT = [line.encode() for seed in range(3) for line in format_text(random_hand(seed)).splitlines()]
@@ -152,3 +153,33 @@ def test_where_records_split(text: str, records: int) -> None:
     for size in (1, 3, 1 << 20):
         assert list(map(seen, _text_units(numbered_runs(io.BytesIO(data), 64, size=size), "s"))) == by_line
     assert len(by_line) == records
+
+
+TAG_LINES = [
+    '[Rules "a"]', '  [Rules "a"]', '\t[ Players "x" "y"]', '\u3000[Event "e"]', '[Hand "1"]', '[hand "1"]',
+    '[DEALER "x"]', '[Deal "x" "AC"]', '[Dealer_2 "x"]', '[Deal2 "x"]', '[Dealers]', '[Stockpile "x"]',
+    '[Upcard', '[_x "a"]', '[1 "a"]', '[', '[ ', '#[Rules "a"]', ' # x', '', ' ', '\x1c', '\xa0x',
+    '[\u212aing "x"]', '[Hand\u212a "x"]', 'P0 pass', '\x0b[Rules "a"]', '[\x85Rules "a"]',
+]
+
+
+@pytest.mark.parametrize("line", TAG_LINES)
+def test_the_run_patterns_read_a_line_as_the_line_checks_do(line: str) -> None:
+    """The record splitter searches runs of lines joined (``_TextSplitter._run_starts``) with two
+    patterns that stand in for :func:`is_game_tag_line` and :func:`is_blank_line`."""
+    assert (GAME_TAG_LINE_RE.match("\n" + line) is not None) == is_game_tag_line(line)
+    assert (CONTENT_LINE_RE.match("\n" + line) is not None) == (not is_blank_line(line))
+    joined = f"\nx\n{line}\ny"
+    assert (GAME_TAG_LINE_RE.search(joined, 2, 3 + len(line)) is not None) == is_game_tag_line(line)
+    assert (CONTENT_LINE_RE.search(joined, 2, 3 + len(line)) is not None) == (not is_blank_line(line))
+
+
+LINE_PIECES = [*TAG_LINES, "[", "]", " ", "\t", "\xa0", "#", "Hand", "Rules", "r", "_", "2"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(LINE_PIECES), max_size=6).map("".join))
+def test_the_run_patterns_read_any_line_as_the_line_checks_do(line: str) -> None:
+    line = line.replace("\n", "")
+    assert (GAME_TAG_LINE_RE.match("\n" + line) is not None) == is_game_tag_line(line)
+    assert (CONTENT_LINE_RE.match("\n" + line) is not None) == (not is_blank_line(line))

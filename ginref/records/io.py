@@ -52,7 +52,14 @@ from ginref.records.openspiel import (
     parse_history_line,
     parse_serialized,
 )
-from ginref.records.text import format_text, is_blank_line, is_game_tag_line, read_text
+from ginref.records.text import (
+    CONTENT_LINE_RE,
+    GAME_TAG_LINE_RE,
+    format_text,
+    is_blank_line,
+    is_game_tag_line,
+    read_text,
+)
 
 __all__ = [
     "MAX_JSON",
@@ -409,27 +416,31 @@ class _TextSplitter:
         return done
 
     def _run_starts(self, texts: list[str]) -> list[int]:
-        """Where records start in ``texts``, with the state kept in locals: most lines are hand
-        lines, which start a record only as the first line."""
+        """Where records start in ``texts``: the first line that is not blank, then each game tag
+        line with a line of the hands (neither blank nor a game tag) since the last start.
+        The lines are searched joined, in C; only the game tag lines are visited here."""
+        joined = "\n" + "\n".join(texts)  # a line is found by the "\n" that opens it
         found: list[int] = []
-        started, in_hands = self.started, self.in_hands
-        for at, text in enumerate(texts):
-            head = text[:1]
-            if head == "[" or head == "#" or not head or head.isspace():
-                if is_blank_line(text):
-                    continue
-                game_tag = is_game_tag_line(text)
-            elif started:
+        pos = line = 0  # where to search on, and the index of the next line opened from there
+        in_hands = self.in_hands
+        if not self.started:
+            first = CONTENT_LINE_RE.search(joined)
+            if first is None:
+                return found
+            line = joined.count("\n", 0, first.start())
+            found.append(line)
+            self.started, in_hands = True, GAME_TAG_LINE_RE.match(joined, first.start()) is None
+            pos, line = first.start() + 1, line + 1
+        for tag in GAME_TAG_LINE_RE.finditer(joined, pos):
+            start = tag.start()
+            if not in_hands and CONTENT_LINE_RE.search(joined, pos, start) is not None:
                 in_hands = True
-                continue
-            else:
-                game_tag = False
-            if not started or (game_tag and in_hands):
-                found.append(at)
-                started, in_hands = True, not game_tag
-            else:
-                in_hands = in_hands or not game_tag
-        self.started, self.in_hands = started, in_hands
+            line += joined.count("\n", pos, start)
+            if in_hands:
+                found.append(line)
+                in_hands = False
+            pos, line = start + 1, line + 1
+        self.in_hands = in_hands or CONTENT_LINE_RE.search(joined, pos) is not None
         return found
 
     def count(self, item: Line | TextRun) -> int:

@@ -730,6 +730,20 @@ def is_blank_line(text: str) -> bool:
     return not stripped or stripped[0] == "#"
 
 
+def _any_case(word: str) -> str:
+    return "".join(f"[{c.upper()}{c}]" for c in word)
+
+
+GAME_TAG_LINE_RE = re.compile(
+    r"\n[^\S\n]*\[[^\S\n]*(?!(?:" + "|".join(map(_any_case, sorted(HAND_TAG_KEYS)))
+    + r")(?![A-Za-z0-9_]))[A-Za-z]"
+)
+"""In lines each opened by a ``"\n"``, the ``"\n"`` of each line :func:`is_game_tag_line` is
+true of (a pattern that starts with a plain character is searched for fast)"""
+CONTENT_LINE_RE = re.compile(r"\n[^\S\n]*[^\s#]")
+"""In lines each opened by a ``"\n"``, the ``"\n"`` of each line :func:`is_blank_line` is false of"""
+
+
 def format_text(record: GameRecord) -> str:
     """The canonical text form of ``record``; :func:`read_text` reads it back equal.
 
