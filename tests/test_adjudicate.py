@@ -707,6 +707,30 @@ def test_to_dict_is_json_ready() -> None:
     assert h["outcome"] == "knock" and h["points"] == 42 and h["defender_melds"] == [["JC", "JD", "JH"]]
 
 
+def test_verdicts_are_values_that_paste_back_and_compare_on_the_ruling() -> None:
+    """A hand's ruling compares (and hashes) without how it was worked out (``steps``) or the
+    meld system it was read with, and ``repr`` leaves the system out: as when it was a dataclass."""
+    from ginref import scoring
+    from ginref.melds import STANDARD_SYSTEM, MeldSystem
+
+    verdict = adjudicate(game(hand([*BASE, D(B, ["JH JC JD"])], claim("knock", A, 30))))
+    ruled = verdict.hands[0]
+    assert ruled.steps
+    other = msgspec.structs.replace(ruled, steps=(), system=MeldSystem.from_rules(find_rules("hollywood")))
+    assert ruled == other and hash(ruled) == hash(other)
+    assert not ruled != other  # noqa: SIM202 (!= is a method of its own)
+    assert ruled != msgspec.structs.replace(ruled, points=ruled.points + 1)
+    assert "system" not in repr(ruled)
+    names = {**vars(scoring), "HandVerdict": HandVerdict}
+    pasted = eval(repr(ruled), names)
+    assert pasted == ruled and pasted.steps == ruled.steps and pasted.system is STANDARD_SYSTEM
+    again = msgspec.structs.replace(verdict)
+    assert again == verdict and hash(again) == hash(verdict)
+    for value, name in ((ruled, "points"), (verdict, "winner")):
+        with pytest.raises(AttributeError):
+            setattr(value, name, None)
+
+
 def test_explicit_rules_override_the_record() -> None:
     record = game(hand([P(A), P(B), GIN], claim("gin", A, 69)))
     assert findings(adjudicate(record)) == [("wrong_score", "error", RESULT)]

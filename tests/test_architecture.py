@@ -41,7 +41,10 @@ ONLY_IN = {
     "matplotlib": {"plot"},
     "pyparsing": {"grammar", "records.text_grammar", "sheets"},
     "fsspec": {"files"},
-    "msgspec": {"melds", "analysis", "records.model", "records.jsonform", "records.lexicon", "verify"},
+    "msgspec": {
+        "melds", "analysis", "records.model", "records.jsonform", "records.lexicon", "referee.verdict",
+        "verify",
+    },
     "dask": {"cluster"},
     "distributed": {"cluster"},
 }

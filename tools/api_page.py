@@ -22,7 +22,7 @@ Everything below is reachable as `ginref.NAME` (`dir(ginref)` lists it). Cards a
 0..51 (`suit * 13 + rank`, suits C D H S, ace 0), card sets are 52-bit int masks, and
 every value is immutable and its `repr()` pastes back: frozen dataclasses, and msgspec
 Structs for what a batch or a caller makes by the million (events, places, `RecordResult`,
-melds, arrangements, `HandAnalysis`).
+melds, arrangements, `HandAnalysis`, verdicts).
 Every error is a `ginref.GinrefError`. This page is generated from the docstrings by
 `python tools/api_page.py`; a test fails when it is stale.
 """

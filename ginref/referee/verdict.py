@@ -34,7 +34,8 @@ Rulings where the sources are silent (see ``shared/rules/VARIANTS.md``):
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
+
+import msgspec
 
 from ginref import game
 from ginref.cards import Card, Mask, card_name
@@ -51,8 +52,7 @@ __all__ = ["HandVerdict", "Unfinished", "Verdict", "adjudicate"]
 Totals = tuple[tuple[str, int], ...]
 
 
-@dataclass(frozen=True)
-class HandVerdict:
+class HandVerdict(msgspec.Struct, frozen=True):
     """The ruling on one hand, computed from the cards.
 
     ``outcome`` is a :class:`ginref.scoring.Outcome` value (``knock``, ``gin``,
@@ -90,10 +90,26 @@ class HandVerdict:
     next_dealer: str | None = None
     stock_left: int = 0
     unfinished: Unfinished | None = None
-    steps: tuple[Step, ...] = field(default=(), compare=False)
-    """how the settlement was worked out, step by step, with the knobs it applied"""
-    system: MeldSystem = field(default=STANDARD_SYSTEM, repr=False, compare=False)
+    steps: tuple[Step, ...] = ()
+    """how the settlement was worked out, step by step, with the knobs it applied (left out of
+    equality and hashing, as ``system``, which ``repr`` leaves out too)"""
+    system: MeldSystem = STANDARD_SYSTEM
     """the meld system of the rules (for :attr:`defender_melds`)"""
+
+    def _ruling(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in _RULING_FIELDS)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not HandVerdict:
+            return NotImplemented
+        return self._ruling() == other._ruling()
+
+    def __hash__(self) -> int:
+        return hash(self._ruling())
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__struct_fields__[:-1])
+        return f"HandVerdict({shown})"
 
     @property
     def resolved(self) -> bool:
@@ -133,8 +149,11 @@ class HandVerdict:
         }
 
 
-@dataclass(frozen=True)
-class Verdict:
+_RULING_FIELDS = HandVerdict.__struct_fields__[:-2]
+"""what a :class:`HandVerdict` compares and hashes: all but ``steps`` and ``system``"""
+
+
+class Verdict(msgspec.Struct, frozen=True):
     """The ruling on a whole record: findings, hand rulings and the game tally.
 
     ``hand_totals`` are the running hand totals after the last hand ruled;
