@@ -125,9 +125,10 @@ Disputed hands (first three per class; the naive search's answer is the truth):
 The figures above come from `benchmarks/results.json`, the last full run. What changed since, with
 instruction counts (callgrind) that do not depend on the machine's load, is in
 [verify-speed.md](verify-speed.md): JSON Lines records are decoded by msgspec into wire Structs, events
-are msgspec Structs, text is read in runs of lines, and an OpenSpiel-played record now costs 0.99 M
-instructions against 1.47 M before (a `.gin` record 1.56 M against 2.38 M). In process, `verify()` ran
-13.8x OpenSpiel's own replay of the same hands in CPU time on a quiet machine
+and verdicts are msgspec Structs, text is read in runs of lines and the lines a log repeats are read once,
+and an OpenSpiel-played record now costs 0.95 M instructions against 1.47 M before (a `.gin` record
+1.27 M against 2.38 M). In process, `verify()` ran 14.5x OpenSpiel's own replay of the same hands in CPU
+time on a quiet machine
 (`benchmarks/versus_openspiel.py`).
 
 With `--jobs 2` and more, the workers read the files themselves: the main process cuts each file into
@@ -135,7 +136,7 @@ shards (`ginref.records.io.shards`: byte ranges of whole records, found by readi
 cut), workers count and check them, and the main process only merges small results in order. Its own CPU
 per record is about 2 to 3 µs, JSON Lines and text alike (`verify_bench.parent_cpu_per_record`): shards of
 4 MiB, and a result that unpickles in 0.8 µs. Counting a shard before the next can be placed costs the
-workers about 8 µs per JSON Lines record and 18 µs per text record. Only standard input is read by the
+workers about 8 µs per JSON Lines record and 10 µs per text record. Only standard input is read by the
 main process, and handed out in runs of 128 records.
 `benchmarks/verify_versus.py` times this tree against an older copy in the same run, wall and CPU
 (user+sys of the whole process tree).
