@@ -422,8 +422,7 @@ def unremembered(texts: list[str], monkeypatch: pytest.MonkeyPatch) -> list[obje
     """What reading each text gives when no turn line is remembered: the reference."""
     _PLAIN_TURNS.clear()
     with monkeypatch.context() as patch:
-        patch.setattr("ginref.records.text._remember_plain_turn", lambda *_: None)
-        patch.setattr("ginref.records.text._remember_short_tag", lambda *_: None)
+        patch.setattr("ginref.records.text._remember", lambda *_: None)
         _SHORT_TAGS.clear()
         return [read_afresh(text) for text in texts]
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 from ginref.cards import Card, Mask, mask_of, scan
 from ginref.errors import RecordError
@@ -245,17 +245,14 @@ _SHORT_TAG_TEXT = 40
 _SHORT_TAGS_MAX = 1 << 12
 
 
-def _remember_plain_turn(text: str, turn: Turn, column: int) -> None:
-    if len(_PLAIN_TURNS) >= _PLAIN_TURNS_MAX:
-        _PLAIN_TURNS.clear()
-    _PLAIN_TURNS[text] = (turn.player, turn.source, turn.card, turn.discard, column)
+_Known = TypeVar("_Known")
 
 
-def _remember_short_tag(text: str, tag: tuple[RecordToken, tuple[RecordToken, ...]]) -> None:
-    if len(text) <= _SHORT_TAG_TEXT:
-        if len(_SHORT_TAGS) >= _SHORT_TAGS_MAX:
-            _SHORT_TAGS.clear()
-        _SHORT_TAGS[text] = tag
+def _remember(memo: dict[str, _Known], most: int, text: str, known: _Known) -> None:
+    """Keep what a line was read as, in a memo of at most ``most`` lines (cleared when full)."""
+    if len(memo) >= most:
+        memo.clear()
+    memo[text] = known
 
 
 class _TextReader:
@@ -376,7 +373,8 @@ class _TextReader:
             name, values = known_line
         elif (fast := _fast_tag(text)) is not None:
             name, values = fast[0], tuple(fast[1])
-            _remember_short_tag(text, (name, values))
+            if len(text) <= _SHORT_TAG_TEXT:
+                _remember(_SHORT_TAGS, _SHORT_TAGS_MAX, text, (name, values))
         else:
             if not text.isprintable():
                 self.refuse_odd_space(text)
@@ -584,7 +582,8 @@ class _TextReader:
         if event is None:
             event = self.parsed_event(text)
         elif type(event) is Turn and event.knock is None:
-            _remember_plain_turn(text, event, column)
+            known = (event.player, event.source, event.card, event.discard, column)
+            _remember(_PLAIN_TURNS, _PLAIN_TURNS_MAX, text, known)
         hand.events.append(event)
 
     def fast_event(self, text: str, words: list[str], column: int) -> Event | None:

@@ -108,7 +108,7 @@ class HandVerdict(msgspec.Struct, frozen=True):
         return hash(self._ruling())
 
     def __repr__(self) -> str:
-        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__struct_fields__[:-1])
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in _SHOWN_FIELDS)
         return f"HandVerdict({shown})"
 
     @property
@@ -149,8 +149,10 @@ class HandVerdict(msgspec.Struct, frozen=True):
         }
 
 
-_RULING_FIELDS = HandVerdict.__struct_fields__[:-2]
-"""what a :class:`HandVerdict` compares and hashes: all but ``steps`` and ``system``"""
+_SHOWN_FIELDS = tuple(name for name in HandVerdict.__struct_fields__ if name != "system")
+"""what a :class:`HandVerdict`'s ``repr`` shows"""
+_RULING_FIELDS = tuple(name for name in _SHOWN_FIELDS if name != "steps")
+"""what a :class:`HandVerdict` compares and hashes"""
 
 
 class Verdict(msgspec.Struct, frozen=True):
