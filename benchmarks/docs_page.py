@@ -127,7 +127,7 @@ instruction counts (callgrind) that do not depend on the machine's load, is in
 [verify-speed.md](verify-speed.md): JSON Lines records are decoded by msgspec into wire Structs, events
 and verdicts are msgspec Structs, text is read in runs of lines and the lines a log repeats are read once,
 and an OpenSpiel-played record now costs 0.95 M instructions against 1.47 M before (a `.gin` record
-1.27 M against 2.38 M). In process, `verify()` ran 14.5x OpenSpiel's own replay of the same hands in CPU
+1.22 M against 2.38 M). In process, `verify()` ran 14.5x OpenSpiel's own replay of the same hands in CPU
 time on a quiet machine
 (`benchmarks/versus_openspiel.py`).
 
