@@ -22,16 +22,16 @@ from __future__ import annotations
 import collections
 import contextlib
 import functools
+import itertools
 import json
 import os
 import signal
 from collections import Counter
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass, field, replace
-from typing import IO, TYPE_CHECKING, Literal, NamedTuple, Protocol, TypeVar
+from typing import IO, TYPE_CHECKING, Generic, Literal, NamedTuple, Protocol, TypeVar, cast
 
 import msgspec
+from msgspec.structs import replace
 
 from ginref.errors import InputFileError, RecordError, tidy_message
 from ginref.records.io import (
@@ -53,6 +53,8 @@ from ginref.records.model import GameRecord, InputForm
 from ginref.rules import Rules
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
+
     from ginref.referee import Verdict
 
 Status = Literal["clean", "findings", "unreadable"]
@@ -99,8 +101,7 @@ class RecordResult(msgspec.Struct, frozen=True, gc=False):
     """its findings (or the reason it is unreadable) as data: :mod:`ginref.render` words them"""
 
 
-@dataclass
-class Summary:
+class Summary(msgspec.Struct):
     """Counts over a batch; ``exit_code`` follows the documented convention."""
 
     records: int = 0
@@ -108,7 +109,7 @@ class Summary:
     with_findings: int = 0
     unreadable: int = 0
     advisories: int = 0
-    by_code: Counter[str] = field(default_factory=Counter)
+    by_code: Counter[str] = msgspec.field(default_factory=Counter)
 
     def add(self, result: RecordResult) -> None:
         self.records += 1
@@ -294,10 +295,12 @@ def verify(
 
     ``rules`` overrides each record's own rule set when given. With ``jobs`` above 1,
     records are checked in that many worker processes, each reading shards of about
-    ``shard_bytes`` (stdin: chunks of ``chunk`` records). A file in a folder that is not a
-    record file is passed to ``on_skip``; a path that cannot be read is an unreadable result.
-    ``format`` forces the input form and ``game`` gives OpenSpiel histories their parameters
-    (:func:`ginref.records.read_paths`), which keeps ``progress`` at the bytes it has read.
+    ``shard_bytes`` (stdin: chunks of ``chunk`` records); a batch that is one shard or chunk
+    is checked in this process, where starting workers would cost more than the work. A file
+    in a folder that is not a record file is passed to ``on_skip``; a path that cannot be read
+    is an unreadable result. ``format`` forces the input form and ``game`` gives OpenSpiel
+    histories their parameters (:func:`ginref.records.read_paths`), which keeps ``progress``
+    at the bytes it has read.
     Paths may be fsspec URLs (:func:`ginref.files.is_url`); ``ginref.cluster.verify_on``
     runs the same batch on a Dask cluster.
     """
@@ -311,7 +314,24 @@ def verify(
         return
     work = batch_work(paths, stdin=stdin, chunk=chunk, format=format, game=game, on_skip=on_skip,
                       shard_bytes=shard_bytes, parts=jobs * 4, progress=progress)
-    yield from _parallel(work, rules, jobs, want_json, progress)
+    first, lone = _up_to_second_task(work)
+    if lone:  # workers would cost more than the one task: it runs here, the same way
+        yield from run_batch(first, _InlineRunner(rules, want_json), in_flight=1, ahead=0, progress=progress)
+        return
+    yield from _parallel(itertools.chain(first, work), rules, jobs, want_json, progress)
+
+
+def _up_to_second_task(work: Iterator[Work]) -> tuple[list[Work], bool]:
+    """The work up to and with its second task (a shard or a chunk), and whether it has
+    no second one."""
+    first: list[Work] = []
+    tasks = 0
+    for item in work:
+        first.append(item)
+        tasks += not isinstance(item, RecordResult)
+        if tasks == 2:
+            return first, False
+    return first, True
 
 
 def _raws(items: Iterable[Item], on_skip: Callable[[str], None] | None) -> Iterator[RawRecord | RecordResult]:
@@ -379,8 +399,9 @@ class Waitable(Protocol[T_co]):
 
 
 class Runner(Protocol):
-    """Where the tasks of a batch run: a pool of worker processes, or a Dask cluster. Each
-    method starts the task of the same name above (:func:`check_shard`, ...)."""
+    """Where the tasks of a batch run: a pool of worker processes, a Dask cluster, or this
+    process for a batch of one task. Each method starts the task of the same name above
+    (:func:`check_shard`, ...)."""
 
     def count(self, shard: Shard) -> Waitable[tuple[int, int]]: ...
 
@@ -391,8 +412,7 @@ class Runner(Protocol):
     def starts(self, shard: Shard) -> Waitable[list[tuple[int, int]]]: ...
 
 
-@dataclass(frozen=True, slots=True)
-class _Task:
+class _Task(msgspec.Struct, frozen=True):
     """A piece of work under way: its future, the bytes of input it covers, and what to report
     for its records if it fails."""
 
@@ -520,9 +540,51 @@ class _PoolRunner:
         return self.pool.submit(record_starts, shard)
 
 
+T = TypeVar("T")
+
+
+class _Done(Generic[T]):
+    """A task run at once: its value, or the exception it raised, as a future gives them."""
+
+    __slots__ = ("_error", "_value")
+
+    def __init__(self, task: Callable[..., T], *args: object) -> None:
+        self._error: Exception | None = None
+        try:
+            self._value: T | None = task(*args)
+        except Exception as exc:
+            self._value, self._error = None, exc
+
+    def result(self) -> T:
+        if self._error is not None:
+            raise self._error
+        return cast(T, self._value)
+
+
+class _InlineRunner:
+    """Runs each task in this process as it is started."""
+
+    def __init__(self, rules: Rules | None, want_json: bool) -> None:
+        self.rules, self.want_json = rules, want_json
+
+    def count(self, shard: Shard) -> _Done[tuple[int, int]]:
+        return _Done(shard_extent, shard)
+
+    def check(self, shard: Shard) -> _Done[list[RecordResult]]:
+        return _Done(check_shard, shard, self.rules, self.want_json)
+
+    def check_chunk(self, chunk: list[RawRecord]) -> _Done[list[RecordResult]]:
+        return _Done(check_chunk, chunk, self.rules, self.want_json)
+
+    def starts(self, shard: Shard) -> _Done[list[tuple[int, int]]]:
+        return _Done(record_starts, shard)
+
+
 def _parallel(
     work: Iterable[Work], rules: Rules | None, jobs: int, want_json: bool, progress: ReadProgress | None
 ) -> Iterator[RecordResult]:
+    from concurrent.futures import ProcessPoolExecutor
+
     _warm_up()
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_set_worker, initargs=(rules, want_json))
     try:

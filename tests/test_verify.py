@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from ginref.cli import cli
 from ginref.records import format_text, to_json_dict
+from ginref.records.io import SHARD_BYTES
 from ginref.rules import find_rules
 from ginref.verify import Summary, verify
 from tests.support.randomplay import random_hand
@@ -121,6 +122,51 @@ def test_a_parallel_batch_stopped_early_leaves_no_pool_thread_and_no_worker() ->
     results.close()
     assert [t.name for t in threading.enumerate() if t not in before] == []
     assert multiprocessing.active_children() == []
+
+
+def _outcomes(results: object) -> list[tuple[str, int, int, str, tuple[str, ...]]]:
+    return [(r.source, r.index, r.line, r.status, r.codes) for r in results]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("inputs", "shard_bytes", "workers"),
+    [
+        pytest.param(("one.jsonl",), SHARD_BYTES, False, id="one file of one shard"),
+        pytest.param(("one.jsonl", "missing.gin"), SHARD_BYTES, False, id="one shard and a missing file"),
+        pytest.param(("one.jsonl", "two.gin"), SHARD_BYTES, True, id="two files"),
+        pytest.param(("one.jsonl",), 1, True, id="one file cut in shards"),
+    ],
+)
+def test_a_batch_of_one_task_runs_without_workers_and_gives_the_same_results(
+    tmp_path: Path, inputs: tuple[str, ...], shard_bytes: int, workers: bool
+) -> None:
+    import multiprocessing
+
+    (tmp_path / "one.jsonl").write_text("\n".join(jsonl_records(5)) + "\n")
+    (tmp_path / "two.gin").write_text(format_text(random_hand(7, find_rules("standard"))))
+    paths = [str(tmp_path / name) for name in inputs]
+    results = verify(paths, jobs=2, shard_bytes=shard_bytes)
+    first = next(results)
+    assert bool(multiprocessing.active_children()) is workers
+    assert _outcomes([first, *results]) == _outcomes(verify(paths, jobs=1))
+
+
+def test_a_failing_task_of_a_batch_of_one_reports_its_records_as_the_workers_would(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import ginref.verify
+
+    (tmp_path / "one.jsonl").write_text("\n".join(jsonl_records(3)) + "\n")
+
+    def broken(*_: object) -> list[object]:
+        raise RuntimeError("a bug\nover two lines")
+
+    monkeypatch.setattr(ginref.verify, "check_shard", broken)
+    results = list(verify([str(tmp_path / "one.jsonl")], jobs=2))
+    assert [(r.index, r.line, r.status) for r in results] == [(0, 1, "unreadable"), (1, 2, "unreadable"),
+                                                              (2, 3, "unreadable")]
+    reason = "not checked: the task that read it failed: RuntimeError: a bug over two lines"
+    assert [r.rows[0].message for r in results] == [reason] * 3
 
 
 def test_stdin_json_lines_and_text() -> None:
