@@ -23,8 +23,9 @@ import itertools
 import math
 import random
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import Literal
+
+import msgspec
 
 from ginref.cards import FULL_DECK, Card, Mask, card_name, mask_names, scan
 from ginref.errors import HandSizeError, RulingError
@@ -48,8 +49,7 @@ Z95 = 1.959963984540054
 """The standard normal quantile of a two-sided 95% interval."""
 
 
-@dataclass(frozen=True, slots=True)
-class KnockOption:
+class KnockOption(msgspec.Struct, frozen=True):
     """One way to knock: the discard, the declaration, and how it fares over the defender hands.
 
     The counts are exact integers (``points`` is the sum of the knocker's signed
@@ -122,8 +122,7 @@ def _proportion_half_width(count: int, n: int) -> float:
     return Z95 * math.sqrt(shrunk * (1 - shrunk) / (n + 4))
 
 
-@dataclass(frozen=True, slots=True)
-class Advice:
+class Advice(msgspec.Struct, frozen=True):
     """The answer to "should I knock now?": every knock option, best first."""
 
     hand: Mask
@@ -162,8 +161,7 @@ class Advice:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class _Position:
+class _Position(msgspec.Struct, frozen=True):
     """The validated question: the knocker's cards, the opponent's pool, and the counts."""
 
     hand: Mask
@@ -180,8 +178,7 @@ class _Position:
         return math.comb(self.pool.bit_count(), self.draw)
 
 
-@dataclass(frozen=True, slots=True)
-class _Choice:
+class _Choice(msgspec.Struct, frozen=True):
     """A knock option before it is weighed: the discard, the ending, the declarations to try."""
 
     discard: Card | None
@@ -242,7 +239,7 @@ def advise(
 
 
 def _with_options(base: Advice, options: list[KnockOption]) -> Advice:
-    from dataclasses import replace
+    from msgspec.structs import replace
 
     return replace(base, options=tuple(sorted(options, key=_rank)))
 
@@ -324,7 +321,7 @@ def _knocks_with(
 
 
 def _no_knock(base: Advice, hand: Mask, system: MeldSystem, limit: int) -> Advice:
-    from dataclasses import replace
+    from msgspec.structs import replace
 
     if hand.bit_count() == 11:
         least = min(min_deadwood(hand & ~(1 << c), system) for c in scan(hand))
@@ -359,8 +356,7 @@ def _sampled_hands(position: _Position, samples: int, seed: int) -> Iterator[Mas
 # -- weighing ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _Spread:
+class _Spread(msgspec.Struct, frozen=True):
     """One declaration to weigh: which option it belongs to, and the melds the defender meets."""
 
     choice: int

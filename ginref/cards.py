@@ -8,7 +8,8 @@ a stride-13 pattern, so every meld is a precomputed int.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+
+import msgspec
 
 from ginref.errors import DuplicateCardError, NotationError
 
@@ -117,8 +118,7 @@ def sort_key(cards: Iterable[Card]) -> tuple[Card, ...]:
     return tuple(sorted(cards))
 
 
-@dataclass(frozen=True, slots=True)
-class CardSet:
+class CardSet(msgspec.Struct, frozen=True):
     """An immutable set of cards, stored as a 52-bit mask."""
 
     mask: Mask = 0

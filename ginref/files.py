@@ -17,7 +17,6 @@ import io
 import os
 import re
 import stat
-import tempfile
 from collections.abc import Callable, Iterator
 from typing import IO, Any, NamedTuple
 
@@ -343,6 +342,8 @@ def atomic_output(path: str | os.PathLike[str], *, encoding: str = "utf-8") -> I
         except OSError as exc:
             raise OutputFileError(f"{where}: cannot write: {describe_os_error(exc)}", where) from None
         return
+    import tempfile  # here: with shutil it slows every command's start-up; only writing a file needs it
+
     folder = os.path.dirname(target) or "."
     try:
         fd, temp = tempfile.mkstemp(prefix=".ginref-", suffix=".tmp", dir=folder)

@@ -38,7 +38,8 @@ How a game is scored (``shared/rules`` seed 000, seed 003, ``VARIANTS.md`` 7-10)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 from ginref.errors import GinrefError
 from ginref.notation import excerpt
@@ -81,8 +82,7 @@ class GameOverError(GameError):
     """A hand entered after the game (or the Hollywood match) was over."""
 
 
-@dataclass(frozen=True, slots=True)
-class HandEntry:
+class HandEntry(msgspec.Struct, frozen=True):
     """One finished hand: who won it, how, and the points it scored.
 
     ``points`` already include the gin/undercut/big gin bonus and any Oklahoma
@@ -106,8 +106,7 @@ class HandEntry:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class Bonus:
+class Bonus(msgspec.Struct, frozen=True):
     """One end-of-game bonus: ``kind`` is ``game``, ``box`` or ``shutout``."""
 
     kind: str
@@ -118,8 +117,7 @@ class Bonus:
         return {"kind": self.kind, "points": self.points, "detail": self.detail}
 
 
-@dataclass(frozen=True, slots=True)
-class TalliedHand:
+class TalliedHand(msgspec.Struct, frozen=True):
     """One hand as the score sheet shows it, with the running totals after it."""
 
     number: int
@@ -156,8 +154,7 @@ class TalliedHand:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class GameTally:
+class GameTally(msgspec.Struct, frozen=True):
     """A scored game: every hand with running totals, then bonuses and the result.
 
     ``winner`` is the player whose hand total reached the target (for a single
@@ -480,8 +477,7 @@ def tally(
 # -- Hollywood ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class HollywoodHand:
+class HollywoodHand(msgspec.Struct, frozen=True):
     """One hand of a Hollywood match: the games it was entered in and all three totals."""
 
     number: int
@@ -515,8 +511,7 @@ class HollywoodHand:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class HollywoodTally:
+class HollywoodTally(msgspec.Struct, frozen=True):
     """Three simultaneous games scored from one series of hands.
 
     ``games`` holds one :class:`GameTally` per game over the hands entered in
@@ -660,8 +655,7 @@ def hollywood(
 # -- hands one at a time, for the referee and the sheet reader -------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class GameScore:
+class GameScore(msgspec.Struct, frozen=True):
     """What a referee needs to know of a game's hands, plain or Hollywood.
 
     ``played`` hands count; any after the one that ended the game (or the match) are

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 from ginref.cards import Card, Mask, card_name, scan
 from ginref.errors import RulingError
@@ -31,8 +32,7 @@ from ginref.notation import hand_mask
 from ginref.rules import Rules
 
 
-@dataclass(frozen=True, slots=True)
-class Layoff:
+class Layoff(msgspec.Struct, frozen=True):
     """One card laid off onto one of the knocker's melds (as declared)."""
 
     card: Card
@@ -45,8 +45,7 @@ class Layoff:
         return f"{card_name(self.card)} onto {self.onto}"
 
 
-@dataclass(frozen=True, slots=True)
-class Defence:
+class Defence(msgspec.Struct, frozen=True):
     """The defender's own melds and layoffs, and the deadwood that remains."""
 
     arrangement: Arrangement
@@ -379,8 +378,7 @@ def defence_as_declared(
     return Defence(arrangement, tuple(laid)), problems
 
 
-@dataclass(frozen=True, slots=True)
-class LayoffReport:
+class LayoffReport(msgspec.Struct, frozen=True):
     """What a defender can lay off onto a declared spread, and its best response."""
 
     knocker_melds: tuple[Meld, ...]

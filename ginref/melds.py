@@ -19,7 +19,6 @@ import itertools
 import sys
 import zlib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
 from pathlib import Path
@@ -97,8 +96,7 @@ SET_MASKS = frozenset(
 """Every set: the four cards of a rank, and each three of them."""
 
 
-@dataclass(frozen=True, slots=True)
-class MeldSystem:
+class MeldSystem(msgspec.Struct, frozen=True):
     """What counts as a run, and what an unmatched ace costs.
 
     ``standard`` play is ``MeldSystem()``: ace low only, no K-A-2.
@@ -236,26 +234,25 @@ SEVERAL_RUNS: LoneRuns = ((), -1)
 _EMPTY_LONE_RUNS: list[LoneRuns | None] = [None]
 
 
-@dataclass(eq=False)
-class _Tables:
+class _Tables(msgspec.Struct, eq=False, dict=True):  # dict: cached properties
     system: MeldSystem
     rank_points: tuple[int, ...]
     suit_runs: tuple[int, ...]
-    best: list[int] = field(default_factory=list)
+    best: list[int] = msgspec.field(default_factory=list)
     """least runs-only deadwood of each 13-bit suit mask"""
-    capable: list[int] = field(default_factory=list)
+    capable: list[int] = msgspec.field(default_factory=list)
     """the cards of each suit mask that lie in some run within it"""
     run_masks: frozenset[int] = frozenset()
     """every run of the system as a 52-bit mask"""
     suit_run_set: frozenset[int] = frozenset()
-    kinds: dict[Mask, MeldKind] = field(default_factory=dict)
+    kinds: dict[Mask, MeldKind] = msgspec.field(default_factory=dict)
     """every legal meld of the system (runs and the 65 sets) and its kind"""
-    _all_optimal: dict[int, tuple[tuple[int, ...], ...]] = field(default_factory=dict)
-    _suit_optimal: list[SuitRuns | None] = field(default_factory=lambda: _EMPTY_SUIT_RUNS * 4 * 8192)
+    _all_optimal: dict[int, tuple[tuple[int, ...], ...]] = msgspec.field(default_factory=dict)
+    _suit_optimal: list[SuitRuns | None] = msgspec.field(default_factory=lambda: _EMPTY_SUIT_RUNS * 4 * 8192)
     """``suit_optimal_runs`` of each suit and 13-bit mask, filled as met"""
-    _melds: dict[Mask, Meld] = field(default_factory=dict)
+    _melds: dict[Mask, Meld] = msgspec.field(default_factory=dict)
     """one Meld value per legal meld met (bounded by ``kinds``)"""
-    _lone: list[LoneRuns | None] = field(default_factory=lambda: _EMPTY_LONE_RUNS * 4 * 8192)
+    _lone: list[LoneRuns | None] = msgspec.field(default_factory=lambda: _EMPTY_LONE_RUNS * 4 * 8192)
     """``lone_runs`` of each suit and 13-bit mask, filled as met"""
 
     def build(self, saved: bytes | None = None) -> None:

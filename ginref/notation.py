@@ -30,7 +30,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+
+import msgspec
 
 from ginref.cards import FULL_DECK, RANKS, SUIT_GLYPHS, SUITS, Card, CardSet, Mask, card_name, mask_of
 from ginref.errors import DuplicateCardError, HandSizeError, NotationError
@@ -108,9 +109,12 @@ CARD_TOKENS: Mapping[str, Card] = {
 CARD_NAMES: tuple[str, ...] = tuple(card_name(c) for c in range(52))
 """Canonical name of each card, ``CARD_NAMES[0] == "AC"``."""
 
-# Separators: every character str.split() splits on (all of them lie below
-# U+3001), plus the comma. Brackets also end a token.
-SEPARATORS = "," + "".join(c for c in map(chr, range(0x3001)) if c.isspace())
+SEPARATORS = (
+    ",\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005"
+    "\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+"""The comma and every character ``str.split()`` splits on (a test holds the list to
+``str.isspace``; written out, not found at import). Brackets also end a token."""
 _TOKEN_END = frozenset(SEPARATORS + "[]")
 
 
@@ -183,8 +187,7 @@ def line_and_column(text: str, at: int) -> tuple[int, int]:
     return text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
 
 
-@dataclass(frozen=True, slots=True)
-class CardProblem:
+class CardProblem(msgspec.Struct, frozen=True):
     """Why ``text`` is not card notation: ``problem`` at offset ``at``, where ``token`` starts."""
 
     text: str

@@ -11,8 +11,9 @@ even though the record shows the deal.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import IO
+
+import msgspec
 
 from ginref.cards import Card, Mask
 from ginref.errors import GinrefError, RecordError, RulingError
@@ -25,8 +26,7 @@ from ginref.rules import Rules, find_rules, with_overrides
 __all__ = ["Position", "position_at"]
 
 
-@dataclass(frozen=True, slots=True)
-class Position:
+class Position(msgspec.Struct, frozen=True):
     """What the player to move knows: the arguments :func:`ginref.advise` takes."""
 
     player: str

@@ -12,8 +12,9 @@ import io
 import json
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+import msgspec
 
 from ginref.cards import Card, Mask, card_label, scan
 
@@ -39,8 +40,7 @@ Paint = Callable[[str, str], str]
 """``paint(text, colour)``: text in a named colour ("red"); the command line passes ``click.style``."""
 
 
-@dataclass(frozen=True, slots=True)
-class CardStyle:
+class CardStyle(msgspec.Struct, frozen=True):
     """How text output shows a card: letters or glyphs, coloured or plain.
 
     Colour comes from ``paint``, given by the caller, so render holds no escape

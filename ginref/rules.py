@@ -17,7 +17,6 @@ for this upcard, is the hand doubled); game logic lives in the modules that use 
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import os
 import re
 import sys
@@ -25,6 +24,8 @@ import types
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal, Union, get_args, get_origin, get_type_hints
+
+import msgspec
 
 from ginref.cards import Card, card_points, rank_of, suit_of
 from ginref.errors import UnknownRulesError
@@ -315,8 +316,7 @@ _TRUE = ("true", "yes", "on", "1")
 _FALSE = ("false", "no", "off", "0")
 
 
-@dataclass(frozen=True, slots=True)
-class _Knob:
+class _Knob(msgspec.Struct, frozen=True):
     name: str
     kind: Literal["bool", "int", "optional_int", "choice"]
     choices: tuple[str, ...] = ()
@@ -562,6 +562,8 @@ def _rules_choices(key: str) -> str:
     """The one wording of what a rule set may be called: the closest name to ``key`` when one
     is close, else every preset (aliases are left to ``ginref rules``); short enough that a
     message naming a rules file and its line stays one short line."""
+    import difflib  # only a misspelt name needs it
+
     close = difflib.get_close_matches(key, RULE_NAMES, n=1)
     if close:
         return f"did you mean {close[0]!r}? (`ginref rules` lists every rule set)"
@@ -590,6 +592,8 @@ def _knob(name: str) -> _Knob:
     if key in _NOT_KNOBS:
         raise UnknownRulesError(f"rule field {name!r} cannot be overridden")
     message = f"unknown rule knob {_shown(name)}"
+    import difflib
+
     close = difflib.get_close_matches(key, KNOB_NAMES, n=1) if len(key) <= 2 * _LONGEST_KNOB else []
     if close:
         message += f"; did you mean {close[0]!r}?"

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
 from typing import Literal
+
+import msgspec
+from msgspec.structs import replace
 
 from ginref.cards import Card, Mask, card_name, mask_names, scan
 from ginref.errors import HandSizeError, RulingError
@@ -47,8 +49,7 @@ class Outcome(enum.Enum):
     VOID = "void"
 
 
-@dataclass(frozen=True, slots=True)
-class Cards:
+class Cards(msgspec.Struct, frozen=True):
     """Cards named inside a step: one group (``8D TD``), or melds in brackets."""
 
     groups: tuple[tuple[Card, ...], ...]
@@ -59,8 +60,7 @@ class Cards:
         return " ".join(f"[{group}]" for group in shown) if self.bracketed else " ".join(shown)
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
+class Step(msgspec.Struct, frozen=True):
     """One step of a ruling, as data: words with the cards kept as cards, so that whoever
     shows it spells them one way (``str`` gives the canonical spelling, ``TD``), and the
     rule knobs the step applied with their values (``("undercut_bonus", "25")``), so that
@@ -114,8 +114,7 @@ def numbered(steps: Iterable[Step], name: Callable[[Card], str] = card_name) -> 
     return tuple(f"{i}. {step.text(name)}" for i, step in enumerate(steps, 1))
 
 
-@dataclass(frozen=True, slots=True)
-class Settlement:
+class Settlement(msgspec.Struct, frozen=True):
     """The points of one hand, from the deadwood counts."""
 
     outcome: Outcome
@@ -203,8 +202,7 @@ def settle(
     return Settlement(outcome, winner, points, multiplier, tuple(steps))
 
 
-@dataclass(frozen=True, slots=True)
-class HandScore:
+class HandScore(msgspec.Struct, frozen=True):
     """A full ruling on one finished hand."""
 
     outcome: Outcome
@@ -347,8 +345,7 @@ def score_hand(
     return _declared(knock, meld_masks(melds))
 
 
-@dataclass(frozen=True, slots=True)
-class _Knock:
+class _Knock(msgspec.Struct, frozen=True):
     """The knock being ruled on: what every step of the ruling reads."""
 
     knocker: Mask

@@ -37,8 +37,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 
+import msgspec
 import pyparsing as pp
 
 from ginref.cards import card_name, suit_of
@@ -100,8 +100,7 @@ __all__ = [
 # ``flags`` (groups of ``flag`` and, for "upcard", ``card``).
 
 
-@dataclass(frozen=True, slots=True)
-class SheetToken:
+class SheetToken(msgspec.Struct, frozen=True):
     """A word of a score-sheet line and where it starts (0-based offset in the line)."""
 
     loc: int
@@ -202,8 +201,7 @@ sheet_line_expr = (
 # -- the sheet ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class SheetHand:
+class SheetHand(msgspec.Struct, frozen=True):
     """A hand line of a score sheet and the entry it comes to."""
 
     entry: HandEntry
@@ -216,8 +214,7 @@ class SheetHand:
         return {"line": self.line, "column": self.column, "text": self.text, **self.entry.to_dict()}
 
 
-@dataclass(frozen=True, slots=True)
-class Sheet:
+class Sheet(msgspec.Struct, frozen=True):
     """A score sheet read: who played, under which rules, and one entry per hand.
 
     ``players`` is ``None`` only for a sheet read with ``keep_going`` that names

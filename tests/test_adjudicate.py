@@ -14,7 +14,6 @@ out by hand in the comment next to it, never taken from ginref.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -658,7 +657,7 @@ def test_game_to_the_target() -> None:
     assert verdict.hand_totals == ((A, 62), (B, 0)) and verdict.final_totals == ((A, 302), (B, 0))
     assert [h.totals_after for h in verdict.hands] == [((A, 31), (B, 0)), ((A, 62), (B, 0))]
     # a third hand comes after the end
-    extra = dataclasses.replace(second_hand(), place=Place(line=70, column=1))
+    extra = msgspec.structs.replace(second_hand(), place=Place(line=70, column=1))
     over = adjudicate(game(first, second, extra, overrides=target, final=((A, 302), (B, 0))))
     assert findings(over) == [("moves_after_end", "error", 70)]
     assert len(over.hands) == 2

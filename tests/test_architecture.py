@@ -41,9 +41,13 @@ ONLY_IN = {
     "matplotlib": {"plot"},
     "pyparsing": {"grammar", "records.text_grammar", "sheets"},
     "fsspec": {"files"},
+    # the typed JSON decoder, and the base of the value types (Structs: docs/verify-speed.md)
     "msgspec": {
-        "melds", "analysis", "records.model", "records.jsonform", "records.lexicon", "referee.verdict",
-        "verify",
+        "cards", "notation", "rules", "melds", "layoffs", "scoring", "game", "sheets", "analysis",
+        "position", "advice", "render",
+        "records.model", "records.jsonform", "records.lexicon", "records.openspiel", "records.kaggle",
+        "records.io",
+        "referee.findings", "referee.replay", "referee.verdict", "verify",
     },
     "dask": {"cluster"},
     "distributed": {"cluster"},

@@ -116,6 +116,7 @@ def test_every_spelling_parses_through_the_grammar() -> None:
 def test_separators_are_every_unicode_space_and_comma() -> None:
     spaces = {ch for ch in map(chr, range(0x110000)) if ch.isspace()}
     assert set(SEPARATORS) == spaces | {","}
+    assert len(SEPARATORS) == len(set(SEPARATORS))
 
 
 CARD_ERRORS = [

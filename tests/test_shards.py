@@ -7,10 +7,10 @@ the lines hold and wherever the cuts fall.
 
 from __future__ import annotations
 
-import dataclasses
 import tempfile
 from pathlib import Path
 
+import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -59,7 +59,7 @@ def sharded(path: Path, form: str | None, size: int, parts: int = 1) -> list[Raw
         assert isinstance(shard, Shard)
         if shard.line:
             line, index = shard.line, shard.index
-        placed = dataclasses.replace(shard, line=line, index=index)
+        placed = msgspec.structs.replace(shard, line=line, index=index)
         found.extend(read_shard(placed))
         lines, records = count_shard(shard)
         line, index = line + lines, index + records

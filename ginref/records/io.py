@@ -29,8 +29,9 @@ import itertools
 import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import IO, cast
+
+import msgspec
 
 from ginref.errors import InputFileError, RecordError
 from ginref.files import Line, TextRun, is_url, numbered_lines, numbered_runs, open_any, url_files
@@ -101,8 +102,7 @@ MAX_RECORD = 1 << 24
 STDIN = "<stdin>"
 """How standard input is named in every message."""
 
-@dataclass(frozen=True, slots=True)
-class RawRecord:
+class RawRecord(msgspec.Struct, frozen=True):
     """One record's undecoded text and where it starts; ``problem`` when it cannot be read."""
 
     format: UnitForm
@@ -115,8 +115,7 @@ class RawRecord:
     """OpenSpiel's game string for a history line (``--game``); empty: OpenSpiel's defaults"""
 
 
-@dataclass(frozen=True, slots=True)
-class InputFile:
+class InputFile(msgspec.Struct, frozen=True):
     """A file to read: ``path`` as given to ``open`` (``-`` for stdin), ``source`` as shown."""
 
     path: str
@@ -125,8 +124,7 @@ class InputFile:
     """from the suffix; None: sniffed"""
 
 
-@dataclass(frozen=True, slots=True)
-class SkippedFile:
+class SkippedFile(msgspec.Struct, frozen=True):
     """A file in a folder whose name is not a record file's (``.txt``, ``.log``, ...)."""
 
     source: str
@@ -652,14 +650,13 @@ _WHOLE = frozenset({"json", "openspiel_state", "kaggle"})
 """forms read as one document: a file of them is one shard"""
 
 
-@dataclass(frozen=True, slots=True)
-class Shard:
+class Shard(msgspec.Struct, frozen=True):
     """Bytes ``start`` to ``stop`` of a file: whole lines, and for text whole records.
 
     ``line`` and ``index`` are those of its first line and record. They are known when
     the shard is cut only for a file's first shard (1 and 0); for a later one they are 0
     until the shards before it are counted (:func:`count_shard`) and it is placed with
-    ``dataclasses.replace``. Small and picklable: what a worker is handed.
+    ``msgspec.structs.replace``. Small and picklable: what a worker is handed.
     """
 
     path: str

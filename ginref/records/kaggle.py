@@ -17,8 +17,9 @@ An episode replay is one JSON document (the structure of the sample replays unde
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from typing import Any
+
+from msgspec.structs import replace
 
 from ginref.errors import RecordError
 from ginref.records.model import ClaimedResult, GameRecord, Place

@@ -16,8 +16,7 @@ Cards are ints and melds 52-bit masks, as everywhere in ginref.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Literal
+from typing import ClassVar, Literal
 
 import msgspec
 
@@ -94,11 +93,14 @@ NOWHERE = Place()
 
 
 class _Placed(msgspec.Struct, frozen=True, gc=False):
-    """An event or part of one: immutable, and equal to another whatever their places.
+    """A record or part of one: immutable, and equal to another whatever their places.
 
-    Events are msgspec Structs rather than dataclasses because a batch builds one per move:
-    a Struct is made in 0.2 µs, a frozen dataclass in 1.8 µs (docs/verify-speed.md).
+    msgspec Structs rather than dataclasses because a batch builds one per move: a Struct is
+    made in 0.2 µs, a frozen dataclass in 1.8 µs (docs/verify-speed.md).
     """
+
+    uncompared: ClassVar[frozenset[str]] = frozenset({"place"})
+    """the fields equality and hashes leave out: where the element stands, not what it says"""
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
@@ -109,8 +111,13 @@ class _Placed(msgspec.Struct, frozen=True, gc=False):
         return hash(_facts(self))
 
 
+def compared_fields(element: _Placed) -> tuple[str, ...]:
+    """The fields that make two elements equal, in order."""
+    return tuple(name for name in element.__struct_fields__ if name not in element.uncompared)
+
+
 def _facts(element: _Placed) -> tuple[object, ...]:
-    return tuple(getattr(element, name) for name in element.__struct_fields__ if name != "place")
+    return tuple(getattr(element, name) for name in compared_fields(element))
 
 
 class Pass(_Placed, frozen=True, gc=False):
@@ -162,8 +169,7 @@ class Defence(_Placed, frozen=True, gc=False):
 Event = Pass | Turn | Defence
 
 
-@dataclass(frozen=True, slots=True)
-class ClaimedResult:
+class ClaimedResult(_Placed, frozen=True, gc=False):
     """What the record says the hand came to.
 
     ``unfinished`` (like PGN's ``*`` result with its Termination tag) claims that the hand
@@ -174,14 +180,13 @@ class ClaimedResult:
     outcome: ClaimedOutcome
     winner: str | None = None
     points: int = 0
-    place: Place = field(default=NOWHERE, compare=False)
+    place: Place = NOWHERE
     reason: str | None = None
     """why an unfinished hand stopped: one of :data:`UNFINISHED_REASONS`"""
     stopped_by: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class HandRecord:
+class HandRecord(_Placed, frozen=True, gc=False):
     """One hand: the deal, the events in order, and what the record claims."""
 
     dealer: str
@@ -196,7 +201,7 @@ class HandRecord:
     """claimed running totals (hand points, no bonuses) after this hand"""
     next_dealer: str | None = None
     number: int | None = None
-    place: Place = field(default=NOWHERE, compare=False)
+    place: Place = NOWHERE
 
     def dealt(self, player: str) -> tuple[Card, ...]:
         for name, cards in self.deal:
@@ -205,9 +210,10 @@ class HandRecord:
         return ()
 
 
-@dataclass(frozen=True, slots=True)
-class GameRecord:
+class GameRecord(_Placed, frozen=True, gc=False):
     """A record: rule set, players, hands in order, and claimed end-of-game totals."""
+
+    uncompared: ClassVar[frozenset[str]] = frozenset({"source", "index", "place"})
 
     players: tuple[str, str]
     hands: tuple[HandRecord, ...]
@@ -217,10 +223,10 @@ class GameRecord:
     """free tags kept for round trips (event, date, site, ...)"""
     final_totals: tuple[tuple[str, int], ...] | None = None
     """claimed totals after end-of-game bonuses"""
-    source: str = field(default="", compare=False)
-    index: int = field(default=0, compare=False)
+    source: str = ""
+    index: int = 0
     """0-based position of the record in its source (a .jsonl line, a game in a .gin file)"""
-    place: Place = field(default=NOWHERE, compare=False)
+    place: Place = NOWHERE
 
 
 

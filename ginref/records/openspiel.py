@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+
+import msgspec
 
 from ginref.cards import CARD_POINTS, Card, Mask, card_name, mask_of, scan
 from ginref.errors import RecordError
@@ -102,8 +103,7 @@ MELD_IDS: dict[Mask, int] = {mask: i for i, mask in enumerate(MELDS)}
 # -- game parameters ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class GameParams:
+class GameParams(msgspec.Struct, frozen=True):
     """OpenSpiel's gin_rummy parameters (its defaults)."""
 
     knock_card: int = 10
@@ -194,8 +194,7 @@ def _quote(text: str) -> str:
 # -- reading histories ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class History:
+class History(msgspec.Struct, frozen=True):
     """An action history as read: the ids, who took each (-1 chance) when known, and places."""
 
     actions: tuple[int, ...]
@@ -306,8 +305,7 @@ _DEAL, _FIRST_UPCARD, _DRAW, _DISCARD, _KNOCK, _LAYOFF, _WALL, _OVER = range(8)
 _PHASE_NAMES = ("deal", "first upcard", "draw", "discard", "knock", "layoff", "wall", "game over")
 
 
-@dataclass
-class _Draft:
+class _Draft(msgspec.Struct):
     """A turn being built: the draw, then a discard, or a knock's discard and melds."""
 
     player: int
@@ -315,34 +313,33 @@ class _Draft:
     card: Card | None
     place: Place
     discard: Card | None = None
-    melds: list[Mask] = field(default_factory=list)
+    melds: list[Mask] = msgspec.field(default_factory=list)
 
 
-@dataclass
-class _Game:
+class _Game(msgspec.Struct):
     """What OpenSpiel's state holds that decides what the next action means."""
 
     params: GameParams
     names: tuple[str, str]
     phase: int = _DEAL
     player: int = 0
-    deal: tuple[list[Card], list[Card]] = field(default_factory=lambda: ([], []))
-    hands: list[Mask] = field(default_factory=lambda: [0, 0])
+    deal: tuple[list[Card], list[Card]] = msgspec.field(default_factory=lambda: ([], []))
+    hands: list[Mask] = msgspec.field(default_factory=lambda: [0, 0])
     upcard: Card | None = None
     prev_upcard: Card | None = None
     first_upcard: Card | None = None
-    drawn: list[Card] = field(default_factory=list)
+    drawn: list[Card] = msgspec.field(default_factory=list)
     stock_size: int = 52
-    passed: list[bool] = field(default_factory=lambda: [False, False])
+    passed: list[bool] = msgspec.field(default_factory=lambda: [False, False])
     upcard_draws: int = 0
     repeated: bool = False
     knocker: int = -1
     finished_layoffs: bool = False
-    events: list[Event] = field(default_factory=list)
+    events: list[Event] = msgspec.field(default_factory=list)
     turn: _Draft | None = None
     """the turn being built"""
-    layoffs: list[Card] = field(default_factory=list)
-    defender_melds: list[Mask] = field(default_factory=list)
+    layoffs: list[Card] = msgspec.field(default_factory=list)
+    defender_melds: list[Mask] = msgspec.field(default_factory=list)
     defence_place: Place | None = None
 
 

@@ -65,8 +65,9 @@ void_unverified          advisory  the record stops before the stock floor but c
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 from typing import Literal
+
+import msgspec
 
 from ginref.records.model import Place
 
@@ -123,8 +124,7 @@ ADVISORY_CODES: frozenset[str] = frozenset({
 """Codes of severity ``advisory``; every other code is an ``error``."""
 
 
-@dataclass(frozen=True, slots=True)
-class Finding:
+class Finding(msgspec.Struct, frozen=True):
     """One thing a record gets wrong (``error``) or a player may want to know (``advisory``).
 
     ``hand`` is the 0-based index of the hand in the record, -1 for the record as

@@ -10,7 +10,8 @@ from __future__ import annotations
 import functools
 import operator
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 from ginref.cards import FULL_DECK, Card, Mask, card_name, mask_of, scan
 from ginref.layoffs import Layoff, best_defence, defence_as_declared, layoff_order, least_defence
@@ -39,8 +40,7 @@ _GO, _STOP, _ABANDON = object(), object(), object()
 """What a step tells the replay: go on; stop and rule on what was seen; abandon the hand."""
 
 
-@dataclass(frozen=True, slots=True)
-class Unfinished:
+class Unfinished(msgspec.Struct, frozen=True):
     """A hand that stopped before its end, as its record claims, and where play stood.
 
     ``phase`` is what ``to_move`` had to do next: ``upcard`` (take or pass the first

@@ -40,6 +40,7 @@ from typing import Any, TypeVar
 import msgspec
 
 from ginref.errors import GinrefError, RecordError
+from ginref.records.model import compared_fields
 
 __all__ = [
     "ENTRY_POINTS",
@@ -785,8 +786,10 @@ def _expect_records(what: str, items: list[Any], records: Sequence[Any]) -> None
 
 
 def _compared_fields(value: Any) -> list[str]:
+    if hasattr(value, "uncompared"):
+        return list(compared_fields(value))
     if isinstance(value, msgspec.Struct):
-        return [name for name in value.__struct_fields__ if name != "place"]
+        return list(value.__struct_fields__)
     return [f.name for f in dataclasses.fields(value) if f.compare]
 
 

@@ -19,7 +19,6 @@ True
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -68,10 +67,8 @@ PLAYERS = ("Ann", "Bo")
 
 
 def _changed(value: Any, **changes: Any) -> Any:
-    """``value`` with ``changes``: records are dataclasses, events msgspec Structs."""
-    if isinstance(value, msgspec.Struct):
-        return msgspec.structs.replace(value, **changes)
-    return dataclasses.replace(value, **changes)
+    """``value`` with ``changes``: records and events are msgspec Structs."""
+    return msgspec.structs.replace(value, **changes)
 
 
 @dataclass(frozen=True, slots=True)
