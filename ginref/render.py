@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from ginref.cards import Card, Mask, card_label, scan
+from ginref.jsontext import json_line
 
 if TYPE_CHECKING:
     from ginref.analysis import HandAnalysis
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 def to_json(document: object, *, compact: bool = False) -> str:
     """One JSON document: indented, or on one line for streams (JSON Lines)."""
     if compact:
-        return json.dumps(document, separators=(",", ":"), ensure_ascii=False)
+        return json_line(document)
     return json.dumps(document, indent=2, ensure_ascii=False)
 
 

@@ -15,7 +15,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "ginref"
 
 LAYERS: dict[str, float] = {
-    "errors": 0, "files": 0.5,
+    "errors": 0, "jsontext": 0.2, "files": 0.5,
     "cards": 1,
     "notation": 2, "grammar": 2.5,
     "rules": 3,
@@ -43,7 +43,7 @@ ONLY_IN = {
     "fsspec": {"files"},
     # the typed JSON decoder, and the base of the value types (Structs: docs/verify-speed.md)
     "msgspec": {
-        "cards", "notation", "rules", "melds", "layoffs", "scoring", "game", "sheets", "analysis",
+        "jsontext", "cards", "notation", "rules", "melds", "layoffs", "scoring", "game", "sheets", "analysis",
         "position", "advice", "render",
         "records.model", "records.jsonform", "records.lexicon", "records.openspiel", "records.kaggle",
         "records.io",

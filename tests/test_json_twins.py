@@ -3,7 +3,8 @@
 ``jsonform._fast_record`` either gives the record the checked path (``json.loads`` and
 ``_json_record``) gives, place for place, or gives up and leaves the text to the checked
 path. These tests hold it to that on the samples, on generated and corrupted games, on
-seeded mutations of the text and on wrong values put at every position of the tree.
+seeded mutations of the text and on wrong values put at every position of the tree. The
+writer's fast path, ``jsontext.json_line`` (msgspec), is held to ``json.dumps`` the same way.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ginref.errors import RecordError
+from ginref.jsontext import json_line
 from ginref.records import GameRecord, format_jsonl
 from ginref.records import jsonform as form
 from ginref.rules import PRESET_NAMES, find_rules
@@ -126,3 +128,30 @@ def test_from_json_dict_checks_a_tuple_of_events_like_any_other_value() -> None:
             "hands": [{"dealer": "A", "deal": {}, "events": ({"type": "pass", "player": "B"},)}]}
     with pytest.raises(RecordError, match="expected a list of events, got tuple"):
         form.from_json_dict(data)
+
+
+# -- the writer ---------------------------------------------------------------------------
+
+
+ANY_TEXT = st.text(st.characters(codec=None, categories=None, exclude_categories=()), max_size=12)
+"""any code points, lone surrogates and controls included"""
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | ANY_TEXT,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+        ANY_TEXT | st.integers() | st.booleans() | st.none(), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.dictionaries(ANY_TEXT, JSON_VALUES, max_size=6))
+def test_a_json_line_is_what_json_dumps_writes(document: dict[str, object]) -> None:
+    assert json_line(document) == json.dumps(document, ensure_ascii=False, separators=(",", ":"))
+
+
+@pytest.mark.parametrize("text", [
+    "plain", "caf\u00e9 \u2665", "\x00\x1f\x7f\u2028\u2029\ufeff\"\\/", "\ud800 alone", "\U0001f0a1",
+])
+def test_a_json_line_keeps_every_character_as_json_dumps_does(text: str) -> None:
+    document = {"source": text, "findings": [{"message": text}], "totals": {text: 2**70}}
+    assert json_line(document) == json.dumps(document, ensure_ascii=False, separators=(",", ":"))

@@ -7,14 +7,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from ginref.cli import cli
 from ginref.records import format_text, to_json_dict
 from ginref.records.io import SHARD_BYTES
 from ginref.rules import find_rules
-from ginref.verify import Summary, json_line, verify
+from ginref.verify import Summary, verify
 from tests.support.randomplay import random_hand
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples" / "records"
@@ -169,30 +167,6 @@ def test_a_failing_task_of_a_batch_of_one_reports_its_records_as_the_workers_wou
                                                               (2, 3, "unreadable")]
     reason = "not checked: the task that read it failed: RuntimeError: a bug over two lines"
     assert [r.rows[0].message for r in results] == [reason] * 3
-
-
-ANY_TEXT = st.text(st.characters(codec=None, categories=None, exclude_categories=()), max_size=12)
-"""any code points, lone surrogates and controls included"""
-JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers() | ANY_TEXT,
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
-        ANY_TEXT | st.integers() | st.booleans() | st.none(), inner, max_size=4),
-    max_leaves=20,
-)
-
-
-@settings(max_examples=400, deadline=None)
-@given(st.dictionaries(ANY_TEXT, JSON_VALUES, max_size=6))
-def test_a_result_line_is_what_json_dumps_writes(document: dict[str, object]) -> None:
-    assert json_line(document) == json.dumps(document, ensure_ascii=False, separators=(",", ":"))
-
-
-@pytest.mark.parametrize("text", [
-    "plain", "caf\u00e9 \u2665", "\x00\x1f\x7f\u2028\u2029\ufeff\"\\/", "\ud800 alone", "\U0001f0a1",
-])
-def test_a_result_line_keeps_every_character_as_json_dumps_does(text: str) -> None:
-    document = {"source": text, "findings": [{"message": text}], "totals": {text: 2**70}}
-    assert json_line(document) == json.dumps(document, ensure_ascii=False, separators=(",", ":"))
 
 
 def test_stdin_json_lines_and_text() -> None:

@@ -25,6 +25,7 @@ import msgspec
 
 from ginref.cards import Card, Mask, card_name, mask_of, scan
 from ginref.errors import RecordError
+from ginref.jsontext import json_line
 from ginref.notation import CARD_NAMES, CARD_TOKENS
 from ginref.records.model import (
     ENDINGS,
@@ -747,7 +748,8 @@ def _event_json(event: Event) -> dict[str, object]:
 
 def format_jsonl(record: GameRecord) -> str:
     """The record as one line of JSON (no line end)."""
-    return json.dumps(to_json_dict(record), ensure_ascii=False, separators=(",", ":"))
+    return json_line(to_json_dict(record))
+
 
 
 def format_json(record: GameRecord, *, width: int = 100) -> str:

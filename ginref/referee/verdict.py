@@ -208,14 +208,7 @@ class Verdict(msgspec.Struct, frozen=True):
 
 
 def _meld_names(mask: Mask) -> list[str]:
-    return list(_meld_card_names(mask))
-
-
-@functools.lru_cache(maxsize=4096)
-def _meld_card_names(mask: Mask) -> tuple[str, ...]:
-    """A meld's card names in reading order, which a JSON verdict gives for every meld: a
-    batch meets the same few hundred melds again and again, and ordering a run costs 7 µs."""
-    return tuple(Meld(mask).names())
+    return Meld(mask).names()
 
 
 # -- rules ------------------------------------------------------------------------------
