@@ -102,6 +102,7 @@ HOMES: dict[str, tuple[str, ...]] = {
     "to_json_dict": _RECORD_JSON,
     "from_json_dict": _RECORD_JSON,
     "adjudicate": ("ginref.referee", "ginref.referee.verdict", "ginref.adjudicate"),
+    "check_record": ("ginref.verify",),
     "hand_mask": ("ginref.notation",),
     "min_deadwood": ("ginref.melds",),
     "min_deadwood_after_discard": ("ginref.melds",),
@@ -818,7 +819,12 @@ def _check_record(record: Any) -> None:
     _expect("\n" not in line.rstrip("\n"), "format_jsonl writes one line", 1, line.count("\n"))
     _expect_records("format_jsonl then read as jsonl", _read_back(line, "jsonl"), [record])
     verdict = _round_trip("adjudicate(record)", api("adjudicate"), record)
-    _round_trip("json.dumps(verdict.to_dict())", lambda: json.dumps(verdict.to_dict()))
+    shown = _round_trip("json.dumps(verdict.to_dict())", lambda: json.dumps(verdict.to_dict()))
+    result = _round_trip("check_record(record, 1)", api("check_record"), record, 1)
+    expected = {"source": record.source, "index": record.index, "line": 1, "status": result.status,
+                **json.loads(shown)}
+    _expect(json.loads(result.json) == expected, "check_record writes the verdict's JSON line", expected,
+            result.json)
 
 
 def _check_series(records: Sequence[Any]) -> None:
