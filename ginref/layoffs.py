@@ -24,6 +24,7 @@ from ginref.melds import (
     MeldKind,
     MeldSystem,
     is_meld,
+    mask_points_in,
     meld_masks,
     min_deadwood,
     optimal_arrangements,
@@ -302,7 +303,7 @@ def _meld_first_search(
     for arrangement in optimal_arrangements(defender, system):
         for choice in _layoff_choices(arrangement.deadwood, knocker_melds, rules.layoff_chaining, system):
             laid = _union(choice)
-            key = (arrangement.deadwood_points - _points(laid, system), laid.bit_count())
+            key = (arrangement.deadwood_points - mask_points_in(system, laid), laid.bit_count())
             if best is None or key < best[0]:
                 best = (key, arrangement, choice)
     assert best is not None
@@ -315,11 +316,6 @@ def _union(masks: Sequence[Mask]) -> Mask:
     for mask in masks:
         union |= mask
     return union
-
-
-def _points(mask: Mask, system: MeldSystem) -> int:
-    points = system.tables.rank_points
-    return sum(points[c % 13] for c in scan(mask))
 
 
 def _layoff_list(knocker_melds: Sequence[Meld], choice: tuple[Mask, ...]) -> tuple[Layoff, ...]:
@@ -374,7 +370,7 @@ def defence_as_declared(
         laid.append(Layoff(card, knocker_melds[index]))
         laid_mask |= 1 << card
     dead = defender & ~melded & ~laid_mask
-    arrangement = Arrangement(tuple(own_melds), dead, _points(dead, system))
+    arrangement = Arrangement(tuple(own_melds), dead, mask_points_in(system, dead))
     return Defence(arrangement, tuple(laid)), problems
 
 

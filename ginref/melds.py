@@ -321,6 +321,14 @@ class _Tables(msgspec.Struct, eq=False, dict=True):  # dict: cached properties
         return best
 
     @cached_property
+    def suit_points(self) -> list[int]:
+        """The points of each 13-bit suit mask, built rank by rank (a third of a millisecond)."""
+        table = [0]
+        for points in self.rank_points:
+            table += [total + points for total in table]
+        return table
+
+    @cached_property
     def discard_gain(self) -> list[int]:
         """Least change to ``best`` from removing one card of each suit mask (empty: none)."""
         best = self.best
@@ -832,13 +840,11 @@ def _joined_runs(melds: Iterable[Mask], runs: frozenset[Mask]) -> tuple[Mask, ..
     return tuple(sorted(joined))
 
 
-def card_points_in(system: MeldSystem, cards: Iterable[Card]) -> int:
-    points = _tables_for(system).rank_points
-    return sum(points[c % 13] for c in cards)
-
-
 def mask_points_in(system: MeldSystem, mask: Mask) -> int:
-    return card_points_in(system, scan(mask))
+    """The points of the cards of ``mask`` (a mask of the deck) under ``system``: the one
+    home of a deadwood count, four look-ups of :attr:`_Tables.suit_points`."""
+    table = (_STANDARD_TABLES if system is STANDARD_SYSTEM else _tables_for(system)).suit_points
+    return table[mask & 8191] + table[mask >> 13 & 8191] + table[mask >> 26 & 8191] + table[mask >> 39]
 
 
 __all__ = [

@@ -25,6 +25,7 @@ from ginref.melds import (
     Meld,
     MeldSystem,
     is_meld,
+    mask_points_in,
     meld_masks,
     merged_runs,
     min_deadwood,
@@ -400,7 +401,7 @@ def _declared(knock: _Knock, declared: list[Mask]) -> HandScore:
         if discard is None:
             problem = "all eleven cards declared, big gin is not a rule here, and no meld can spare a card"
     melds_sorted = tuple(sorted((Meld(m) for m in declared), key=lambda m: tuple(scan(m.mask))))
-    points = sum(system.tables.rank_points[c % 13] for c in scan(rest))
+    points = mask_points_in(system, rest)
     arrangement = Arrangement(melds_sorted, rest, points)
     if problem is None and points > knock.limit:
         problem = f"deadwood {points} is over the knock limit {knock.limit}"
@@ -506,13 +507,12 @@ def declarations(hand: Mask, system: MeldSystem, limit: int) -> Iterator[Arrange
     Touching runs count once (``[3H..8H]`` covers ``[3H 4H 5H] [6H 7H 8H]``);
     withheld melds are included, since the declaration decides the layoffs.
     """
-    points = system.tables.rank_points
     candidates = _melds_in(hand, system)
     seen: set[tuple[int, ...]] = set()
 
     def walk(start: int, used: Mask, chosen: tuple[int, ...]) -> Iterator[Arrangement]:
         dead = hand & ~used
-        dead_points = sum(points[c % 13] for c in scan(dead))
+        dead_points = mask_points_in(system, dead)
         if dead_points <= limit:
             key = merged_runs(chosen, system)
             if key not in seen:

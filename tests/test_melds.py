@@ -17,6 +17,7 @@ from ginref.melds import (
     MeldKind,
     MeldSystem,
     is_meld,
+    mask_points_in,
     meld_kind,
     min_deadwood,
     min_deadwood_after_discard,
@@ -194,6 +195,26 @@ def test_tables_stay_bounded_over_many_systems() -> None:
     assert _live_tables() <= CACHED_SYSTEMS + 2  # plus the standard ones and the last used
     assert STANDARD_SYSTEM.tables is standard
     assert MeldSystem.from_rules(STANDARD) is STANDARD_SYSTEM
+
+
+@pytest.mark.parametrize(("cards", "system", "points"), [
+    ("", STANDARD_SYSTEM, 0),
+    ("AC 2D 3H 4S", STANDARD_SYSTEM, 10),
+    ("TC JD QH KS", STANDARD_SYSTEM, 40),
+    ("AC AD AH AS", MeldSystem(ace_points=11), 44),
+    ("KS AS", MeldSystem(ace_high=True, wraparound=True, ace_points=15), 25),
+    ("AC 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC", STANDARD_SYSTEM, 85),
+])
+def test_the_points_of_a_hand(cards: str, system: MeldSystem, points: int) -> None:
+    assert mask_points_in(system, mask(cards)) == points
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, (1 << 52) - 1), st.sampled_from([1, 11, 15]), st.booleans())
+def test_the_points_of_a_mask_are_the_sum_of_its_cards(hand: int, ace_points: int, ace_high: bool) -> None:
+    system = MeldSystem(ace_points=ace_points, ace_high=ace_high)
+    points = system.tables.rank_points
+    assert mask_points_in(system, hand) == sum(points[c % 13] for c in scan(hand))
 
 
 def test_round_the_corner_counts_an_unmatched_ace_15() -> None:

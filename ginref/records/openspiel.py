@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 
 import msgspec
 
-from ginref.cards import CARD_POINTS, Card, Mask, card_name, mask_of, scan
+from ginref.cards import Card, Mask, card_name, mask_of, mask_points, scan
 from ginref.errors import RecordError
 from ginref.records.model import (
     ClaimedResult,
@@ -531,7 +531,7 @@ def _knock(game: _Game, action: int, place: Place) -> bool:
         game.hands[p] &= ~meld
     elif action == PASS:
         game.events.append(_knock_turn(game))
-        game.finished_layoffs = _points(game.hands[p]) == 0
+        game.finished_layoffs = mask_points(game.hands[p]) == 0
         game.player, game.phase, game.turn = 1 - p, _LAYOFF, None
     else:
         return False
@@ -541,7 +541,7 @@ def _knock(game: _Game, action: int, place: Place) -> bool:
 def _knock_turn(game: _Game) -> Turn:
     turn = game.turn
     assert turn is not None
-    dw = _points(game.hands[game.player])
+    dw = mask_points(game.hands[game.player])
     knock = Knock("gin" if dw == 0 else "knock", turn.discard, tuple(turn.melds), dw, place=turn.place)
     return Turn(game.names[game.player], turn.source, turn.card, knock=knock, place=turn.place)
 
@@ -569,10 +569,6 @@ def _layoff(game: _Game, action: int, place: Place) -> bool:
 
 
 _STEPS = (_deal, _first_upcard, _draw, _discard, _knock, _layoff, _wall)
-
-
-def _points(mask: Mask) -> int:
-    return sum(CARD_POINTS[c] for c in scan(mask))
 
 
 # -- the record ---------------------------------------------------------------------------------
@@ -624,7 +620,7 @@ def _defence(game: _Game) -> Defence:
         names = " ".join(card_name(c) for c in game.layoffs)
         raise RecordError(f"the layoffs {names} do not all fit the knocker's melds",
                           "", (game.defence_place or Place()).line, (game.defence_place or Place()).column)
-    dw = _points(game.hands[1 - game.knocker])
+    dw = mask_points(game.hands[1 - game.knocker])
     layoffs = tuple(zip(game.layoffs, onto, strict=True))
     return Defence(game.names[1 - game.knocker], tuple(game.defender_melds), layoffs, dw,
                    place=game.defence_place or Place())
@@ -636,7 +632,7 @@ def _returns_claim(game: _Game) -> ClaimedResult:
     k = game.knocker
     if k < 0:
         return ClaimedResult("void")
-    mine, theirs = _points(game.hands[k]), _points(game.hands[1 - k])
+    mine, theirs = mask_points(game.hands[k]), mask_points(game.hands[1 - k])
     gain = theirs - mine + (game.params.gin_bonus if mine == 0 else 0)
     if gain < 0:
         gain -= game.params.undercut_bonus
@@ -847,7 +843,7 @@ class _Writer:
         if self.knocker < 0 or self.defended:
             raise self.fail("a defence where openspiel has none", ev.place)
         p = self.mover = 1 - self.knocker
-        if _points(self.hands[self.knocker]) > 0:
+        if mask_points(self.hands[self.knocker]) > 0:
             self.add_all(self.card(c, "a layoff", ev.place) for c, _ in ev.layoffs)
             self.add(PASS)
         elif ev.layoffs:
@@ -867,7 +863,7 @@ class _Writer:
         from ginref.rules import find_rules, with_overrides
 
         rules = with_overrides(find_rules("openspiel"), dict(self.params.overrides()))
-        gin = _points(self.hands[self.knocker]) == 0
+        gin = mask_points(self.hands[self.knocker]) == 0
         best = best_defence(self.hands[1 - self.knocker], [Meld(m) for m in self.knock_melds], rules,
                             allow_layoffs=not gin)
         onto = [self.knock_melds.index(layoff.onto.mask) for layoff in best.layoffs]

@@ -20,6 +20,7 @@ from ginref.melds import (
     MeldKind,
     MeldSystem,
     is_meld,
+    mask_points_in,
     meld_kind,
     min_deadwood,
 )
@@ -765,8 +766,7 @@ class HandReplay:
                      "so the knock cannot be checked", place)
             return False
         dead = self.held[p] & ~functools.reduce(operator.or_, valid, 0)
-        points = self.system.tables.rank_points
-        dw = sum(points[c % 13] for c in scan(dead))
+        dw = mask_points_in(self.system, dead)
         self.result.knocker_deadwood = dw
         ending = self.ending_shown(p, k, discard, dw, dead, place)
         if ending is None or not self.knock_allowed(p, ending, dw, dead, place):
