@@ -120,7 +120,8 @@ def _is_card(c: object) -> bool:
     return type(c) is int and 0 <= c < 52
 
 
-_BITS = tuple(1 << c for c in range(52))
+_BIT_OF = [1 << c for c in range(52)].__getitem__
+"""a card's bit by indexing (a list's, which CPython calls faster than a tuple's); never changed"""
 
 
 def _fast_mask(cards: Sequence[object]) -> int:
@@ -131,7 +132,7 @@ def _fast_mask(cards: Sequence[object]) -> int:
     anything but an int below 52, and ``min`` a negative one.
     """
     try:
-        mask: int = sum(map(_BITS.__getitem__, cards))  # type: ignore[arg-type]
+        mask: int = sum(map(_BIT_OF, cards))  # type: ignore[arg-type]
     except (IndexError, TypeError):
         return -1
     if mask.bit_count() != len(cards) or (cards and min(cards) < 0):  # type: ignore[type-var, operator]
@@ -639,21 +640,23 @@ class HandReplay:
         The twin of the checked path (:meth:`on_turn`): ``tests/test_replay_twins.py``
         replays generated, corrupted and OpenSpiel games both ways and compares them.
         """
-        name0, name1 = self.players
         held, pile, stock = self.held, self.pile, self.stock
         expected, pos, unseen = self.expected, self.stock_pos, self.unseen
         left, taken, draws = self.stock_left, self.taken, self.draws
         rules = self.rules
         floor, cap = rules.stock_floor, rules.max_discard_draws
         same_banned, repeat_ends, repeat = rules.no_same_card_discard, rules.repeat_discard_draw, self.repeat
-        start, count = i, len(events)
-        while i < count:
+        mover, waiting = self.players if expected == 0 else self.players[::-1]
+        if mover == waiting:
+            return i  # players of one name: the checked path reports every move as out of turn
+        mine, theirs = held[expected], held[1 - expected]  # the mover's cards, the other's
+        done = start = i
+        for i in range(start, len(events)):
             ev = events[i]
-            if type(ev) is not Turn or ev.knock is not None:
+            if type(ev) is not Turn or ev.knock is not None or ev.player != mover:
                 break
-            who, x, c = ev.player, ev.discard, ev.card
-            p = 0 if who == name0 else 1 if who == name1 else -1
-            if p != expected or type(x) is not int or not 0 <= x < 52:
+            x, c = ev.discard, ev.card
+            if type(x) is not int or not 0 <= x < 52:
                 break
             bit = 1 << x
             if ev.source == "stock":
@@ -661,12 +664,12 @@ class HandReplay:
                     break
                 if stock is not None:
                     top = stock[pos]
-                    if (c is not None and c != top) or not (held[p] | 1 << top) & bit:
+                    hand = mine | 1 << top
+                    if (c is not None and c != top) or not hand & bit:
                         break
-                    held[p] = (held[p] | 1 << top) ^ bit
                     pos += 1
-                elif type(c) is int and 0 <= c < 52 and unseen >> c & 1 and (held[p] | 1 << c) & bit:
-                    held[p] = (held[p] | 1 << c) ^ bit
+                elif type(c) is int and 0 <= c < 52 and unseen >> c & 1 and (mine | 1 << c) & bit:
+                    hand = mine | 1 << c
                     unseen ^= 1 << c
                 else:
                     break
@@ -676,28 +679,31 @@ class HandReplay:
                 pile.append(x)
             elif ev.source == "discard" and pile and (cap is None or draws + 1 < cap):
                 top = pile[-1]
-                if (c is not None and c != top) or not (held[p] | 1 << top) & bit:
+                hand = mine | 1 << top
+                if (c is not None and c != top) or not hand & bit:
                     break
                 if x == top and (same_banned or (repeat_ends and repeat)):
                     break  # a same-card discard that is reported, or a repeat that ends the hand
-                held[p] = (held[p] | 1 << top) ^ bit
                 pile[-1] = x
                 taken = top
                 draws += 1
                 repeat = repeat_ends and x == top
             else:
                 break
-            expected = 1 - p
-            i += 1
+            mine, theirs = theirs, hand ^ bit
+            mover, waiting = waiting, mover
+            expected = 1 - expected
+            done = i + 1
             if left <= floor:
                 break  # the stock floor: turn_over below ends the hand or opens the wall
-        if i > start:
+        if done > start:
+            held[expected], held[1 - expected] = mine, theirs
             self.stock_pos, self.unseen, self.stock_left, self.taken = pos, unseen, left, taken
             self.draws = draws
-            self.turns += i - start
+            self.turns += done - start
             self.repeat = repeat
             self.turn_over(1 - expected)
-        return i
+        return done
 
     def finish(self, i: int) -> HandRuling:
         """Rule on the hand as the events left it."""
