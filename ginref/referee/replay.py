@@ -647,8 +647,6 @@ class HandReplay:
         floor, cap = rules.stock_floor, rules.max_discard_draws
         same_banned, repeat_ends, repeat = rules.no_same_card_discard, rules.repeat_discard_draw, self.repeat
         mover, waiting = self.players if expected == 0 else self.players[::-1]
-        if mover == waiting:
-            return i  # players of one name: the checked path reports every move as out of turn
         mine, theirs = held[expected], held[1 - expected]  # the mover's cards, the other's
         done = start = i
         for i in range(start, len(events)):
