@@ -12,7 +12,15 @@ contenders, interleaved round by round:
 - ``ginref verify FILE --jobs 1`` and ``--jobs 2`` on the JSON Lines and ``.gin``
   files, as a user runs it: a whole process, start-up included, CPU time of the
   whole process tree;
-- ``ginref.verify.verify`` from Python on the JSON Lines file, in this process.
+- ``ginref.verify.verify`` from Python on the JSON Lines file, in this process;
+- the floor of any referee in pure Python, in this process: ginref's own decoder of a JSON
+  Lines line into its wire Structs (msgspec, in C: no record model, no check), and a loop
+  that moves each event's cards between the hands and the pile, checking nothing; and
+  the exact searches a referee cannot skip, on each knock of the same hands: the
+  knocker's least deadwood (``min_deadwood``), the defender's (``least_defence``) and
+  the settlement (``settle``), their inputs taken from ginref's replay before the clock
+  starts. The sum is what a record costs a pure-Python referee before it checks a
+  single move or writes a result.
 
 Every figure is hands per CPU-second (user+sys) beside hands per wall-second,
 the median round with the range; the ratio to OpenSpiel is of CPU time.
@@ -72,6 +80,71 @@ def _verify_in_process(path: Path) -> Callable[[], None]:
     return run
 
 
+def _floor(path: Path) -> dict[str, Callable[[], None]]:
+    """The two halves of the pure-Python floor (the module's docstring) on the JSON Lines file."""
+    from ginref.notation import CARD_TOKENS
+    from ginref.records import jsonform
+
+    lines = path.read_bytes().splitlines()
+    decode = jsonform._WIRE_DECODER.decode  # the decoder verify itself uses
+    decoded = [decode(line) for line in lines]
+    bit = {token: 1 << c for token, c in CARD_TOKENS.items()}
+    turn = jsonform._WireTurn
+
+    def decode_only() -> None:
+        for line in lines:
+            decode(line)
+
+    def move_cards() -> None:
+        for record in decoded:
+            first = record.players[0]
+            for hand in record.hands:
+                held, pile = [0, 0], []
+                for ev in hand.events:
+                    if type(ev) is turn:
+                        p = 0 if ev.player == first else 1
+                        if ev.card is not None:
+                            held[p] |= bit[ev.card]
+                        if ev.discard is not None:
+                            held[p] ^= bit[ev.discard]
+                            pile.append(ev.discard)
+    return {FLOOR_DECODE: decode_only, FLOOR_MOVES: move_cards, FLOOR_SEARCHES: _searches(path)}
+
+
+def _searches(path: Path) -> Callable[[], None]:
+    from ginref.layoffs import least_defence
+    from ginref.melds import MeldSystem, min_deadwood
+    from ginref.records import read_records
+    from ginref.referee.replay import HandReplay
+    from ginref.rules import find_rules
+    from ginref.scoring import settle
+
+    knocks = []
+    for record in read_records(str(path)):
+        assert isinstance(record, GameRecord), record
+        rules = find_rules(record.rules)
+        system = MeldSystem.from_rules(rules)
+        for i, hand in enumerate(record.hands):
+            replay = HandReplay(hand, i, record.players, rules, system, [])
+            replay.run()
+            p = replay.knocker
+            if p >= 0 and replay.ending:
+                knocks.append((replay.held[p], replay.held[1 - p], replay.melds, rules, system,
+                               replay.ending, replay.knocker_dw))
+
+    def run() -> None:
+        for knocker, defender, melds, rules, system, ending, knocker_dw in knocks:
+            min_deadwood(knocker, system)
+            settle(ending, knocker_dw, least_defence(defender, melds, rules, system)[0], rules)
+    return run
+
+
+FLOOR_DECODE = "floor: msgspec decode alone"
+FLOOR_MOVES = "floor: moving the cards alone"
+FLOOR_SEARCHES = "floor: the exact searches alone"
+FLOOR = (FLOOR_DECODE, FLOOR_MOVES, FLOOR_SEARCHES)
+
+
 def _cpu_round(fn: Callable[[], None]) -> tuple[float, float]:
     with gc_disabled():
         wall, cpu = time.perf_counter(), time.process_time()
@@ -101,7 +174,8 @@ def main() -> int:
             with path.open("w", encoding="utf-8") as stream:
                 assert not list(write_records(records, stream, fmt))
         in_process = {"OpenSpiel replay (in process)": lambda: _replay_openspiel(histories),
-                      "ginref verify() (in process)": _verify_in_process(paths["jsonl"])}
+                      "ginref verify() (in process)": _verify_in_process(paths["jsonl"]),
+                      **_floor(paths["jsonl"])}
         timings = [CommandTiming(Command(f"ginref verify {fmt} --jobs {jobs}",
                                          (*ginref_argv(), "verify", str(path), "--jobs", str(jobs)),
                                          env=child_env()))
@@ -120,6 +194,10 @@ def main() -> int:
     anchor = statistics.median(measured["OpenSpiel replay (in process)"][1])
     for name, (walls, cpus) in measured.items():
         print(_line(name, walls, cpus, args.games, None if name.startswith("OpenSpiel") else anchor))
+    floor = [sum(parts) for parts in zip(*(measured[name][1] for name in FLOOR), strict=True)]
+    print(f"{'floor: the three together':32} {args.games / statistics.median(floor):8,.0f} hands/CPU-s "
+          f"({args.games / max(floor):,.0f}-{args.games / min(floor):,.0f}) in the same rounds, "
+          f"{anchor / statistics.median(floor):.1f}x OpenSpiel")
     return 0
 
 
