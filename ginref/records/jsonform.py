@@ -191,7 +191,8 @@ def _json_totals(value: object, pointer: str) -> tuple[tuple[str, int], ...]:
     if type(value) is not dict:
         _want(value, 'an object of totals such as {"Ann": 21, "Bo": 0}', pointer)
     for name, points in value.items():
-        _json_number(points, f"{pointer}/{_escape(name)}")
+        if type(points) is not int or not -MAX_NUMBER < points < MAX_NUMBER:
+            _json_number(points, f"{pointer}/{_escape(name)}")
     return tuple(value.items())
 
 
