@@ -126,11 +126,13 @@ The figures above come from `benchmarks/results.json`, the last full run. What c
 instruction counts (callgrind) that do not depend on the machine's load, is in
 [verify-speed.md](verify-speed.md): JSON Lines records are decoded by msgspec into wire Structs, events
 and verdicts are msgspec Structs, text is read in runs of lines and the lines a log repeats are read once,
-and an OpenSpiel-played record now costs 0.86 M instructions against 1.47 M before (0.92 M with its
-JSON result written; a `.gin` record 1.12 M against 2.38 M); the library's values are msgspec Structs,
+and an OpenSpiel-played record now costs 0.79 M instructions against 1.47 M before (0.85 M with its
+JSON result written; a `.gin` record 1.08 M against 2.38 M); the library's values are msgspec Structs,
 which also took a third off the CPU time of verifying one record (413 to 277 ms, start-up included).
 In process, `verify()` ran 14.8x OpenSpiel's own replay of the same hands in CPU time, and a whole
-`ginref verify --jobs 1` 9.6x (`benchmarks/versus_openspiel.py`).
+`ginref verify --jobs 1` 9.2x (`benchmarks/versus_openspiel.py`). The same script times the floor under
+any referee in Python (msgspec's decode, moving the cards, the exact searches): 44 µs a hand, 22,751
+hands a CPU-second, against the issue's goal of 20,000 with every move checked.
 
 With `--jobs 2` and more, the workers read the files themselves: the main process cuts each file into
 shards (`ginref.records.io.shards`: byte ranges of whole records, found by reading a few lines near each
