@@ -322,7 +322,7 @@ class _Tables(msgspec.Struct, eq=False, dict=True):  # dict: cached properties
 
     @cached_property
     def suit_points(self) -> list[int]:
-        """The points of each 13-bit suit mask, built rank by rank (a third of a millisecond)."""
+        """The points of each 13-bit suit mask, built rank by rank (about half a millisecond)."""
         table = [0]
         for points in self.rank_points:
             table += [total + points for total in table]
