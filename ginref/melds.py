@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, TypeAlias
 
 import msgspec
 
-from ginref.cards import FULL_DECK, SUITS, Card, CardSet, Mask, card_name, mask_of, scan
+from ginref.cards import CARD_POINTS, FULL_DECK, SUITS, Card, CardSet, Mask, card_name, mask_of, scan
 from ginref.errors import HandSizeError, NotationError
 from ginref.notation import CARD_TOKENS, hand_mask, parse_melds
 
@@ -411,7 +411,7 @@ of every command's start-up. A test checks that they equal the computed tables."
 
 @functools.lru_cache(maxsize=CACHED_SYSTEMS)
 def _built_tables(system: MeldSystem, saved: bytes | None = None) -> _Tables:
-    points = (system.ace_points, *(min(rank + 1, 10) for rank in range(1, 13)))
+    points = (system.ace_points, *CARD_POINTS[1:13])  # a card's points, but for the unmatched ace
     tables = _Tables(system, points, _suit_runs(system))
     tables.build(saved)
     return tables

@@ -752,7 +752,6 @@ def format_jsonl(record: GameRecord) -> str:
     return json_line(to_json_dict(record))
 
 
-
 def format_json(record: GameRecord, *, width: int = 100) -> str:
     """The record as readable JSON: nested, but lists and small objects kept on one line."""
     return _pretty(to_json_dict(record), 0, width) + "\n"
