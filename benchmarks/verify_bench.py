@@ -133,7 +133,7 @@ def _run(fmt: str, jobs: int, count: int, size: int, timing: CommandTiming) -> d
 
 _PARENT_CPU = """
 import resource, sys
-from ginref.verify import _warm_up, verify
+from ginref.batch.run import _warm_up, verify
 _warm_up()  # the meld tables: built once per run, not per record
 before = resource.getrusage(resource.RUSAGE_SELF)
 count = sum(1 for _ in verify([sys.argv[1]], jobs=int(sys.argv[2])))

@@ -85,8 +85,8 @@ def check(path: Path, count: int) -> list[str]:
 
 _CLIENT = """
 import json, resource, sys, time
-from ginref.cluster import connect, verify_on
-from ginref.verify import verify
+from ginref.batch.cluster import connect, verify_on
+from ginref.batch import verify
 
 def cpu():
     usage = resource.getrusage(resource.RUSAGE_SELF)
@@ -108,7 +108,7 @@ if __name__ == "__main__":
     out = {}
     if mode == "jobs":
         before = cpu()
-        out["records"] = sum(1 for r in verify([path], jobs=2) if r.json)
+        out["records"] = sum(1 for r in verify([path], jobs=2) if r.source)
         out["client_cpu"] = cpu() - before
     else:
         with connect("local", workers=2) as client:
@@ -117,7 +117,7 @@ if __name__ == "__main__":
             time.sleep(3)
             idle = (cpu() - before) / 3  # the scheduler and nannies live here too: their CPU at rest
             before, start = cpu(), time.perf_counter()
-            out["records"] = sum(1 for r in verify_on(client, [path]) if r.json)
+            out["records"] = sum(1 for r in verify_on(client, [path]) if r.source)
             out["client_cpu"] = cpu() - before
             out["idle_cpu_per_second"] = idle
             out["client_cpu_above_idle"] = out["client_cpu"] - idle * (time.perf_counter() - start)

@@ -12,7 +12,7 @@ contenders, interleaved round by round:
 - ``ginref verify FILE --jobs 1`` and ``--jobs 2`` on the JSON Lines and ``.gin``
   files, as a user runs it: a whole process, start-up included, CPU time of the
   whole process tree;
-- ``ginref.verify.verify`` from Python on the JSON Lines file, in this process;
+- ``ginref.batch.verify`` from Python on the JSON Lines file, in this process;
 - the floor of any referee in pure Python, in this process: ginref's own decoder of a JSON
   Lines line into its wire Structs (msgspec, in C: no record model, no check), and a loop
   that moves each event's cards between the hands and the pile, checking nothing; and
@@ -72,10 +72,10 @@ def _replay_openspiel(histories: list[tuple[Any, list[int]]]) -> None:
 
 
 def _verify_in_process(path: Path) -> Callable[[], None]:
-    from ginref.verify import verify
+    from ginref.batch import verify
 
     def run() -> None:
-        for result in verify([str(path)], jobs=1, want_json=False):
+        for result in verify([str(path)], jobs=1):
             assert result.status != "unreadable", result
     return run
 

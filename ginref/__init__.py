@@ -9,11 +9,11 @@ documents each name):
   ``min_deadwood_after_discard``, ``best_arrangement``, ``optimal_arrangements``
 - rules: ``Rules``, ``PRESETS``, ``find_rules``, ``with_overrides``, ``load_rules_file``
 - one hand: ``analyze`` (``HandAnalysis``, ``DiscardOption``), ``layoff_report``
-  (``LayoffReport``), ``best_defence`` (``Defence``, ``Layoff``), ``score_hand``
+  (``LayoffReport``), ``best_defence`` (``DefenderResponse``, ``Layoff``), ``score_hand``
   (``HandScore``, ``Outcome``), ``settle``, ``advise`` (``Advice``, ``KnockOption``)
 - games and records: ``tally`` (``GameTally``), ``read_sheet``, ``read_records``
-  (``GameRecord``), ``adjudicate`` (``Verdict``); the submodules ``records``,
-  ``referee`` and ``verify``
+  (``GameRecord``), ``adjudicate`` (``Verdict``), ``verify`` (``RecordResult``,
+  ``BatchSummary``); the subpackages ``records``, ``referee`` and ``batch``
 - errors, all under ``GinrefError``: ``NotationError``, ``DuplicateCardError``,
   ``HandSizeError``, ``UnknownRulesError``, ``RulingError``, ``RecordError``
 
@@ -47,7 +47,7 @@ _EXPORTS = {
     "RecordError": "ginref.errors",
     "RulingError": "ginref.errors",
     "UnknownRulesError": "ginref.errors",
-    "Defence": "ginref.layoffs",
+    "DefenderResponse": "ginref.layoffs",
     "Layoff": "ginref.layoffs",
     "LayoffReport": "ginref.layoffs",
     "best_defence": "ginref.layoffs",
@@ -82,15 +82,19 @@ _EXPORTS = {
     "read_records": "ginref.records",
     "Verdict": "ginref.referee",
     "adjudicate": "ginref.referee",
+    "BatchSummary": "ginref.batch",
+    "RecordResult": "ginref.batch",
+    "verify": "ginref.batch",
 }
 
-_SUBMODULES = frozenset({"records", "referee", "verify"})
-"""Packages and modules reached as attributes (``ginref.verify.verify(...)``); no exported
+_SUBMODULES = frozenset({"batch", "records", "referee"})
+"""Packages and modules reached as attributes (``ginref.batch.run_batch(...)``); no exported
 name is also a submodule's name, so ``ginref.X`` means one thing whatever was imported first."""
 
 if TYPE_CHECKING:
     from ginref.advice import Advice, KnockOption, advise
     from ginref.analysis import DiscardOption, HandAnalysis, analyze
+    from ginref.batch import BatchSummary, RecordResult, verify
     from ginref.cards import Card, CardSet, card_name, mask_of
     from ginref.errors import (
         DuplicateCardError,
@@ -102,7 +106,7 @@ if TYPE_CHECKING:
         UnknownRulesError,
     )
     from ginref.game import GameTally, tally
-    from ginref.layoffs import Defence, Layoff, LayoffReport, best_defence, layoff_report
+    from ginref.layoffs import DefenderResponse, Layoff, LayoffReport, best_defence, layoff_report
     from ginref.melds import (
         Arrangement,
         Meld,
@@ -152,9 +156,10 @@ __all__ = [
     "PRESETS",
     "Advice",
     "Arrangement",
+    "BatchSummary",
     "Card",
     "CardSet",
-    "Defence",
+    "DefenderResponse",
     "DiscardOption",
     "DuplicateCardError",
     "GameRecord",
@@ -172,6 +177,7 @@ __all__ = [
     "NotationError",
     "Outcome",
     "RecordError",
+    "RecordResult",
     "Rules",
     "RulingError",
     "UnknownRulesError",
@@ -201,5 +207,6 @@ __all__ = [
     "score_hand",
     "settle",
     "tally",
+    "verify",
     "with_overrides",
 ]

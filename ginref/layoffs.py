@@ -46,8 +46,9 @@ class Layoff(msgspec.Struct, frozen=True):
         return f"{card_name(self.card)} onto {self.onto}"
 
 
-class Defence(msgspec.Struct, frozen=True):
-    """The defender's own melds and layoffs, and the deadwood that remains."""
+class DefenderResponse(msgspec.Struct, frozen=True):
+    """The defender's response to a knock, as the layoff search finds it: own melds and layoffs,
+    and the deadwood that remains (the recorded event is :class:`ginref.records.model.Defence`)."""
 
     arrangement: Arrangement
     """own melds and the deadwood left after the layoffs"""
@@ -216,7 +217,7 @@ def best_defence(
     rules: Rules,
     *,
     allow_layoffs: bool = True,
-) -> Defence:
+) -> DefenderResponse:
     """The defender's response that leaves the least deadwood.
 
     Ties go to fewer layoffs, then to the canonical arrangement, so the
@@ -226,21 +227,21 @@ def best_defence(
     ``defender`` is the defender's hand (a mask or anything
     :func:`~ginref.notation.hand_mask` takes), ``knocker_melds`` the knocker's declared
     melds, ``rules`` the rule set (chaining, layoff mode, aces); ``allow_layoffs`` False
-    when the knocker went gin. Returns a :class:`Defence`. Raises
+    when the knocker went gin. Returns a :class:`DefenderResponse`. Raises
     :class:`~ginref.errors.NotationError` only for a hand that is not cards.
     """
     defender = hand_mask(defender)
     system = MeldSystem.from_rules(rules)
     if not allow_layoffs or not knocker_melds:
-        return Defence(optimal_arrangements(defender, system)[0], ())
+        return DefenderResponse(optimal_arrangements(defender, system)[0], ())
     masks = [meld.mask for meld in knocker_melds]
     if rules.defender_layoff_mode == "meld_first":
         points, arrangement, choice = _meld_first_search(defender, masks, rules, system)
         left = Arrangement(arrangement.melds, arrangement.deadwood & ~_union(choice), points)
-        return Defence(left, _layoff_list(knocker_melds, choice))
+        return DefenderResponse(left, _layoff_list(knocker_melds, choice))
     _, choice = _joint_search(defender, masks, rules.layoff_chaining, system)
     arrangement = optimal_arrangements(defender & ~_union(choice), system)[0]
-    return Defence(arrangement, _layoff_list(knocker_melds, choice))
+    return DefenderResponse(arrangement, _layoff_list(knocker_melds, choice))
 
 
 def _joint_search(
@@ -334,7 +335,7 @@ def defence_as_declared(
     system: MeldSystem,
     *,
     chaining: bool = True,
-) -> tuple[Defence, list[str]]:
+) -> tuple[DefenderResponse, list[str]]:
     """Score a defender's declared melds and layoffs; return problems found.
 
     ``layoffs`` are ``(card, meld index)`` in the order laid; each must be the
@@ -371,7 +372,7 @@ def defence_as_declared(
         laid_mask |= 1 << card
     dead = defender & ~melded & ~laid_mask
     arrangement = Arrangement(tuple(own_melds), dead, mask_points_in(system, dead))
-    return Defence(arrangement, tuple(laid)), problems
+    return DefenderResponse(arrangement, tuple(laid)), problems
 
 
 class LayoffReport(msgspec.Struct, frozen=True):
@@ -383,7 +384,7 @@ class LayoffReport(msgspec.Struct, frozen=True):
     """the spread melds all ten cards"""
     layoffs_allowed: bool
     candidates: tuple[tuple[Card, tuple[Meld, ...]], ...]
-    defence: Defence
+    defence: DefenderResponse
     rules: Rules
 
     def to_dict(self) -> dict[str, object]:

@@ -21,13 +21,12 @@ from ginref.jsontext import json_line
 
 if TYPE_CHECKING:
     from ginref.analysis import HandAnalysis
+    from ginref.batch import BatchSummary, FindingRow, RecordResult
     from ginref.layoffs import LayoffReport
     from ginref.melds import Arrangement, Meld
     from ginref.referee import Verdict
     from ginref.rules import Rules
     from ginref.scoring import HandScore
-    from ginref.verify import FindingRow, RecordResult
-    from ginref.verify import Summary as VerifySummary
 
 
 def to_json(document: object, *, compact: bool = False) -> str:
@@ -615,8 +614,8 @@ def csv_header() -> str:
 def verdict_text(source: str, line: int, verdict: Verdict, *, explain: bool = False) -> str:
     """A record's ruling for people: each hand's result, with ``explain`` how each
     knocked hand was settled (the knobs each step applied), then the findings."""
+    from ginref.batch.results import finding_rows
     from ginref.scoring import numbered
-    from ginref.verify import finding_rows
 
     status = "clean" if verdict.clean else f"{len(verdict.errors)} error finding(s)"
     parts = [f"{source}:{line}: {status} (rules: {verdict.rules})"]
@@ -663,6 +662,19 @@ VerifyForm = str
 """``text``, ``json``, ``jsonl`` or ``csv``: how ``verify`` writes its results."""
 
 
+def result_json_line(result: RecordResult) -> str:
+    """A batch result as one line of JSON: an element of ``verify --json``, a line of ``--jsonl``."""
+    return json_line(result.to_dict())
+
+
+def adjudicate_document(result: RecordResult) -> dict[str, object]:
+    """One element of ``adjudicate --json``: where the record is and its verdict, or why
+    it is unreadable."""
+    if result.verdict is None:
+        return result.to_dict()
+    return {"source": result.source, "index": result.index, "line": result.line, **result.verdict.to_dict()}
+
+
 def verify_opening(form: VerifyForm) -> str:
     """What ``verify`` writes before its first result."""
     return {"json": '{"records":[', "csv": csv_header()}.get(form, "")
@@ -672,9 +684,9 @@ def verify_result_text(result: RecordResult, form: VerifyForm, first: bool) -> s
     """One result as ``verify`` writes it in ``form`` (text: nothing for a clean record
     without advisories)."""
     if form == "json":
-        return ("" if first else ",") + result.json
+        return ("" if first else ",") + result_json_line(result)
     if form == "jsonl":
-        return result.json + "\n"
+        return result_json_line(result) + "\n"
     if form == "csv":
         return csv_rows(result)
     if result.status != "clean" or len(result.codes) > len(result.error_codes):
@@ -682,7 +694,7 @@ def verify_result_text(result: RecordResult, form: VerifyForm, first: bool) -> s
     return ""
 
 
-def verify_closing(form: VerifyForm, summary: VerifySummary) -> str:
+def verify_closing(form: VerifyForm, summary: BatchSummary) -> str:
     """What ``verify`` writes after its last result: the summary, in the form's own way."""
     if form == "json":
         return '],"summary":' + to_json(summary.to_dict(), compact=True) + "}\n"
@@ -698,7 +710,12 @@ def skipped_files_note(skipped: Sequence[str]) -> str:
             "(name a file to read it whatever its ending)")
 
 
-def verify_summary_text(summary: VerifySummary) -> str:
+def no_record_notes(files: Sequence[tuple[str, str]]) -> str:
+    """The notes on stderr naming each file a batch read that held no record, and why."""
+    return "\n".join(f"note: {source} holds no record: {why}" for source, why in files)
+
+
+def verify_summary_text(summary: BatchSummary) -> str:
     rows = [
         ["records", str(summary.records)],
         ["clean", str(summary.clean)],

@@ -17,18 +17,19 @@ for this upcard, is the hand doubled); game logic lives in the modules that use 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import re
 import sys
 import types
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal, Union, get_args, get_origin, get_type_hints
 
 import msgspec
 
 from ginref.cards import Card, card_points, rank_of, suit_of
-from ginref.errors import UnknownRulesError
+from ginref.errors import GinrefError, UnknownRulesError
 from ginref.files import read_text_file
 from ginref.notation import excerpt
 
@@ -627,6 +628,47 @@ def with_overrides(rules: Rules, overrides: Mapping[str, object]) -> Rules:
         elif preset is not None or value != getattr(rules, knob):
             recorded[knob] = _text_value(value)
     return dataclasses.replace(result, overrides=tuple(sorted(recorded.items())))
+
+
+class RecordRules(msgspec.Struct, frozen=True):
+    """The rules a record names, as ginref can apply them, and why they differ from what the
+    record asked for (an unknown rule set, a knob it could not change)."""
+
+    rules: Rules
+    problems: tuple[str, ...] = ()
+
+
+@functools.lru_cache(maxsize=256)
+def _record_rules(name: object, overrides: tuple[tuple[object, object], ...]) -> RecordRules:
+    problems: list[str] = []
+    try:
+        if not isinstance(name, str):
+            raise UnknownRulesError(f"rule set names are text, got {name!r}")
+        rules = find_rules(name)
+    except GinrefError:
+        problems.append(f"the record asks for rules {name!r}, which ginref does not know; "
+                        "standard rules used")
+        rules = STANDARD
+    for knob, value in overrides:
+        try:
+            rules = with_overrides(rules, {str(knob): value})
+        except GinrefError as exc:
+            problems.append(f"rule override {knob}={value} ignored: {exc}")
+    return RecordRules(rules, tuple(problems))
+
+
+def record_rules(name: object, overrides: Iterable[tuple[object, object]] = ()) -> RecordRules:
+    """The one policy for the rules a record names: the rule set ``name`` with ``overrides``
+    (knob, value) applied one by one. An unknown set gives standard rules and a knob that
+    cannot be set is left as it was, each with a problem saying so: the referee reports
+    problems as findings, ``advise --at`` refuses the record. Never raises; remembered for
+    the last 256 pairs, since a batch names few.
+    """
+    pairs = tuple(overrides)
+    try:
+        return _record_rules(name, pairs)
+    except TypeError:  # unhashable values (lists from JSON): as text
+        return _record_rules(str(name), tuple((str(k), str(v)) for k, v in pairs))
 
 
 def load_rules_file(path: str | os.PathLike[str]) -> Rules:

@@ -18,7 +18,7 @@ from msgspec.structs import replace
 
 from ginref.cards import Card, Mask, card_name, mask_names, scan
 from ginref.errors import HandSizeError, RulingError
-from ginref.layoffs import Defence, best_defence, extensions
+from ginref.layoffs import DefenderResponse, best_defence, extensions
 from ginref.melds import (
     Arrangement,
     Hand,
@@ -214,7 +214,7 @@ class HandScore(msgspec.Struct, frozen=True):
     knocker: Arrangement
     """the knocker's declared spread and deadwood (10 cards, or 11 for big gin)"""
     discard: Card | None
-    defence: Defence
+    defence: DefenderResponse
     steps: tuple[Step, ...]
     """the ruling step by step, as data (:attr:`explanation` words it)"""
     rules: Rules
@@ -366,7 +366,7 @@ class _Knock(msgspec.Struct, frozen=True):
         settlement: Settlement,
         arrangement: Arrangement,
         discard: Card | None,
-        defence: Defence,
+        defence: DefenderResponse,
         steps: Sequence[Step],
         *,
         found: bool,
@@ -438,7 +438,7 @@ def _illegal_knock(
     knock: _Knock, reason: str, arrangement: Arrangement, discard: Card | None, *, found: bool = False
 ) -> HandScore:
     """No score: the knock breaks the rules for ``reason``; the defender keeps its own melds."""
-    defence = Defence(optimal_arrangements(knock.defender, knock.system)[0], ())
+    defence = DefenderResponse(optimal_arrangements(knock.defender, knock.system)[0], ())
     no_score = Settlement(Outcome.ILLEGAL_KNOCK, None, 0, knock.multiplier, ())
     cited = _step(f"illegal knock: {reason}; no score", rules=knock.rules, knobs=("illegal_knock",))
     steps = [*knock.steps, cited]
@@ -490,7 +490,7 @@ def _rule(knock: _Knock, arrangement: Arrangement, discard: Card | None, found: 
     return knock.ruling(settlement, arrangement, discard, defence, steps, found=found)
 
 
-def _defence_step(defence: Defence) -> Step:
+def _defence_step(defence: DefenderResponse) -> Step:
     words: list[str | Cards] = ["the defender melds "]
     words.append(_melds(defence.arrangement.melds) if defence.arrangement.melds else "nothing")
     for i, layoff in enumerate(defence.layoffs):

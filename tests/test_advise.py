@@ -367,7 +367,7 @@ def test_cli_reads_the_position_from_a_record() -> None:
 
 
 def test_a_recorded_position_is_what_the_mover_could_see() -> None:
-    from ginref.position import position_at
+    from ginref.referee.position import position_at
 
     # Line 17: Bo draws TD; Ann took the 9H upcard and threw QC, so Bo knows Ann holds 9H.
     position = position_at("samples/records/knock-layoffs.gin", 17)

@@ -26,17 +26,21 @@ LAYERS: dict[str, float] = {
     "records.model": 7, "records.lexicon": 7.05, "records.text_grammar": 7.1,
     "records.text": 7.2, "records.jsonform": 7.2,
     "records.openspiel": 7.3, "records.kaggle": 7.35, "records.io": 7.4, "records": 7.6,
-    "referee.findings": 8, "referee.replay": 8.2, "referee.verdict": 8.4, "referee": 8.6,
-    "verify": 9, "cluster": 9.1,
-    "position": 9.2, "advice": 9.4,
+    "referee.findings": 8, "referee.state": 8.1, "referee.knock": 8.15, "referee.replay": 8.2,
+    "referee.verdict": 8.4, "referee.position": 8.5, "referee": 8.6,
+    "batch.results": 9, "batch.tasks": 9.02, "batch.run": 9.04, "batch.cluster": 9.06, "batch": 9.08,
+    "advice": 9.4,
     "render": 10, "plot": 10.5,
-    "cli": 11, "__init__": 11, "__main__": 12,
+    "cli.exits": 11, "cli.options": 11.05, "cli.output": 11.05,
+    "cli.hands": 11.1, "cli.games": 11.1, "cli.records": 11.1,
+    "cli.app": 11.2, "cli.process": 11.3, "cli": 11.4, "__init__": 11, "__main__": 12,
 }
-"""cards -> notation -> melds -> layoffs -> scoring -> game/sheets/records -> referee -> verify;
+"""cards -> notation -> melds -> layoffs -> scoring -> game/sheets/records -> referee -> batch;
 render and cli are the faces."""
 
 ONLY_IN = {
-    "click": {"cli"},
+    "click": {"cli.exits", "cli.options", "cli.output", "cli.hands", "cli.games", "cli.records", "cli.app",
+              "cli.process"},
     "tabulate": {"render"},
     "matplotlib": {"plot"},
     "pyparsing": {"grammar", "records.text_grammar", "sheets"},
@@ -44,13 +48,15 @@ ONLY_IN = {
     # the typed JSON decoder, and the base of the value types (Structs: docs/verify-speed.md)
     "msgspec": {
         "jsontext", "cards", "notation", "rules", "melds", "layoffs", "scoring", "game", "sheets", "analysis",
-        "position", "advice", "render",
+        "advice", "render",
         "records.model", "records.jsonform", "records.lexicon", "records.openspiel", "records.kaggle",
         "records.io",
-        "referee.findings", "referee.replay", "referee.verdict", "verify",
+        "referee.findings", "referee.state", "referee.knock", "referee.replay", "referee.verdict",
+        "referee.position",
+        "batch.results", "batch.run",
     },
-    "dask": {"cluster"},
-    "distributed": {"cluster"},
+    "dask": {"batch.cluster"},
+    "distributed": {"batch.cluster"},
 }
 
 

@@ -22,11 +22,12 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from ginref.batch import RecordResult, verify
 from ginref.cli import cli
 from ginref.files import is_url
 from ginref.records import format_jsonl, format_text
 from ginref.records.model import GameRecord
-from ginref.verify import RecordResult, verify
+from ginref.render import result_json_line
 from tests.support.randomplay import corrupt, random_hand
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -88,8 +89,8 @@ def distributed() -> Any:
 
 @pytest.fixture(scope="module")
 def cluster(distributed: Any) -> Iterator[Any]:
-    """``ginref.cluster.connect("local")``: the local cluster of ``--scheduler local``."""
-    from ginref.cluster import connect
+    """``ginref.batch.cluster.connect("local")``: the local cluster of ``--scheduler local``."""
+    from ginref.batch.cluster import connect
 
     with connect("local", workers=2) as connected:
         yield connected
@@ -176,7 +177,7 @@ def test_without_dask_the_scheduler_option_says_what_to_install(monkeypatch: pyt
 
 def test_plain_verify_and_import_ginref_load_no_dask() -> None:
     code = (
-        "import sys, ginref; from ginref.cli import _run;"
+        "import sys, ginref; from ginref.cli.process import _run;"
         f" _run(['verify', {str(SAMPLES / 'gin.gin')!r}]);"
         " print(sorted({m.split('.')[0] for m in sys.modules} & {'dask', 'distributed', 'fsspec'}))"
     )
@@ -188,13 +189,13 @@ def test_plain_verify_and_import_ginref_load_no_dask() -> None:
 
 
 def test_small_shards_give_the_same_results_in_order(part: list[str], client: Any) -> None:
-    from ginref.cluster import verify_on
+    from ginref.batch.cluster import verify_on
 
     assert list(verify_on(client, part, shard_bytes=1 << 15, in_flight=3)) == local_results(part)
 
 
 def test_a_worker_killed_mid_run_loses_no_record(part: list[str], client: Any) -> None:
-    from ginref.cluster import verify_on
+    from ginref.batch.cluster import verify_on
 
     results = verify_on(client, part, shard_bytes=1 << 15)
     first = [next(results)]
@@ -204,7 +205,7 @@ def test_a_worker_killed_mid_run_loses_no_record(part: list[str], client: Any) -
 
 
 def test_a_restarted_cluster_reports_every_record_once_in_order(part: list[str], client: Any) -> None:
-    from ginref.cluster import verify_on
+    from ginref.batch.cluster import verify_on
 
     results = verify_on(client, part, shard_bytes=1 << 15)
     seen = [next(results)]
@@ -219,7 +220,7 @@ def test_a_restarted_cluster_reports_every_record_once_in_order(part: list[str],
 def test_memory_urls_read_as_local_files_do(part: list[str], threads: Any) -> None:
     import fsspec
 
-    from ginref.cluster import verify_on
+    from ginref.batch.cluster import verify_on
 
     fs = fsspec.filesystem("memory")
     for path in part:
@@ -228,24 +229,25 @@ def test_memory_urls_read_as_local_files_do(part: list[str], threads: Any) -> No
     on_cluster = list(verify_on(threads, ["memory://batch"], shard_bytes=1 << 15))
     assert on_cluster == local_results(["memory://batch"])
     folder = str(Path(part[0]).parent)
-    assert [r.json.replace("memory:///batch/", "") for r in on_cluster] == \
-        [r.json.replace(folder + "/", "") for r in local_results([folder])]
+    assert [result_json_line(r).replace("memory:///batch/", "") for r in on_cluster] == \
+        [result_json_line(r).replace(folder + "/", "") for r in local_results([folder])]
 
 
 def test_a_shard_whose_task_fails_reports_its_records_unreadable(
     part: list[str], threads: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import ginref.verify
-    from ginref.cluster import verify_on
+    import ginref.batch.tasks
+    from ginref.batch.cluster import verify_on
 
-    check_raw = ginref.verify.check_raw
+    check_decoded = ginref.batch.tasks.check_decoded
 
-    def failing(raw: Any, *args: Any, **kwargs: Any) -> list[RecordResult]:
-        if raw.line == 200:
-            raise RuntimeError("a bug\nover two lines")
-        return check_raw(raw, *args, **kwargs)
+    def failing(items: Any, *args: Any) -> Iterator[RecordResult]:
+        for result in check_decoded(items, *args):
+            if result.line == 200:
+                raise RuntimeError("a bug\nover two lines")
+            yield result
 
-    monkeypatch.setattr(ginref.verify, "check_raw", failing)
+    monkeypatch.setattr(ginref.batch.tasks, "check_decoded", failing)
     seen = list(verify_on(threads, part, shard_bytes=1 << 15))
     monkeypatch.undo()
     expected = local_results(part)
@@ -254,7 +256,7 @@ def test_a_shard_whose_task_fails_reports_its_records_unreadable(
     assert 200 in [r.line for r in lost] and len(lost) < len(seen) // 4
     reason = "not checked: the task that read it failed: RuntimeError: a bug over two lines"
     assert {r.rows[0].message for r in lost} == {reason}
-    assert all(r.status == "unreadable" and '"status":"unreadable"' in r.json for r in lost)
+    assert all(r.status == "unreadable" and '"status":"unreadable"' in result_json_line(r) for r in lost)
 
 
 @pytest.mark.parametrize(
@@ -288,7 +290,7 @@ def test_the_dask_bag_recipe_in_the_docs_writes_what_verify_gives(
     parts = sorted(tmp_path.glob("part-*.jsonl"), key=lambda p: int(p.stem.removeprefix("part-")))
     written = [line for path in parts for line in path.read_text(encoding="utf-8").splitlines()]
     expected = local_results([str(Path(part[0]).parent)])
-    assert written == [r.json for r in expected]
+    assert written == [result_json_line(r) for r in expected]
     assert namespace["counts"] == dict(collections.Counter(r.status for r in expected))
 
 
@@ -322,22 +324,22 @@ class _Broken:
         return _Ready(task, shard)
 
     def count(self, shard: Any) -> _Ready:
-        from ginref.verify import shard_extent
+        from ginref.batch.tasks import shard_extent
 
         return self._run("count", shard_extent, shard)
 
     def check(self, shard: Any) -> _Ready:
-        from ginref.verify import check_shard
+        from ginref.batch.tasks import check_shard
 
         return self._run("check", check_shard, shard)
 
     def check_chunk(self, chunk: Any) -> _Ready:
-        from ginref.verify import check_chunk
+        from ginref.batch.tasks import check_chunk
 
         return _Ready(check_chunk, chunk)
 
     def starts(self, shard: Any) -> _Ready:
-        from ginref.verify import record_starts
+        from ginref.batch.tasks import record_starts
 
         return self._run("starts", record_starts, shard)
 
@@ -353,8 +355,8 @@ def _raise() -> None:
     ids=["count", "check", "check+starts", "all"],
 )
 def test_a_failed_task_loses_no_record(part: list[str], broken: set[str], lines_kept: bool) -> None:
+    from ginref.batch.run import batch_work, run_batch
     from ginref.records.io import Shard, shards
-    from ginref.verify import batch_work, run_batch
 
     cuts = [s for s in shards(part[:1], size=1 << 15) if isinstance(s, Shard)]
     at = cuts[3].start

@@ -925,7 +925,7 @@ def test_plain_records_are_read_without_loading_pyparsing() -> None:
 
     escaped = KNOCK.replace('[Event "NOTATION.md worked hand"]', '[Event "the \\"worked\\" hand"]')
     code = (
-        "import sys; from ginref.verify import verify; from ginref.records import read_text;"
+        "import sys; from ginref.batch import verify; from ginref.records import read_text;"
         f" results = list(verify([{str(SAMPLES)!r}], jobs=1));"
         " print(len(results), 'pyparsing' in sys.modules);"
         f" record = read_text({escaped!r});"

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from ginref.records import GameRecord, read_records
 from ginref.referee import Verdict, adjudicate
-from ginref.referee.replay import HandReplay, _fast_mask
+from ginref.referee.replay import HandReplay
+from ginref.referee.state import fast_mask
 from ginref.rules import PRESET_NAMES, find_rules
 from tests.support.randomplay import corrupt, random_game, random_hand
 
@@ -78,8 +79,8 @@ CARDISH = st.one_of(st.integers(-3, 55), st.sampled_from([None, "3C", 2.0, 10**3
 
 @given(st.lists(CARDISH, max_size=40))
 def test_the_deal_fast_mask_is_the_checked_reading(cards: list[object]) -> None:
-    """``_fast_mask`` (one sum of card bits) against the deal's card-by-card check: the
+    """``fast_mask`` (one sum of card bits) against the deal's card-by-card check: the
     mask of distinct cards 0..51, else -1."""
     valid = all(type(c) is int and 0 <= c < 52 for c in cards) and len(set(cards)) == len(cards)
     expected = sum(1 << c for c in cards) if valid else -1  # type: ignore[operator]
-    assert _fast_mask(cards) == expected
+    assert fast_mask(cards) == expected

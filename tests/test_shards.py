@@ -26,6 +26,7 @@ from ginref.records.io import (
     record_format,
     shards,
 )
+from ginref.render import result_json_line
 from tests.support.randomplay import random_hand
 
 GOOD = [random_hand(seed) for seed in range(4)]
@@ -117,7 +118,7 @@ def test_verify_over_shards_reports_what_one_process_reports(tmp_path: Path) -> 
     import io
     import random
 
-    from ginref.verify import verify
+    from ginref.batch import verify
 
     rng = random.Random(5)
     jsonl = [format_jsonl(random_hand(100 + i)).encode() if rng.random() < 0.8 else rng.choice(HOSTILE)
@@ -129,7 +130,7 @@ def test_verify_over_shards_reports_what_one_process_reports(tmp_path: Path) -> 
     paths = [str(tmp_path / "a.jsonl"), "-", str(tmp_path), str(tmp_path / "missing.jsonl")]
 
     def results(jobs: int) -> list[tuple[object, ...]]:
-        return [(r.source, r.index, r.line, r.status, r.codes, r.json, r.rows)
+        return [(r.source, r.index, r.line, r.status, r.codes, result_json_line(r), r.rows)
                 for r in verify(paths, jobs=jobs, stdin=io.BytesIO(stdin), chunk=7, shard_bytes=700)]
 
     serial = results(1)

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from ginref.batch import BatchSummary, verify
 from ginref.cli import cli
 from ginref.records import format_text, to_json_dict
 from ginref.records.io import SHARD_BYTES
 from ginref.rules import find_rules
-from ginref.verify import Summary, verify
 from tests.support.randomplay import random_hand
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples" / "records"
@@ -154,14 +154,14 @@ def test_a_batch_of_one_task_runs_without_workers_and_gives_the_same_results(
 def test_a_failing_task_of_a_batch_of_one_reports_its_records_as_the_workers_would(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import ginref.verify
+    import ginref.batch.run
 
     (tmp_path / "one.jsonl").write_text("\n".join(jsonl_records(3)) + "\n")
 
     def broken(*_: object) -> list[object]:
         raise RuntimeError("a bug\nover two lines")
 
-    monkeypatch.setattr(ginref.verify, "check_shard", broken)
+    monkeypatch.setattr(ginref.batch.run, "check_shard", broken)
     results = list(verify([str(tmp_path / "one.jsonl")], jobs=2))
     assert [(r.index, r.line, r.status) for r in results] == [(0, 1, "unreadable"), (1, 2, "unreadable"),
                                                               (2, 3, "unreadable")]
@@ -191,7 +191,7 @@ def test_json_and_jsonl_together_is_a_usage_error() -> None:
 
 
 def test_summary_exit_codes() -> None:
-    summary = Summary()
+    summary = BatchSummary()
     assert summary.exit_code == 0
     summary.unreadable = 1
     assert summary.exit_code == 3
@@ -287,3 +287,31 @@ def test_a_bad_line_spoils_only_its_own_record(tmp_path: Path) -> None:
     assert "invalid UTF-8" in results[4]["error"] and (results[4]["line"], results[4]["column"]) == (3, 15)
     assert "NUL byte" in results[5]["error"] and (results[5]["line"], results[5]["column"]) == (4, 1)
     assert code == 3
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_every_file_a_walk_reads_is_in_the_report_or_named_with_why_it_held_no_record(
+    tmp_path: Path, jobs: str
+) -> None:
+    (tmp_path / "a-empty.json").write_text("")
+    (tmp_path / "b-list.json").write_text("[]\n")
+    (tmp_path / "c-blank.jsonl").write_text("\n\n")
+    (tmp_path / "d-comments.gin").write_text("# nothing here\n")
+    (tmp_path / "e-good.gin").write_text(CLEAN.read_text())
+    code, out, err = run("verify", str(tmp_path), "--jsonl", "--jobs", jobs)
+    assert code == 0
+    assert [json.loads(line)["source"] for line in out.splitlines()] == [str(tmp_path / "e-good.gin")]
+    nothing = "it has only blank lines, comments or an empty list"
+    assert err.splitlines() == [
+        f"note: {tmp_path / 'a-empty.json'} holds no record: it is empty",
+        *(f"note: {tmp_path / name} holds no record: {nothing}"
+          for name in ("b-list.json", "c-blank.jsonl", "d-comments.gin")),
+    ]
+
+
+def test_adjudicate_names_a_file_of_its_folder_that_held_no_record(tmp_path: Path) -> None:
+    (tmp_path / "empty.json").write_text("")
+    (tmp_path / "good.gin").write_text(CLEAN.read_text())
+    code, _, err = run("adjudicate", str(tmp_path))
+    assert code == 0
+    assert err == f"note: {tmp_path / 'empty.json'} holds no record: it is empty\n"

@@ -108,7 +108,7 @@ def test_stopping_a_pool_with_half_a_result_in_its_pipe_does_not_hang_the_exit()
     import struct
     from concurrent.futures import ProcessPoolExecutor
 
-    from ginref.verify import _stop
+    from ginref.batch.run import _stop
 
     pool = ProcessPoolExecutor(max_workers=1)
     assert pool.submit(_square, 3).result(timeout=60) == 9

@@ -499,6 +499,29 @@ def decode(raw: RawRecord) -> Iterator[GameRecord | RecordError]:
         yield from decode_json_document(raw.text, source=raw.source, line=raw.line)
 
 
+class Decoded(msgspec.Struct, frozen=True, gc=False):
+    """One record of an input, decoded, or why it cannot be read; where it starts."""
+
+    record: GameRecord | RecordError
+    index: int
+    line: int
+
+
+def decoded(raws: Iterable[RawRecord]) -> Iterator[Decoded]:
+    """The records of raw units, decoded, in order: what a batch checks. A unit whose
+    decoding fails in a way that is a bug of ginref's (it should not happen) is reported as
+    an error naming it, so that no record goes missing."""
+    for raw in raws:
+        count = 0
+        try:
+            for item in decode(raw):
+                yield Decoded(item, raw.index + count, raw.line)
+                count += 1
+        except Exception as exc:
+            bug = f"internal error, please report it: {type(exc).__name__}: {exc}"[:300]
+            yield Decoded(RecordError(bug, raw.source, raw.line), raw.index + count, raw.line)
+
+
 def _decode_other(raw: RawRecord, form: UnitForm) -> GameRecord:
     """An OpenSpiel history line or serialised state, or a Kaggle episode, as a record."""
     if form == "kaggle":
@@ -701,6 +724,14 @@ def read_shard(shard: Shard) -> Iterator[RawRecord]:
         handle.seek(shard.start)
         lines = _line_items(_window(handle, shard.stop), shard.format, shard.line)
         yield from _units(lines, shard.source, shard.format, shard.game, shard.index)
+
+
+def read_shard_records(shard: Shard) -> Iterator[Decoded]:
+    """The records of a placed shard, decoded (:func:`read_shard`, :func:`decoded`).
+
+    Raises :class:`InputFileError` when the file cannot be opened, ``OSError`` when reading fails.
+    """
+    return decoded(read_shard(shard))
 
 
 def count_shard(shard: Shard) -> tuple[int, int]:

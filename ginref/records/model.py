@@ -153,7 +153,8 @@ class Turn(_Placed, frozen=True, gc=False):
 
 
 class Defence(_Placed, frozen=True, gc=False):
-    """The defender's spread after a knock: own melds, layoffs in order, announced deadwood.
+    """The defender's spread after a knock, as recorded: own melds, layoffs in order, announced
+    deadwood (what the layoff search finds instead is :class:`ginref.layoffs.DefenderResponse`).
 
     ``layoffs`` are ``(card, index)`` with ``index`` 0-based into the knocker's
     declared melds; a chain lays its cards in order onto the same index.

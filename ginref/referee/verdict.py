@@ -39,12 +39,12 @@ import msgspec
 
 from ginref import game
 from ginref.cards import Card, Mask, card_name
-from ginref.errors import GinrefError, UnknownRulesError
 from ginref.melds import STANDARD_SYSTEM, Meld, MeldSystem, best_arrangement
 from ginref.records.model import GameRecord, HandRecord
 from ginref.referee.findings import Finding, FindingCode, finding
-from ginref.referee.replay import HandReplay, HandRuling, Unfinished
-from ginref.rules import STANDARD, Rules, find_rules, with_overrides
+from ginref.referee.replay import HandReplay
+from ginref.referee.state import HandRuling, Unfinished
+from ginref.rules import Rules, record_rules
 from ginref.scoring import Step
 
 __all__ = ["HandVerdict", "Unfinished", "Verdict", "adjudicate"]
@@ -215,25 +215,8 @@ def _meld_names(mask: Mask) -> list[str]:
 
 
 @functools.lru_cache(maxsize=256)
-def _record_rules(
-    name: str, overrides: tuple[tuple[str, str], ...]
-) -> tuple[Rules, MeldSystem, tuple[str, ...]]:
-    """The rules a record asks for, and the problems met (unknown name, bad knob)."""
-    problems: list[str] = []
-    try:
-        if not isinstance(name, str):
-            raise UnknownRulesError(f"rule set names are text, got {name!r}")
-        rules = find_rules(name)
-    except GinrefError:
-        problems.append(f"the record asks for rules {name!r}, which ginref does not know; "
-                        "standard rules used")
-        rules = STANDARD
-    for knob, value in overrides:
-        try:
-            rules = with_overrides(rules, {str(knob): value})
-        except GinrefError as exc:
-            problems.append(f"rule override {knob}={value} ignored: {exc}")
-    return rules, MeldSystem.from_rules(rules), tuple(problems)
+def _system(rules: Rules) -> MeldSystem:
+    return MeldSystem.from_rules(rules)
 
 
 # -- the game ---------------------------------------------------------------------------
@@ -274,13 +257,9 @@ def adjudicate(record: GameRecord, rules: Rules | None = None) -> Verdict:
     """
     findings: list[Finding] = []
     if rules is None:
-        try:
-            rules, system, problems = _record_rules(record.rules, record.overrides)
-        except TypeError:  # unhashable overrides (lists from JSON): normalise and retry
-            rules, system, problems = _record_rules(
-                str(record.rules), tuple((str(k), str(v)) for k, v in record.overrides)
-            )
-        for problem in problems:
+        named = record_rules(record.rules, record.overrides)
+        rules, system = named.rules, _system(named.rules)
+        for problem in named.problems:
             findings.append(finding(FindingCode.UNKNOWN_RULES, problem, record.place, -1))
     else:
         system = MeldSystem.from_rules(rules)

@@ -41,6 +41,7 @@ import msgspec
 
 from ginref.errors import GinrefError, RecordError
 from ginref.records.model import compared_fields
+from ginref.render import result_json_line
 
 __all__ = [
     "ENTRY_POINTS",
@@ -102,7 +103,7 @@ HOMES: dict[str, tuple[str, ...]] = {
     "to_json_dict": _RECORD_JSON,
     "from_json_dict": _RECORD_JSON,
     "adjudicate": ("ginref.referee", "ginref.referee.verdict", "ginref.adjudicate"),
-    "check_record": ("ginref.verify",),
+    "check_record": ("ginref.batch.results",),
     "hand_mask": ("ginref.notation",),
     "min_deadwood": ("ginref.melds",),
     "min_deadwood_after_discard": ("ginref.melds",),
@@ -823,8 +824,8 @@ def _check_record(record: Any) -> None:
     result = _round_trip("check_record(record, 1)", api("check_record"), record, 1)
     expected = {"source": record.source, "index": record.index, "line": 1, "status": result.status,
                 **json.loads(shown)}
-    _expect(json.loads(result.json) == expected, "check_record writes the verdict's JSON line", expected,
-            result.json)
+    line = result_json_line(result)
+    _expect(json.loads(line) == expected, "check_record gives the verdict's JSON line", expected, line)
 
 
 def _check_series(records: Sequence[Any]) -> None:

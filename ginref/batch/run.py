@@ -14,7 +14,7 @@ fails reports its records as unreadable, saying why.
 
 :func:`run_batch` drives any :class:`Runner` with the same tasks (:func:`check_shard`,
 :func:`check_chunk`, :func:`shard_extent`, :func:`record_starts`): a pool of processes
-here, a Dask cluster in :mod:`ginref.cluster`.
+here, a Dask cluster in :mod:`ginref.batch.cluster`.
 """
 
 from __future__ import annotations
@@ -24,16 +24,23 @@ import contextlib
 import functools
 import itertools
 import os
-import signal
-from collections import Counter
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from typing import IO, TYPE_CHECKING, Generic, Literal, NamedTuple, Protocol, TypeVar, cast
+from collections.abc import Callable, Collection, Generator, Iterable, Iterator, Sequence
+from typing import IO, TYPE_CHECKING, Generic, Protocol, TypeVar, cast
 
 import msgspec
 from msgspec.structs import replace
 
-from ginref.errors import InputFileError, RecordError, tidy_message
-from ginref.jsontext import json_line
+from ginref.batch.results import RecordResult, check_raw, from_file_error, unreadable
+from ginref.batch.tasks import (
+    check_chunk,
+    check_shard,
+    record_starts,
+    set_worker,
+    shard_extent,
+    worker_check_chunk,
+    worker_check_shard,
+)
+from ginref.errors import InputFileError, tidy_message
 from ginref.records.io import (
     SHARD_BYTES,
     STDIN,
@@ -42,226 +49,20 @@ from ginref.records.io import (
     ReadProgress,
     Shard,
     SkippedFile,
-    count_shard,
-    decode,
+    input_files,
     raw_records,
     read_paths,
-    read_shard,
     shards,
 )
-from ginref.records.model import GameRecord, InputForm
+from ginref.records.model import InputForm
 from ginref.rules import Rules
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
 
-    from ginref.referee import Verdict
 
-Status = Literal["clean", "findings", "unreadable"]
 CHUNK = 128
 """raw records of stdin a worker takes at a time: big enough to amortise the hand-off"""
-
-
-class FindingRow(NamedTuple):
-    """One finding of a record, or why it is unreadable (``code`` ``unreadable``): where it
-    stands (a line and column, or a JSON pointer into the record) and what it says."""
-
-    line: int
-    column: int
-    pointer: str
-    severity: str
-    code: str
-    message: str
-
-
-def finding_rows(verdict: Verdict) -> tuple[FindingRow, ...]:
-    return tuple(
-        FindingRow(f.place.line, f.place.column, f.place.pointer, f.severity, f.code, f.message)
-        for f in verdict.findings
-    )
-
-
-class RecordResult(msgspec.Struct, frozen=True, gc=False):
-    """The outcome for one record, with its JSON form already rendered.
-
-    A msgspec Struct, not a dataclass: the main process of a parallel batch unpickles one
-    per record, in 0.8 µs against a frozen dataclass's 4 µs (docs/verify-speed.md).
-    """
-
-    source: str
-    index: int
-    line: int
-    status: Status
-    codes: tuple[str, ...]
-    """finding codes, errors and advisories, in the order found"""
-    error_codes: tuple[str, ...]
-    json: str
-    """the record's result as one line of JSON"""
-    rows: tuple[FindingRow, ...] = ()
-    """its findings (or the reason it is unreadable) as data: :mod:`ginref.render` words them"""
-
-
-class Summary(msgspec.Struct):
-    """Counts over a batch; ``exit_code`` follows the documented convention."""
-
-    records: int = 0
-    clean: int = 0
-    with_findings: int = 0
-    unreadable: int = 0
-    advisories: int = 0
-    by_code: Counter[str] = msgspec.field(default_factory=Counter)
-
-    def add(self, result: RecordResult) -> None:
-        self.records += 1
-        if result.status == "clean":
-            self.clean += 1
-        elif result.status == "findings":
-            self.with_findings += 1
-        else:
-            self.unreadable += 1
-        if len(result.codes) > len(result.error_codes):
-            self.advisories += 1
-        self.by_code.update(result.codes)
-
-    @property
-    def exit_code(self) -> int:
-        """0 all clean, 1 any record with findings (wins), 3 any unreadable record."""
-        if self.with_findings:
-            return 1
-        if self.unreadable:
-            return 3
-        return 0
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "records": self.records,
-            "clean": self.clean,
-            "with_findings": self.with_findings,
-            "unreadable": self.unreadable,
-            "with_advisories": self.advisories,
-            "by_code": dict(sorted(self.by_code.items())),
-        }
-
-
-# -- unreadable records ---------------------------------------------------------------------
-
-
-def _unreadable(source: str, index: int, line: int, message: str, column: int = 0) -> RecordResult:
-    document: dict[str, object] = {"source": source, "index": index, "line": line}
-    if column:
-        document["column"] = column
-    document.update(status="unreadable", error=message)
-    text = json_line(document)
-    row = FindingRow(line, column, "", "error", "unreadable", message)
-    return RecordResult(source, index, line, "unreadable", (), (), text, (row,))
-
-
-def _from_error(error: RecordError, index: int) -> RecordResult:
-    return _unreadable(error.source, index, error.line, error.message, error.column)
-
-
-def _from_file_error(error: InputFileError) -> RecordResult:
-    return _unreadable(error.path, 0, 0, error.message.removeprefix(f"{error.path}: "))
-
-
-# -- checking one record ------------------------------------------------------------------
-
-
-def check_record(
-    record: GameRecord, line: int, rules: Rules | None = None, *, want_json: bool = True
-) -> RecordResult:
-    """Adjudicate one decoded record; without ``want_json`` its JSON is not rendered
-    (text reports need only the status and the finding lines)."""
-    from ginref.referee import adjudicate
-
-    verdict = adjudicate(record, rules)
-    errors = tuple(f.code for f in verdict.findings if f.severity == "error")
-    status: Status = "findings" if errors else "clean"
-    text = ""
-    if want_json:
-        document: dict[str, object] = {
-            "source": record.source, "index": record.index, "line": line, "status": status,
-        }
-        document.update(verdict.to_dict())
-        text = json_line(document)
-    codes = tuple(f.code for f in verdict.findings)
-    return RecordResult(record.source, record.index, line, status, codes, errors, text, finding_rows(verdict))
-
-
-def check_raw(raw: RawRecord, rules: Rules | None = None, *, want_json: bool = True) -> list[RecordResult]:
-    """Decode and adjudicate the records of one raw unit; never raises for any input.
-
-    A failure that is a bug of ginref's (it should not exist) is still reported, as an
-    unreadable record naming it, so that no record of the batch goes missing.
-    """
-    out: list[RecordResult] = []
-    try:
-        for offset, item in enumerate(decode(raw)):
-            if isinstance(item, RecordError):
-                out.append(_from_error(item, raw.index + offset))
-            else:
-                out.append(check_record(item, raw.line, rules, want_json=want_json))
-    except Exception as exc:
-        out.append(_unreadable(raw.source, raw.index + len(out), raw.line,
-                               f"internal error, please report it: {type(exc).__name__}: {exc}"[:300]))
-    return out
-
-
-# -- the tasks of a batch: what a worker process or a Dask worker runs ----------------------
-
-
-def check_shard(shard: Shard, rules: Rules | None = None, want_json: bool = True) -> list[RecordResult]:
-    """A placed shard's records, read and checked; a file that fails to read ends it with that error."""
-    out: list[RecordResult] = []
-    try:
-        for raw in read_shard(shard):
-            out.extend(check_raw(raw, rules, want_json=want_json))
-    except InputFileError as exc:
-        out.append(_from_file_error(exc))
-    except OSError as exc:
-        out.append(_unreadable(shard.source, 0, 0, f"cannot read: {exc.strerror or exc}"))
-    return out
-
-
-def check_chunk(
-    chunk: list[RawRecord], rules: Rules | None = None, want_json: bool = True
-) -> list[RecordResult]:
-    """Raw records the main process read (stdin, text files), checked."""
-    return [result for raw in chunk for result in check_raw(raw, rules, want_json=want_json)]
-
-
-def shard_extent(shard: Shard) -> tuple[int, int]:
-    """:func:`~ginref.records.io.count_shard`, or none for a file that fails to read (its check says why)."""
-    try:
-        return count_shard(shard)
-    except (InputFileError, OSError):
-        return 0, 0
-
-
-def record_starts(shard: Shard) -> list[tuple[int, int]]:
-    """(index, line) of each record unit of a placed shard, read, not decoded: what a shard
-    whose check failed is reported as."""
-    return [(raw.index, raw.line) for raw in read_shard(shard)]
-
-
-_RULES: Rules | None = None
-_WANT_JSON = True
-
-
-def _set_worker(rules: Rules | None, want_json: bool) -> None:
-    """Worker set-up: the batch's options, and Ctrl-C left to the main process."""
-    global _RULES, _WANT_JSON
-    _RULES = rules
-    _WANT_JSON = want_json
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _check_chunk(chunk: list[RawRecord]) -> list[RecordResult]:
-    return check_chunk(chunk, _RULES, _WANT_JSON)
-
-
-def _check_shard(shard: Shard) -> list[RecordResult]:
-    return check_shard(shard, _RULES, _WANT_JSON)
 
 
 # -- the batch ----------------------------------------------------------------------------
@@ -284,7 +85,6 @@ def verify(
     jobs: int | None = None,
     stdin: IO[bytes] | None = None,
     chunk: int = CHUNK,
-    want_json: bool = True,
     on_skip: Callable[[str], None] | None = None,
     format: InputForm | None = None,
     game: str = "",
@@ -293,16 +93,20 @@ def verify(
 ) -> Generator[RecordResult, None, None]:
     """Verify every record under ``paths``, yielding one result per record in input order.
 
-    ``rules`` overrides each record's own rule set when given. With ``jobs`` above 1,
-    records are checked in that many worker processes, each reading shards of about
+    ``paths`` are files, folders (walked for record files), fsspec URLs
+    (:func:`ginref.files.is_url`) or ``-`` for ``stdin`` (a binary stream). ``rules``
+    overrides each record's own rule set when given. With ``jobs`` above 1 (default: the
+    cores), records are checked in that many worker processes, each reading shards of about
     ``shard_bytes`` (stdin: chunks of ``chunk`` records); a batch that is one shard or chunk
-    is checked in this process, where starting workers would cost more than the work. A file
-    in a folder that is not a record file is passed to ``on_skip``; a path that cannot be read
-    is an unreadable result. ``format`` forces the input form and ``game`` gives OpenSpiel
-    histories their parameters (:func:`ginref.records.read_paths`), which keeps ``progress``
-    at the bytes it has read.
-    Paths may be fsspec URLs (:func:`ginref.files.is_url`); ``ginref.cluster.verify_on``
-    runs the same batch on a Dask cluster.
+    is checked in this process, where starting workers would cost more than the work.
+    A file in a folder that is not a record
+    file is passed to ``on_skip``. ``format`` forces the input form and ``game`` gives
+    OpenSpiel histories their parameters (:func:`ginref.records.read_paths`), which keeps
+    ``progress`` at the bytes it has read. ``ginref.batch.cluster.verify_on`` runs the same
+    batch on a Dask cluster.
+
+    Returns a generator of :class:`~ginref.batch.RecordResult`; it never raises for bad
+    input: a path or record that cannot be read is an unreadable result of its own.
     """
     jobs = jobs or default_jobs()
     if jobs <= 1:
@@ -310,15 +114,15 @@ def verify(
             if isinstance(item, RecordResult):
                 yield item
             else:
-                yield from check_raw(item, rules, want_json=want_json)
+                yield from check_raw(item, rules)
         return
     work = batch_work(paths, stdin=stdin, chunk=chunk, format=format, game=game, on_skip=on_skip,
                       shard_bytes=shard_bytes, parts=jobs * 4, progress=progress)
     first, lone = _up_to_second_task(work)
     if lone:  # workers would cost more than the one task: it runs here, the same way
-        yield from run_batch(first, _InlineRunner(rules, want_json), in_flight=1, ahead=0, progress=progress)
+        yield from run_batch(first, _InlineRunner(rules), in_flight=1, ahead=0, progress=progress)
         return
-    yield from _parallel(itertools.chain(first, work), rules, jobs, want_json, progress)
+    yield from _parallel(itertools.chain(first, work), rules, jobs, progress)
 
 
 def _up_to_second_task(work: Iterator[Work]) -> tuple[list[Work], bool]:
@@ -340,7 +144,7 @@ def _raws(items: Iterable[Item], on_skip: Callable[[str], None] | None) -> Itera
             if on_skip is not None:
                 on_skip(item.source)
         elif isinstance(item, InputFileError):
-            yield _from_file_error(item)
+            yield from_file_error(item)
         else:
             yield item
 
@@ -384,7 +188,7 @@ def batch_work(
             if stdin is not None:
                 yield from _batches(raw_records(stdin, STDIN, format, game=game), chunk)
         elif isinstance(item, InputFileError):
-            yield _from_file_error(item)
+            yield from_file_error(item)
         elif on_skip is not None:
             on_skip(item.source)
 
@@ -485,11 +289,11 @@ def _lost_shard(runner: Runner, shard: Shard, item: _Counted, reason: str) -> li
         starts = runner.starts(shard).result()
     except Exception:
         starts = [(shard.index + k, shard.line) for k in range(item.extent()[1])]
-    return [_unreadable(shard.source, index, line, reason) for index, line in starts]
+    return [unreadable(shard.source, index, line, reason) for index, line in starts]
 
 
 def _lost_chunk(chunk: list[RawRecord], reason: str) -> list[RecordResult]:
-    return [_unreadable(raw.source, raw.index, raw.line, reason) for raw in chunk]
+    return [unreadable(raw.source, raw.index, raw.line, reason) for raw in chunk]
 
 
 def _submitted(work: Iterable[Work], runner: Runner, ahead: int) -> Iterator[Pending]:
@@ -531,10 +335,10 @@ class _PoolRunner:
         return self.pool.submit(shard_extent, shard)
 
     def check(self, shard: Shard) -> Future[list[RecordResult]]:
-        return self.pool.submit(_check_shard, shard)
+        return self.pool.submit(worker_check_shard, shard)
 
     def check_chunk(self, chunk: list[RawRecord]) -> Future[list[RecordResult]]:
-        return self.pool.submit(_check_chunk, chunk)
+        return self.pool.submit(worker_check_chunk, chunk)
 
     def starts(self, shard: Shard) -> Future[list[tuple[int, int]]]:
         return self.pool.submit(record_starts, shard)
@@ -564,29 +368,29 @@ class _Done(Generic[T]):
 class _InlineRunner:
     """Runs each task in this process as it is started."""
 
-    def __init__(self, rules: Rules | None, want_json: bool) -> None:
-        self.rules, self.want_json = rules, want_json
+    def __init__(self, rules: Rules | None) -> None:
+        self.rules = rules
 
     def count(self, shard: Shard) -> _Done[tuple[int, int]]:
         return _Done(shard_extent, shard)
 
     def check(self, shard: Shard) -> _Done[list[RecordResult]]:
-        return _Done(check_shard, shard, self.rules, self.want_json)
+        return _Done(check_shard, shard, self.rules)
 
     def check_chunk(self, chunk: list[RawRecord]) -> _Done[list[RecordResult]]:
-        return _Done(check_chunk, chunk, self.rules, self.want_json)
+        return _Done(check_chunk, chunk, self.rules)
 
     def starts(self, shard: Shard) -> _Done[list[tuple[int, int]]]:
         return _Done(record_starts, shard)
 
 
 def _parallel(
-    work: Iterable[Work], rules: Rules | None, jobs: int, want_json: bool, progress: ReadProgress | None
+    work: Iterable[Work], rules: Rules | None, jobs: int, progress: ReadProgress | None
 ) -> Iterator[RecordResult]:
     from concurrent.futures import ProcessPoolExecutor
 
     _warm_up()
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_set_worker, initargs=(rules, want_json))
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=set_worker, initargs=(rules,))
     try:
         yield from run_batch(work, _PoolRunner(pool), in_flight=jobs * 3, ahead=jobs * 2, progress=progress)
     except BaseException:
@@ -649,20 +453,17 @@ def _resolve(item: Pending, progress: ReadProgress | None) -> Iterator[RecordRes
     yield from results
 
 
-def adjudicate_records(
-    paths: Sequence[str], rules: Rules | None = None, *, stdin: IO[bytes] | None = None,
-    format: InputForm | None = None, game: str = "",
-) -> Iterator[tuple[GameRecord, int, Verdict] | RecordResult]:
-    """In-process adjudication that keeps each :class:`Verdict` (for ``ginref adjudicate``):
-    each record with its line, or the unreadable result in its place."""
-    from ginref.referee import adjudicate
+def inputs_without_records(paths: Sequence[str], seen: Collection[str]) -> list[tuple[str, str]]:
+    """Each file the paths name (folders walked) that gave no result, with why: so that every
+    file a batch reads is in its report or in this list. ``seen`` are the results' sources."""
+    files = input_files([path for path in paths if path != "-"])
+    return [(item.source, _why_no_record(item.path)) for item in files
+            if isinstance(item, InputFile) and item.source not in seen]
 
-    for item in _raws(read_paths(paths, stdin, format=format, game=game), None):
-        if isinstance(item, RecordResult):
-            yield item
-            continue
-        for offset, record in enumerate(decode(item)):
-            if isinstance(record, RecordError):
-                yield _from_error(record, item.index + offset)
-            else:
-                yield record, item.line, adjudicate(record, rules)
+
+def _why_no_record(path: str) -> str:
+    try:
+        size = os.stat(path).st_size
+    except (OSError, ValueError):  # a URL, or gone since
+        return "nothing in it reads as a record"
+    return "it is empty" if size == 0 else "it has only blank lines, comments or an empty list"

@@ -16,12 +16,12 @@ from typing import IO
 import msgspec
 
 from ginref.cards import Card, Mask
-from ginref.errors import GinrefError, RecordError, RulingError
+from ginref.errors import RecordError, RulingError
 from ginref.melds import MeldSystem
 from ginref.records import GameRecord, HandRecord, Turn, read_records
 from ginref.referee.findings import Finding
 from ginref.referee.replay import HandReplay
-from ginref.rules import Rules, find_rules, with_overrides
+from ginref.rules import Rules, record_rules
 
 __all__ = ["Position", "position_at"]
 
@@ -67,10 +67,12 @@ def position_at(
 
 
 def _record_rules(record: GameRecord) -> Rules:
-    try:
-        return with_overrides(find_rules(record.rules), dict(record.overrides))
-    except (GinrefError, TypeError) as exc:
-        raise RulingError(f"the record's rules cannot be used: {exc}") from None
+    """The record's rules (:func:`ginref.rules.record_rules`); advice under rules other than
+    those the record names would mislead, so a problem with them refuses the record."""
+    named = record_rules(record.rules, record.overrides)
+    if named.problems:
+        raise RulingError(f"the record's rules cannot be used: {named.problems[0]}")
+    return named.rules
 
 
 def _replay_to(record: GameRecord, index: int, number: int, rules: Rules) -> Position:

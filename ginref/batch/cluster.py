@@ -1,11 +1,11 @@
 """Verify on a Dask cluster: the batch of ``verify --jobs``, its tasks run by ``dask.distributed``.
 
 This process (the client) cuts the files into shards with the sharding function of
-local ``verify`` (:func:`ginref.verify.batch_work`; text files too, since here the
-workers count them) and hands the shards to :func:`ginref.verify.run_batch`, which
+local ``verify`` (:func:`ginref.batch.run.batch_work`; text files too, since here the
+workers count them) and hands the shards to :func:`ginref.batch.run.run_batch`, which
 counts each shard, places it at its first line and record index, starts its check and
 gathers the results in input order, with a bounded number of shards in flight. The
-tasks are the functions a local worker process runs (:func:`ginref.verify.check_shard`
+tasks are the functions a local worker process runs (:func:`ginref.batch.tasks.check_shard`
 and its siblings), so the output is the same, byte for byte. Workers read their shards
 themselves, from local paths or fsspec URLs (``s3://...``; a worker must reach the same
 path). Dask retries a task whose worker died; a shard that fails anyway is reported as
@@ -22,17 +22,10 @@ from collections.abc import Generator, Iterator, Sequence
 from types import TracebackType
 from typing import IO, TYPE_CHECKING, Any
 
+from ginref.batch.results import RecordResult
+from ginref.batch.run import batch_work, default_jobs, run_batch
+from ginref.batch.tasks import check_chunk, check_shard, record_starts, shard_extent
 from ginref.errors import ClusterError
-from ginref.verify import (
-    RecordResult,
-    batch_work,
-    check_chunk,
-    check_shard,
-    default_jobs,
-    record_starts,
-    run_batch,
-    shard_extent,
-)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -55,20 +48,20 @@ LOCAL = "local"
 
 
 class _DaskRunner:
-    """The tasks of :func:`ginref.verify.run_batch`, submitted to a Dask client."""
+    """The tasks of :func:`ginref.batch.run.run_batch`, submitted to a Dask client."""
 
-    def __init__(self, client: Client, rules: Rules | None, want_json: bool) -> None:
-        self.client, self.rules, self.want_json = client, rules, want_json
+    def __init__(self, client: Client, rules: Rules | None) -> None:
+        self.client, self.rules = client, rules
 
     def count(self, shard: Shard) -> Future[tuple[int, int]]:
         # counts first: each places the next shard's check
         return self.client.submit(shard_extent, shard, pure=False, priority=1)
 
     def check(self, shard: Shard) -> Future[list[RecordResult]]:
-        return self.client.submit(check_shard, shard, self.rules, self.want_json, pure=False)
+        return self.client.submit(check_shard, shard, self.rules, pure=False)
 
     def check_chunk(self, chunk: list[RawRecord]) -> Future[list[RecordResult]]:
-        return self.client.submit(check_chunk, chunk, self.rules, self.want_json, pure=False)
+        return self.client.submit(check_chunk, chunk, self.rules, pure=False)
 
     def starts(self, shard: Shard) -> Future[list[tuple[int, int]]]:
         return self.client.submit(record_starts, shard, pure=False, priority=1)
@@ -87,7 +80,6 @@ def verify_on(
     *,
     format: InputForm | None = None,
     game: str = "",
-    want_json: bool = True,
     stdin: IO[bytes] | None = None,
     on_skip: Callable[[str], None] | None = None,
     progress: ReadProgress | None = None,
@@ -96,7 +88,7 @@ def verify_on(
     in_flight: int | None = None,
 ) -> Generator[RecordResult, None, None]:
     """Verify every record under ``paths`` on the cluster of ``client``: one result per record,
-    in input order, the same as :func:`ginref.verify.verify` gives.
+    in input order, the same as :func:`ginref.batch.verify` gives.
 
     ``paths`` are local paths, folders or fsspec URLs that the workers can read (``-``:
     ``stdin``, read here and sent in chunks of ``chunk`` records). Shards cover about
@@ -107,7 +99,7 @@ def verify_on(
     window = in_flight or 2 * threads
     work = batch_work(paths, stdin=stdin, chunk=chunk, format=format, game=game, on_skip=on_skip,
                       shard_bytes=shard_bytes, parts=2 * threads, progress=progress)
-    yield from run_batch(work, _DaskRunner(client, rules, want_json), in_flight=window, ahead=window,
+    yield from run_batch(work, _DaskRunner(client, rules), in_flight=window, ahead=window,
                          progress=progress)
 
 

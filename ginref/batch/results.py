@@ -1,0 +1,180 @@
+"""What a batch reports for each record (its verdict, or why it is unreadable) and the
+counts over the batch. :func:`check_decoded` adjudicates decoded records and never raises,
+so that every record given is reported exactly once.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from typing import Literal, NamedTuple
+
+import msgspec
+
+from ginref.errors import InputFileError, RecordError
+from ginref.records.io import Decoded, RawRecord, decoded
+from ginref.records.model import GameRecord
+from ginref.referee import Verdict, adjudicate
+from ginref.rules import Rules
+
+Status = Literal["clean", "findings", "unreadable"]
+
+
+class FindingRow(NamedTuple):
+    """One finding of a record, or why it is unreadable (``code`` ``unreadable``): where it
+    stands (a line and column, or a JSON pointer into the record) and what it says."""
+
+    line: int
+    column: int
+    pointer: str
+    severity: str
+    code: str
+    message: str
+
+
+def finding_rows(verdict: Verdict) -> tuple[FindingRow, ...]:
+    return tuple(
+        FindingRow(f.place.line, f.place.column, f.place.pointer, f.severity, f.code, f.message)
+        for f in verdict.findings
+    )
+
+
+class RecordResult(msgspec.Struct, frozen=True, gc=False):
+    """What a batch found for one record: its verdict, or why it could not be read.
+
+    Data only: :mod:`ginref.render` words it (finding lines, CSV, the JSON line of
+    ``--jsonl``), in the process that reports the batch; ``to_dict`` is its JSON form.
+    """
+
+    source: str
+    index: int
+    line: int
+    verdict: Verdict | None = None
+    """None: the record is unreadable, and ``error`` says why"""
+    error: str = ""
+    column: int = 0
+    """where the unreadable record went wrong, when known"""
+
+    @property
+    def status(self) -> Status:
+        if self.verdict is None:
+            return "unreadable"
+        return "clean" if self.verdict.clean else "findings"
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        """finding codes, errors and advisories, in the order found"""
+        return () if self.verdict is None else self.verdict.codes
+
+    @property
+    def error_codes(self) -> tuple[str, ...]:
+        return () if self.verdict is None else tuple(f.code for f in self.verdict.errors)
+
+    @property
+    def rows(self) -> tuple[FindingRow, ...]:
+        """its findings, or the reason it is unreadable, as rows"""
+        if self.verdict is None:
+            return (FindingRow(self.line, self.column, "", "error", "unreadable", self.error),)
+        return finding_rows(self.verdict)
+
+    def to_dict(self) -> dict[str, object]:
+        document: dict[str, object] = {"source": self.source, "index": self.index, "line": self.line}
+        if self.verdict is None:
+            if self.column:
+                document["column"] = self.column
+            document.update(status="unreadable", error=self.error)
+        else:
+            document["status"] = self.status
+            document.update(self.verdict.to_dict())
+        return document
+
+
+class BatchSummary(msgspec.Struct):
+    """Counts over a batch; ``exit_code`` follows the documented convention."""
+
+    records: int = 0
+    clean: int = 0
+    with_findings: int = 0
+    unreadable: int = 0
+    advisories: int = 0
+    by_code: Counter[str] = msgspec.field(default_factory=Counter)
+    sources: set[str] = msgspec.field(default_factory=set)
+    """the sources results came from: one per file, however many records"""
+
+    def add(self, result: RecordResult) -> None:
+        self.records += 1
+        self.sources.add(result.source)
+        if result.status == "clean":
+            self.clean += 1
+        elif result.status == "findings":
+            self.with_findings += 1
+        else:
+            self.unreadable += 1
+        if len(result.codes) > len(result.error_codes):
+            self.advisories += 1
+        self.by_code.update(result.codes)
+
+    @property
+    def exit_code(self) -> int:
+        """0 all clean, 1 any record with findings (wins), 3 any unreadable record."""
+        if self.with_findings:
+            return 1
+        if self.unreadable:
+            return 3
+        return 0
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "records": self.records,
+            "clean": self.clean,
+            "with_findings": self.with_findings,
+            "unreadable": self.unreadable,
+            "with_advisories": self.advisories,
+            "by_code": dict(sorted(self.by_code.items())),
+        }
+
+
+# -- unreadable records ---------------------------------------------------------------------
+
+
+def unreadable(source: str, index: int, line: int, message: str, column: int = 0) -> RecordResult:
+    return RecordResult(source, index, line, None, message, column)
+
+
+def from_record_error(error: RecordError, index: int) -> RecordResult:
+    return unreadable(error.source, index, error.line, error.message, error.column)
+
+
+def from_file_error(error: InputFileError) -> RecordResult:
+    return unreadable(error.path, 0, 0, error.message.removeprefix(f"{error.path}: "))
+
+
+# -- checking one record ------------------------------------------------------------------
+
+
+def check_record(record: GameRecord, line: int, rules: Rules | None = None) -> RecordResult:
+    """Adjudicate one decoded record that starts on ``line``."""
+    return RecordResult(record.source, record.index, line, adjudicate(record, rules))
+
+
+def check_decoded(items: Iterable[Decoded], rules: Rules | None = None) -> Iterator[RecordResult]:
+    """Adjudicate decoded records in order; never raises for any input.
+
+    A failure that is a bug of ginref's (it should not exist) is still reported, as an
+    unreadable record naming it, so that no record of the batch goes missing.
+    """
+    for item in items:
+        record = item.record
+        if isinstance(record, RecordError):
+            yield from_record_error(record, item.index)
+            continue
+        try:
+            yield check_record(record, item.line, rules)
+        except Exception as exc:
+            yield unreadable(record.source, item.index, item.line,
+                             f"internal error, please report it: {type(exc).__name__}: {exc}"[:300])
+
+
+def check_raw(raw: RawRecord, rules: Rules | None = None) -> list[RecordResult]:
+    """Decode and adjudicate the records of one raw unit; never raises for any input."""
+    return list(check_decoded(decoded([raw]), rules))

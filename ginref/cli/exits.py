@@ -1,0 +1,91 @@
+"""The exit codes of ``ginref``, and the errors that carry them.
+
+Exit codes (:func:`ginref.cli.process.main`; README's "Exit codes" says the same for users):
+
+- 0 done (``knock``: may knock; ``adjudicate``/``verify``: every record clean)
+- 1 a "no" or findings
+- 2 usage or bad input, a path that does not exist, an ``-o`` that cannot be written to
+- 3 unreadable input: a path that exists but cannot be read (a FIFO, no permission),
+  bytes that are not text, records or sheet lines that do not parse
+- 4 the output could not be written (a full disk; a stdout error other than a closed pipe)
+- 69 ``verify --scheduler``: dask is not installed, or its scheduler cannot be reached (EX_UNAVAILABLE)
+- 70 an internal error (a bug: one line asks for a report; ``GINREF_DEBUG=1`` shows the traceback)
+- 130 interrupted (SIGINT, Ctrl-C), 143 terminated (SIGTERM): worker processes are shut down first
+- 141 the reader of stdout went away (``ginref verify big | head -1``): quiet, as if
+  killed by SIGPIPE, which is what a shell reports as 141
+
+Every error is one line on stderr. Tests that run :data:`cli` through click's
+``CliRunner`` bypass :func:`main`, so bugs still surface there as exceptions.
+"""
+
+from __future__ import annotations
+
+import errno
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import NoReturn
+
+import click
+
+from ginref.errors import GinrefError, InputFileError, OutputFileError, RecordError
+
+EXIT_FINDINGS = 1
+EXIT_USAGE = 2
+EXIT_UNREADABLE = 3
+EXIT_OUTPUT = 4
+EXIT_UNAVAILABLE = 69
+"""EX_UNAVAILABLE: no dask, or no scheduler at the address"""
+EXIT_INTERNAL = 70
+"""EX_SOFTWARE from sysexits.h: a bug in ginref"""
+EXIT_INTERRUPTED = 128 + signal.SIGINT
+EXIT_PIPE_CLOSED = 128 + signal.SIGPIPE
+EXIT_TERMINATED = 128 + signal.SIGTERM
+WRITE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+"""errors that only writing the output can cause (an escaped read error is a bug)"""
+
+
+class InputError(click.ClickException):
+    """Bad input on the command line or stdin: one line, exit code 2."""
+
+    exit_code = EXIT_USAGE
+
+
+class UnreadableError(click.ClickException):
+    """An input file or record that cannot be read: exit code 3."""
+
+    exit_code = EXIT_UNREADABLE
+
+
+class ClusterUnavailable(click.ClickException):
+    """``verify --scheduler``: no dask, or no scheduler at the address: exit code 69."""
+
+    exit_code = EXIT_UNAVAILABLE
+
+
+@contextmanager
+def input_errors() -> Iterator[None]:
+    """Turn the library's errors into a one-line message and exit code 2.
+
+    A file that exists but cannot be read (a FIFO, no permission) is 3, as
+    :func:`error_exit_code` decides for every command.
+    """
+    try:
+        yield
+    except GinrefError as exc:
+        unreadable = error_exit_code(exc) == EXIT_UNREADABLE
+        raise (UnreadableError if unreadable else InputError)(str(exc)) from None
+
+
+def fail(message: str) -> NoReturn:
+    """Stop the command: a usage error or bad input, one line, exit 2."""
+    raise InputError(message)
+
+
+def error_exit_code(exc: GinrefError) -> int:
+    """The documented exit code for a library error that reached the command line."""
+    if isinstance(exc, OutputFileError):
+        return EXIT_OUTPUT
+    if isinstance(exc, InputFileError):
+        return EXIT_USAGE if exc.missing else EXIT_UNREADABLE
+    return EXIT_UNREADABLE if isinstance(exc, RecordError) else EXIT_USAGE

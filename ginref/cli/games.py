@@ -1,0 +1,223 @@
+"""The commands on rule sets and whole games: ``rules`` and ``game``."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ginref.cli.exits import InputError, UnreadableError, fail, input_errors
+from ginref.cli.options import (
+    PlayersType,
+    complete_knobs,
+    complete_rule_names,
+    override_rules_option,
+    resolve_rules,
+    rules_options,
+)
+from ginref.cli.output import emit, output_width
+from ginref.errors import GinrefError, InputFileError, RecordError
+from ginref.rules import PRESET_NAMES, PRESETS
+
+
+@click.command("rules")
+@click.argument("name", required=False, metavar="[NAME]", shell_complete=complete_rule_names)
+@click.option("--set", "overrides", multiple=True, metavar="KNOB=VALUE", shell_complete=complete_knobs,
+              help="Show NAME with knobs changed.")
+@click.option(
+    "--rules-file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Show the rules a TOML file describes.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON only.")
+def rules_command(
+    name: str | None, overrides: tuple[str, ...], rules_file: Path | None, as_json: bool
+) -> None:
+    """List the rule sets, or show every knob of one.
+
+    \b
+    Examples:
+      ginref rules
+      ginref rules oklahoma
+      ginref rules standard --set gin_bonus=25 --json
+      ginref rules --rules-file my-table.toml
+    """
+    from ginref.render import rules_list_text, rules_text, to_json
+
+    if name is None and rules_file is None and not overrides:
+        presets = [PRESETS[n] for n in PRESET_NAMES]
+        if as_json:
+            emit(
+                to_json(
+                    [
+                        {"name": r.name, "aliases": list(r.aliases), "description": r.description}
+                        for r in presets
+                    ]
+                )
+            )
+        else:
+            emit(rules_list_text(presets, output_width()))
+        return
+    rules = resolve_rules(name, rules_file, overrides)
+    emit(to_json(rules.to_dict()) if as_json else rules_text(rules, output_width()))
+
+
+# -- layoffs / score --------------------------------------------------------------
+
+
+@click.command()
+@click.argument("sheet", metavar="SHEET|-", type=click.Path(allow_dash=True))
+@rules_options
+@override_rules_option
+@click.option(
+    "--players",
+    "players",
+    type=PlayersType(),
+    metavar="A,B",
+    help="The two players (instead of the sheet's `players:` line).",
+)
+@click.option(
+    "--hollywood",
+    is_flag=True,
+    help="Score three simultaneous Hollywood games (implied by --rules hollywood).",
+)
+@click.option(
+    "--chart",
+    is_flag=True,
+    help="Also draw the race: running totals per hand as a text bar chart (with --json: as data).",
+)
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False, writable=True), metavar="FILE",
+              help="Draw the race into FILE (.svg, .png or .pdf); needs pip install 'ginref[plot]'.")
+@click.option("--keep-going", is_flag=True, help="Report every bad line (exit 3) and score the good ones.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON only.")
+@click.option("--csv", "as_csv", is_flag=True, help="Print the hands as CSV, one row per hand.")
+def game(
+    sheet: str,
+    rules_name: str | None,
+    rules_file: Path | None,
+    overrides: tuple[str, ...],
+    override_rules: bool,
+    players: tuple[str, str] | None,
+    hollywood: bool,
+    chart: bool,
+    plot_path: str | None,
+    keep_going: bool,
+    as_json: bool,
+    as_csv: bool,
+) -> None:
+    """Score a whole game from a score sheet: running totals, bonuses, winner.
+
+    SHEET is a file (or `-` for stdin) with one hand per line; `#` starts a
+    comment. A sheet's `rules:` line wins; --rules (or GINREF_RULES) rules a
+    sheet without one, and --override-rules makes --rules replace the line;
+    --set changes knobs of whichever applies. Bad lines are reported as FILE:LINE:COLUMN on
+    stderr with exit code 3 (with --keep-going: every bad line, after scoring
+    the good ones).
+
+    \b
+    Sheet lines:
+      players: Ann Bo          rules: standard          dealer: Bo
+      Ann knock 6 15           (knocker's deadwood, defender's after layoffs)
+      Bo gin 22                Ann big_gin 30           void
+      Ann wins 25 [undercut]   Ann knock 6 15 spade     Ann knock 6 15 upcard 7S
+      Tom undercut 7 5         (Tom defended; the higher count is the knocker's)
+      also: players: Ann, Bo   Ann knocks 6 - 15        Bo gins 22
+
+    \b
+    Examples:
+      ginref game samples/sheets/standard-worked.sheet
+      ginref game samples/sheets/tallynight.sheet --chart
+      ginref game samples/sheets/hollywood.sheet --json
+      printf 'Ann knock 6 15\\nBo gin 22\\n' | ginref game - --players Ann,Bo
+    """
+    from ginref.rules import parse_override
+    from ginref.sheets import read_sheet
+
+    _check_game_outputs(as_json, as_csv, chart, plot_path)
+    given = resolve_rules(rules_name, rules_file, ()) if rules_name is not None or rules_file else None
+    if override_rules and given is None:
+        fail("--override-rules needs --rules or --rules-file")
+    rules, default_rules = (given, None) if override_rules else (None, given)
+    with input_errors():
+        knobs = dict(parse_override(text) for text in overrides)
+    from ginref.files import read_text_file, read_text_stream
+
+    source = "<stdin>" if sheet == "-" else sheet
+    try:
+        text = read_text_stream(sys.stdin.buffer, source) if sheet == "-" else read_text_file(sheet)
+    except InputFileError as exc:
+        if exc.missing:
+            fail(str(exc))
+        raise UnreadableError(str(exc)) from None
+    from ginref.errors import RecordError
+
+    try:
+        parsed, errors = read_sheet(
+            text, source=source, rules=rules, overrides=knobs, players=players,
+            hollywood=True if hollywood else None, keep_going=keep_going, default_rules=default_rules,
+        )
+    except RecordError as exc:
+        raise UnreadableError(str(exc)) from None
+    except GinrefError as exc:
+        raise InputError(str(exc)) from None
+    for error in errors:
+        click.echo(f"Error: {error}", err=True)
+    if parsed.players is None:
+        raise UnreadableError(f"{source}: the sheet names no players; nothing to score")
+    with input_errors():
+        result = parsed.score()
+    _print_game(result, source, errors, as_json, as_csv, chart)
+    if plot_path is not None:
+        from ginref.plot import PlotError, plot_race
+
+        try:
+            plot_race(result, plot_path)  # a file that cannot be written: OutputFileError, exit 4
+        except PlotError as exc:
+            fail(f"--plot: {exc}")
+    if errors:
+        sys.exit(3)
+
+
+def _check_game_outputs(as_json: bool, as_csv: bool, chart: bool, plot_path: str | None) -> None:
+    """Output options that cannot go together fail before the sheet is read."""
+    if as_json and as_csv:
+        fail("give --json or --csv, not both")
+    if chart and as_csv:
+        fail("--chart draws the race as text or, with --json, as data; CSV has the running totals")
+    if plot_path is not None:
+        from ginref.plot import PlotError, plot_format, require_matplotlib
+
+        try:
+            plot_format(plot_path)
+            require_matplotlib()
+        except PlotError as exc:
+            fail(f"--plot: {exc}")
+
+
+def _print_game(
+    result: Any, source: str, errors: Sequence[RecordError], as_json: bool, as_csv: bool, chart: bool
+) -> None:
+    """The scored sheet as JSON (with the chart's data for --chart), CSV, or text."""
+    from ginref.render import game_csv, game_text, hollywood_text, race_chart, race_document, to_json
+
+    if as_json:
+        document = {"source": source, **result.to_dict()}
+        document["errors"] = [{"line": e.line, "column": e.column, "message": e.message} for e in errors]
+        if chart:
+            document["chart"] = race_document(result)
+        emit(to_json(document))
+    elif as_csv:
+        click.echo(game_csv(result), nl=False)
+    else:
+        from ginref.game import GameTally
+
+        emit(game_text(result) if isinstance(result, GameTally) else hollywood_text(result))
+        if chart:
+            emit("")
+            emit(race_chart(result))
+
+
+# == verify commands ==

@@ -1,0 +1,78 @@
+"""Where the commands' output goes: stdout, colour through ``click.style``, the terminal's
+width, and ``verify``'s progress line on stderr."""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import TYPE_CHECKING, Any
+
+import click
+
+if TYPE_CHECKING:
+    from ginref.records.io import ReadProgress
+
+
+def card_style(glyphs: bool) -> Any:
+    """Red cards are red with --glyphs, or always with --color; click.echo drops the colour
+    when stdout is not a terminal, under NO_COLOR or with --no-color."""
+    from ginref.render import CardStyle
+
+    forced = click.get_current_context().color is True
+    return CardStyle(glyphs=glyphs, paint=paint if glyphs or forced else None)
+
+
+def paint(text: str, colour: str) -> str:
+    """The one place colour is made: ``click.style``."""
+    return click.style(text, fg=colour)
+
+
+def emit(text: str) -> None:
+    click.echo(text)
+
+
+def output_width() -> int:
+    """The terminal's width for text output, or 80 when stdout is a pipe or a file."""
+    from ginref.render import WIDTH
+
+    if not sys.stdout.isatty():
+        return WIDTH
+    import shutil
+
+    return max(40, shutil.get_terminal_size((WIDTH, 24)).columns)
+
+
+
+class ProgressLine:
+    """``verify``'s progress on stderr: records, records per second, and for files the part
+    read and the time left. Only where stderr is a terminal and stdout is not, so findings
+    and JSON never land inside it; redrawn at most five times a second, erased at the end."""
+
+    def __init__(self, progress: ReadProgress | None) -> None:
+        self.progress = progress
+        self.start = self.drawn = time.monotonic()
+        self.width = 0
+
+    @staticmethod
+    def wanted() -> bool:
+        return sys.stderr.isatty() and not sys.stdout.isatty()
+
+    def __enter__(self) -> ProgressLine:
+        return self
+
+    def update(self, records: int) -> None:
+        now = time.monotonic()
+        if self.progress is None or now - self.drawn < 0.2:
+            return
+        from ginref.render import progress_text
+
+        self.drawn = now
+        line = progress_text(records, now - self.start, self.progress.fraction)
+        sys.stderr.write("\r" + line.ljust(self.width))
+        sys.stderr.flush()
+        self.width = len(line)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.width:
+            sys.stderr.write("\r" + " " * self.width + "\r")
+            sys.stderr.flush()

@@ -1,0 +1,312 @@
+"""The commands on recorded hands and games: ``adjudicate``, ``verify`` and ``convert``."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections.abc import Callable, Generator
+from contextlib import nullcontext
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from ginref.cli.exits import ClusterUnavailable, UnreadableError, fail
+from ginref.cli.options import (
+    no_records,
+    override_rules_option,
+    reader_options,
+    replacing_rules,
+    require_paths,
+    rules_options,
+)
+from ginref.cli.output import ProgressLine, emit
+from ginref.errors import InputFileError
+from ginref.rules import Rules
+
+if TYPE_CHECKING:
+    from ginref.batch import BatchSummary, RecordResult
+    from ginref.batch.cluster import ClusterRun
+    from ginref.records.io import ReadProgress
+    from ginref.records.model import InputForm, RecordFormat
+
+    Results = Generator[RecordResult, None, None] | ClusterRun
+    """a batch's results: closing them stops its workers"""
+
+
+@click.command()
+@click.argument("record", metavar="RECORD|-", type=click.Path(allow_dash=True))
+@rules_options
+@override_rules_option
+@reader_options
+@click.option("--json", "as_json", is_flag=True, help="Print JSON only: one verdict per record, in a list.")
+@click.option("--explain", is_flag=True,
+              help="Show how each knocked hand was settled, step by step, with the knobs.")
+def adjudicate(
+    record: str,
+    rules_name: str | None,
+    rules_file: Path | None,
+    overrides: tuple[str, ...],
+    override_rules: bool,
+    from_form: InputForm | None,
+    game: str,
+    as_json: bool,
+    explain: bool,
+) -> None:
+    """Replay a recorded hand or game move by move and rule on it.
+
+    RECORD is a .gin text record, a .json record or .jsonl records (`-`: stdin);
+    OpenSpiel action histories, SerializeGameAndState text and Kaggle episodes
+    are recognised by content (or forced with --from).
+    Every move is checked under the rule set the record names; --rules (or
+    --rules-file, --set) replaces it only with --override-rules. Findings name the line and column (text)
+    or JSON pointer, with a stable code. The true result (outcome, winner,
+    points, layoffs, running score, next dealer) is computed and compared with
+    what the record claims.
+
+    Exit 0 when every record is clean (advisories allowed), 1 for findings,
+    3 for an unreadable record, 2 for usage errors.
+
+    \b
+    Examples:
+      ginref adjudicate samples/records/knock-layoffs.gin
+      ginref adjudicate --rules openspiel --override-rules --json game.json
+    """
+    from ginref.render import adjudicate_document, result_lines, to_json, verdict_text
+
+    rules = replacing_rules(rules_name, rules_file, overrides, override_rules)
+    require_paths([record])
+    documents: list[object] = []
+
+    def write(result: RecordResult, first: bool) -> None:
+        if result.verdict is None:
+            click.echo(f"Error: {result_lines(result)[0]}", err=True)
+        elif not as_json:
+            emit(verdict_text(result.source, result.line, result.verdict, explain=explain))
+        if as_json:
+            documents.append(adjudicate_document(result))
+
+    stdin = sys.stdin.buffer if record == "-" else None
+    results = _verify_results([record], rules, 1, None, {"stdin": stdin, "format": from_form, "game": game})
+    summary = _report(results, write, None)
+    if as_json:
+        emit(to_json(documents))
+    _say_files_without_records([record], summary)
+    sys.exit(summary.exit_code)
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...", type=click.Path(allow_dash=True))
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    help="Worker processes (with --scheduler local: the cluster's)  [default: all cores]",
+)
+@click.option(
+    "--scheduler", metavar="ADDRESS", envvar="DASK_SCHEDULER_ADDRESS", show_envvar=True,
+    help="Run on the Dask cluster at ADDRESS (tcp://host:8786); 'local' starts one of --jobs "
+    "workers. Needs pip install 'ginref[dask]'",
+)
+@rules_options
+@override_rules_option
+@reader_options
+@click.option("--json", "as_json", is_flag=True, help='One report: {"records": [...], "summary": {...}}.')
+@click.option("--jsonl", "as_jsonl", is_flag=True, help="Stream one JSON result per record (huge batches).")
+@click.option("--csv", "as_csv", is_flag=True,
+              help="CSV for spreadsheets: a header, then one row per finding or unreadable record.")
+@click.option("--fail-fast", is_flag=True, help="Stop at the first record with findings or unreadable.")
+def verify(
+    paths: tuple[str, ...],
+    jobs: int | None,
+    scheduler: str | None,
+    rules_name: str | None,
+    rules_file: Path | None,
+    overrides: tuple[str, ...],
+    override_rules: bool,
+    from_form: InputForm | None,
+    game: str,
+    as_json: bool,
+    as_jsonl: bool,
+    as_csv: bool,
+    fail_fast: bool,
+) -> None:
+    """Verify recorded hands in bulk: files, folders (recursively) or `-`.
+
+    Reads .gin, .json and .jsonl records (and, by content or --from, OpenSpiel
+    histories and Kaggle episodes), checks each in parallel worker
+    processes and reports in input order: each record with findings (or
+    unreadable) as `source:line:column: code: message`, then a summary of
+    records, clean, with findings, unreadable, and counts by finding code.
+    One unreadable record never stops the rest. Memory stays flat. Each
+    record is ruled under the rules it names; --override-rules rules them all
+    under --rules, --rules-file and --set instead.
+
+    With --scheduler, the same batch runs on a Dask cluster and PATHs may be
+    fsspec URLs (s3://bucket/logs/); the output is the same.
+
+    Exit 0 all clean, 1 any findings (wins over 3), 3 any unreadable, 2 usage,
+    69 no dask or no scheduler.
+
+    \b
+    Examples:
+      ginref verify samples/records
+      ginref verify logs/ --jobs 2 --jsonl > results.jsonl
+      cat hands.jsonl | ginref verify - --rules openspiel --override-rules --json
+      ginref verify s3://bucket/logs/ --scheduler tcp://scheduler:8786 --jsonl
+    """
+    from ginref.files import is_url
+    from ginref.records.io import ReadProgress
+    from ginref.render import skipped_files_note
+
+    if as_json + as_jsonl + as_csv > 1:
+        fail("give one of --json, --jsonl and --csv")
+    form = "json" if as_json else "jsonl" if as_jsonl else "csv" if as_csv else "text"
+    rules = replacing_rules(rules_name, rules_file, overrides, override_rules)
+    require_paths([p for p in paths if not is_url(p)])
+    skipped: list[str] = []
+    progress = ReadProgress() if ProgressLine.wanted() else None
+    options = {"stdin": sys.stdin.buffer if "-" in paths else None, "on_skip": skipped.append,
+               "format": from_form, "game": game, "progress": progress}
+    results = _verify_results(list(paths), rules, jobs, scheduler, options)
+    summary = _write_results(results, form, progress, fail_fast)
+    if skipped:
+        click.echo(skipped_files_note(skipped), err=True)
+    _say_files_without_records(list(paths), summary)
+    sys.exit(summary.exit_code)
+
+
+def _verify_results(
+    paths: list[str], rules: Rules | None, jobs: int | None, scheduler: str | None, options: dict[str, Any]
+) -> Results:
+    """The results of the batch, from local worker processes or from a Dask cluster."""
+    if not scheduler:
+        from ginref.batch import verify as run
+
+        return run(paths, rules, jobs=jobs, **options)
+    from ginref.batch.cluster import verify_at
+    from ginref.errors import ClusterError
+
+    try:
+        return verify_at(scheduler, paths, rules, workers=jobs, **options)
+    except ClusterError as exc:
+        raise ClusterUnavailable(str(exc)) from None
+
+
+def _say_files_without_records(paths: list[str], summary: BatchSummary) -> None:
+    """Every file read is in the report or named here; a batch of no record at all exits 3."""
+    from ginref.batch import inputs_without_records
+    from ginref.render import no_record_notes
+
+    empty = inputs_without_records(paths, summary.sources) if summary.records else []
+    if empty:
+        click.echo(no_record_notes(empty), err=True)
+    if not summary.records:
+        no_records(paths)
+
+
+def _report(
+    results: Results, write: Callable[[RecordResult, bool], None],
+    progress: ReadProgress | None, fail_fast: bool = False,
+) -> BatchSummary:
+    """The one loop of ``adjudicate`` and ``verify``: each result written as it comes and
+    counted; the summary's exit code is both commands' (0 clean, 1 findings, 3 unreadable)."""
+    from ginref.batch import BatchSummary
+
+    summary = BatchSummary()
+    # closing the results (a closed pipe, Ctrl-C, --fail-fast) stops the worker processes now
+    with ProgressLine(progress) as shown, contextlib.closing(results):
+        for result in results:
+            write(result, not summary.records)
+            summary.add(result)
+            shown.update(summary.records)
+            if fail_fast and result.status != "clean":
+                break
+    return summary
+
+
+def _write_results(
+    results: Results, form: str, progress: ReadProgress | None, fail_fast: bool
+) -> BatchSummary:
+    """Each result in ``form`` as it comes, then the summary."""
+    from ginref.render import verify_closing, verify_opening, verify_result_text
+
+    out = sys.stdout
+    out.write(verify_opening(form))
+
+    def write(result: RecordResult, first: bool) -> None:
+        out.write(verify_result_text(result, form, first))
+
+    summary = _report(results, write, progress, fail_fast)
+    out.write(verify_closing(form, summary))
+    out.flush()
+    return summary
+
+
+@click.command()
+@click.argument(
+    "input_path", metavar="INPUT|-", type=click.Path(exists=True, dir_okay=False, allow_dash=True)
+)
+@click.option(
+    "-o",
+    "--output",
+    "output_path",
+    metavar="OUTPUT|-",
+    default="-",
+    show_default=True,
+    type=click.Path(dir_okay=False, writable=True, allow_dash=True),
+    help="Where to write; the extension (.gin, .json, .jsonl) sets the format.",
+)
+@click.option(
+    "--to",
+    "to_format",
+    type=click.Choice(["gin", "json", "jsonl", "openspiel"]),
+    help="Output format (openspiel: one action history per line)  "
+    "[default: from OUTPUT, else the other form of INPUT]",
+)
+@reader_options
+def convert(
+    input_path: str, output_path: str, to_format: RecordFormat | None, from_form: InputForm | None, game: str
+) -> None:
+    """Convert records between the text form (.gin) and JSON (.json, .jsonl).
+
+    The input format comes from the extension (stdin is sniffed: `{` first
+    means JSON Lines); OpenSpiel histories and Kaggle episodes are recognised
+    by content, or forced with --from (--game gives histories their parameters).
+    Nothing is lost either way: free tags, unseen cards (`??`), claims and
+    totals all carry over. A record that cannot be read is reported on stderr
+    as `source:line:column: message` and the others are still converted; the
+    exit code is then 3. --to openspiel writes one action history per line.
+
+    \b
+    Examples:
+      ginref convert samples/records/knock-layoffs.gin --to json
+      ginref convert games.jsonl -o games.gin
+      cat hand.gin | ginref convert - --to jsonl >> all.jsonl
+      ginref convert episode.json --from kaggle --to gin
+      ginref convert hand.gin --to openspiel
+    """
+    from ginref.files import atomic_output
+    from ginref.records import STDIN, convert_records, record_format
+
+    if input_path != "-" and output_path != "-" and Path(input_path).resolve() == Path(output_path).resolve():
+        fail("the output would overwrite the input; choose another OUTPUT")
+    if output_path != "-" and not os.path.isdir(os.path.dirname(output_path) or "."):
+        fail(f"-o: the folder of {output_path!r} does not exist")
+    suffix_form = None if output_path == "-" else record_format(output_path)
+    to = to_format or (suffix_form if suffix_form in ("gin", "json", "jsonl") else None)
+    # the reader reads stdin's bytes (.buffer), so that bad UTF-8 is one bad record
+    stream = sys.stdin if input_path == "-" else input_path
+    source = STDIN if input_path == "-" else None
+    unreadable = False
+    writer = nullcontext(sys.stdout) if output_path == "-" else atomic_output(output_path)
+    try:
+        with writer as out:
+            for error in convert_records(stream, out, to=to, source=source, format=from_form, game=game):
+                unreadable = True
+                click.echo(str(error), err=True)
+    except InputFileError as exc:
+        raise UnreadableError(str(exc)) from None
+    if unreadable:
+        sys.exit(3)

@@ -1,0 +1,245 @@
+"""The state of one hand under replay: its cards, its phase, and the findings made so far.
+
+:class:`HandState` is what the steps share: :mod:`ginref.referee.knock` adds the knock and
+the defence, :mod:`ginref.referee.replay` the deal and the play.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import msgspec
+
+from ginref.cards import Card, Mask, card_name, scan
+from ginref.melds import (
+    MeldSystem,
+)
+from ginref.records.model import Defence, HandRecord, Place
+from ginref.referee.findings import Finding, FindingCode, finding
+from ginref.rules import Rules
+from ginref.scoring import Ending, Step
+
+# -- one hand ---------------------------------------------------------------------------
+
+RITUAL, FORCED, ELEVEN, NORMAL, WALL, KNOCKED, OVER = range(7)
+"""The phases of a hand: the upcard ritual, the forced stock draw after two passes, the
+eleven-card opening, normal play, the wall (the stock at its floor), knocked, over."""
+FIRST_PHASE = {"ritual": RITUAL, "none": NORMAL, "eleven_card": ELEVEN}
+GO, STOP, ABANDON = object(), object(), object()
+"""What a step tells the replay: go on; stop and rule on what was seen; abandon the hand."""
+
+
+class Unfinished(msgspec.Struct, frozen=True):
+    """A hand that stopped before its end, as its record claims, and where play stood.
+
+    ``phase`` is what ``to_move`` had to do next: ``upcard`` (take or pass the first
+    upcard), ``draw``, ``discard``, ``wall`` (knock or pass on the last discard) or
+    ``defence`` (lay off and meld after a knock).
+    """
+
+    reason: str
+    stopped_by: str | None
+    to_move: str | None
+    phase: str
+
+    def to_dict(self) -> dict[str, object]:
+        return {"reason": self.reason, "stopped_by": self.stopped_by, "to_move": self.to_move,
+                "phase": self.phase}
+
+
+PHASE_WORDS = {RITUAL: "upcard", FORCED: "draw", ELEVEN: "discard", NORMAL: "draw", WALL: "wall",
+                KNOCKED: "defence"}
+
+
+class HandRuling:
+    """What the replay of one hand found out (filled in as it goes, then read by the verdict)."""
+
+    __slots__ = (
+        "dealer",
+        "defence_recorded",
+        "defender_cards",
+        "defender_deadwood",
+        "defender_spread",
+        "end",
+        "knock_limit",
+        "knocker",
+        "knocker_deadwood",
+        "knocker_melds",
+        "layoffs",
+        "multiplier",
+        "outcome",
+        "points",
+        "steps",
+        "stock_left",
+        "unfinished",
+        "winner",
+    )
+
+    def __init__(self, dealer: str | None) -> None:
+        self.dealer = dealer
+        self.outcome = "unresolved"
+        self.end = "error"
+        self.winner: str | None = None
+        self.points = 0
+        self.knocker: str | None = None
+        self.knocker_deadwood: int | None = None
+        self.defender_deadwood: int | None = None
+        self.knocker_melds: tuple[Mask, ...] = ()
+        self.defender_spread: tuple[Mask, ...] | None = None
+        self.defender_cards: Mask = 0
+        self.layoffs: tuple[tuple[Card, Mask], ...] = ()
+        self.defence_recorded = False
+        self.multiplier = 1
+        self.knock_limit = 10
+        self.stock_left = 31
+        self.steps: tuple[Step, ...] = ()
+        self.unfinished: Unfinished | None = None
+
+
+def card_names(mask: Mask) -> str:
+    return " ".join(card_name(c) for c in scan(mask))
+
+
+def card_count(mask: Mask) -> int:
+    return bin(mask).count("1")
+
+
+def is_card(c: object) -> bool:
+    return type(c) is int and 0 <= c < 52
+
+
+BIT_OF = [1 << c for c in range(52)].__getitem__
+"""a card's bit by indexing (a list's, which CPython calls faster than a tuple's); never changed"""
+
+
+def fast_mask(cards: Sequence[object]) -> int:
+    """The mask of ``cards`` if they are distinct valid cards, else -1 (look closer).
+
+    A sum of card bits has as many bits set as there are cards exactly when no card
+    repeats (a repeat carries), so one pass decides both; indexing the bits refuses
+    anything but an int below 52, and ``min`` a negative one.
+    """
+    try:
+        mask: int = sum(map(BIT_OF, cards))  # type: ignore[arg-type]
+    except (IndexError, TypeError):
+        return -1
+    if mask.bit_count() != len(cards) or (cards and min(cards) < 0):  # type: ignore[type-var, operator]
+        return -1
+    return mask
+
+
+def card_text(c: object) -> str:
+    return card_name(c) if is_card(c) else repr(c)  # type: ignore[arg-type]
+
+
+
+class HandState:
+    """One hand's cards, phase and findings, as the replay steps leave them."""
+
+    def __init__(
+        self, hand: HandRecord, index: int, players: tuple[str, str], rules: Rules,
+        system: MeldSystem, findings: list[Finding],
+    ) -> None:
+        self.hand = hand
+        self.index = index
+        self.players = players
+        self.rules = rules
+        self.system = system
+        self.findings = findings
+        self.result = HandRuling(hand.dealer if hand.dealer in players else None)
+        # card state: known cards and count of unseen cards per hand
+        self.held = [0, 0]
+        self.unknown = [0, 0]
+        self.unseen = 0
+        self.pile: list[Card] = []
+        self.stock: Sequence[Card] | None = None
+        self.stock_pos = 0
+        # the knock, as checked by knock() for defend()
+        self.ending: Ending = "knock"
+        self.melds: tuple[Mask, ...] = ()
+        self.declared_index: tuple[int, ...] = ()
+        self.knocker_dw = 0
+        self.knock_place = hand.place
+        # the play
+        self.phase = FIRST_PHASE[rules.first_turn]
+        self.non_dealer = 1 - players.index(hand.dealer) if hand.dealer in players else 1
+        self.expected = self.non_dealer
+        self.passes = 0
+        self.draws = 0
+        """discard draws counted for max_discard_draws"""
+        self.repeat = False
+        self.turns = 0
+        self.stock_left = 31
+        self.taken = -1
+        """the card just taken from the discard pile, -1 after a stock draw"""
+        self.awaiting_discard = False
+        """the last event is a draw with no discard: the record stops mid-turn"""
+        self.end = ""
+        self.knocker = -1
+        self.defence: Defence | None = None
+        upcard = hand.upcard if is_card(hand.upcard) else None
+        self.result.knock_limit = rules.knock_limit_for(upcard)
+        self.result.multiplier = rules.multiplier(upcard)
+
+    # -- findings -----------------------------------------------------------------
+
+    def add(self, code: FindingCode, message: str, place: Place | None = None) -> None:
+        """Record a finding at ``place`` (an event's), else at the hand."""
+        if place is None or not (place.line or place.pointer):
+            place = self.hand.place
+        self.findings.append(finding(code, message, place, self.index))
+
+    def where(self, c: Card) -> str:
+        """Where card ``c`` is known to be, for messages (``"in Bo's hand"``)."""
+        bit = 1 << c
+        for p in (0, 1):
+            if self.held[p] & bit:
+                return f"in {self.players[p]}'s hand"
+        if c in self.pile:
+            return "on the discard pile"
+        if self.stock is not None and c in self.stock[self.stock_pos:]:
+            return "still in the stock"
+        return ""
+
+    def take_from_hand(self, p: int, c: Card) -> bool:
+        """Remove ``c`` from player ``p``'s hand, drawing on its unseen cards if need be."""
+        bit = 1 << c
+        if self.held[p] & bit:
+            self.held[p] ^= bit
+            return True
+        if self.unknown[p] and self.unseen & bit:
+            self.unknown[p] -= 1
+            self.unseen ^= bit
+            return True
+        return False
+
+    def reveal(self, p: int, mask: Mask) -> Mask:
+        """Make the cards of ``mask`` known in ``p``'s hand where its unseen cards allow;
+        return the cards of ``mask`` that ``p`` cannot hold."""
+        extra = mask & ~self.held[p]
+        if not extra:
+            return 0
+        possible = extra & self.unseen
+        missing = extra & ~self.unseen
+        n = card_count(possible)
+        if n > self.unknown[p]:
+            # more cards than unseen slots: none of them can be vouched for
+            return extra
+        self.unknown[p] -= n
+        self.unseen &= ~possible
+        self.held[p] |= possible
+        return missing
+
+    def not_a_card(self, what: str, value: object, place: Place) -> object:
+        """Report a value that is not a card (``what`` did it); the hand cannot go on."""
+        self.add(FindingCode.BAD_CARD, f"{what} {value!r}, which is not a card", place)
+        return ABANDON
+
+    def not_held(self, p: int, verb: str, c: Card, place: Place) -> None:
+        name = self.players[p]
+        where = self.where(c)
+        tail = f"which is {where}" if where and not where.startswith(f"in {name}'s") else (
+            f"which is not in {name}'s hand"
+        )
+        self.add(FindingCode.CARD_NOT_IN_HAND, f"{name} {verb} {card_name(c)}, {tail}", place)
+
