@@ -49,26 +49,15 @@ class RecordResult(msgspec.Struct, frozen=True, gc=False):
     source: str
     index: int
     line: int
+    status: Status
+    codes: tuple[str, ...] = ()
+    """finding codes, errors and advisories, in the order found"""
+    error_codes: tuple[str, ...] = ()
     verdict: Verdict | None = None
     """None: the record is unreadable, and ``error`` says why"""
     error: str = ""
     column: int = 0
     """where the unreadable record went wrong, when known"""
-
-    @property
-    def status(self) -> Status:
-        if self.verdict is None:
-            return "unreadable"
-        return "clean" if self.verdict.clean else "findings"
-
-    @property
-    def codes(self) -> tuple[str, ...]:
-        """finding codes, errors and advisories, in the order found"""
-        return () if self.verdict is None else self.verdict.codes
-
-    @property
-    def error_codes(self) -> tuple[str, ...]:
-        return () if self.verdict is None else tuple(f.code for f in self.verdict.errors)
 
     @property
     def rows(self) -> tuple[FindingRow, ...]:
@@ -138,7 +127,7 @@ class BatchSummary(msgspec.Struct):
 
 
 def unreadable(source: str, index: int, line: int, message: str, column: int = 0) -> RecordResult:
-    return RecordResult(source, index, line, None, message, column)
+    return RecordResult(source, index, line, "unreadable", error=message, column=column)
 
 
 def from_record_error(error: RecordError, index: int) -> RecordResult:
@@ -154,7 +143,11 @@ def from_file_error(error: InputFileError) -> RecordResult:
 
 def check_record(record: GameRecord, line: int, rules: Rules | None = None) -> RecordResult:
     """Adjudicate one decoded record that starts on ``line``."""
-    return RecordResult(record.source, record.index, line, adjudicate(record, rules))
+    verdict = adjudicate(record, rules)
+    codes = verdict.codes
+    errors = tuple(f.code for f in verdict.findings if f.severity == "error")
+    status: Status = "findings" if errors else "clean"
+    return RecordResult(record.source, record.index, line, status, codes, errors, verdict)
 
 
 def check_decoded(items: Iterable[Decoded], rules: Rules | None = None) -> Iterator[RecordResult]:
