@@ -664,7 +664,7 @@ def record_rules(name: object, overrides: Iterable[tuple[object, object]] = ()) 
     problems as findings, ``advise --at`` refuses the record. Never raises; remembered for
     the last 256 pairs, since a batch names few.
     """
-    pairs = tuple(overrides)
+    pairs = overrides if type(overrides) is tuple else tuple(overrides)
     try:
         return _record_rules(name, pairs)
     except TypeError:  # unhashable values (lists from JSON): as text

@@ -151,23 +151,24 @@ def check_record(record: GameRecord, line: int, rules: Rules | None = None) -> R
 
 
 def check_decoded(items: Iterable[Decoded], rules: Rules | None = None) -> Iterator[RecordResult]:
-    """Adjudicate decoded records in order; never raises for any input.
-
-    A failure that is a bug of ginref's (it should not exist) is still reported, as an
-    unreadable record naming it, so that no record of the batch goes missing.
-    """
-    for item in items:
-        record = item.record
-        if isinstance(record, RecordError):
-            yield from_record_error(record, item.index)
-            continue
-        try:
-            yield check_record(record, item.line, rules)
-        except Exception as exc:
-            yield unreadable(record.source, item.index, item.line,
-                             f"internal error, please report it: {type(exc).__name__}: {exc}"[:300])
+    """Adjudicate decoded records in order; never raises for any input."""
+    return (_checked(item, rules) for item in items)
 
 
 def check_raw(raw: RawRecord, rules: Rules | None = None) -> list[RecordResult]:
     """Decode and adjudicate the records of one raw unit; never raises for any input."""
-    return list(check_decoded(decoded([raw]), rules))
+    return [_checked(item, rules) for item in decoded((raw,))]
+
+
+def _checked(item: Decoded, rules: Rules | None) -> RecordResult:
+    """One decoded record's result. A failure that is a bug of ginref's (it should not exist)
+    is still reported, as an unreadable record naming it, so that no record of the batch goes
+    missing."""
+    record = item.record
+    if isinstance(record, RecordError):
+        return from_record_error(record, item.index)
+    try:
+        return check_record(record, item.line, rules)
+    except Exception as exc:
+        return unreadable(record.source, item.index, item.line,
+                          f"internal error, please report it: {type(exc).__name__}: {exc}"[:300])

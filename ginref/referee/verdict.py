@@ -214,9 +214,25 @@ def _meld_names(mask: Mask) -> list[str]:
 # -- rules ------------------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=256)
-def _system(rules: Rules) -> MeldSystem:
-    return MeldSystem.from_rules(rules)
+Ruled = tuple[Rules, MeldSystem, tuple[str, ...]]
+
+
+def _ruled(name: object, overrides: tuple[tuple[object, object], ...]) -> Ruled:
+    """The rules a record names (:func:`ginref.rules.record_rules`), their meld system, and
+    the problems met."""
+    named = record_rules(name, overrides)
+    return named.rules, MeldSystem.from_rules(named.rules), named.problems
+
+
+_cached_rules = functools.lru_cache(maxsize=256)(_ruled)
+"""a batch names few rule sets: each is built once (hashing a Rules per record costs more)"""
+
+
+def _rules_of(record: GameRecord) -> Ruled:
+    try:
+        return _cached_rules(record.rules, record.overrides)
+    except TypeError:  # unhashable values (lists from JSON)
+        return _ruled(record.rules, record.overrides)
 
 
 # -- the game ---------------------------------------------------------------------------
@@ -257,9 +273,8 @@ def adjudicate(record: GameRecord, rules: Rules | None = None) -> Verdict:
     """
     findings: list[Finding] = []
     if rules is None:
-        named = record_rules(record.rules, record.overrides)
-        rules, system = named.rules, _system(named.rules)
-        for problem in named.problems:
+        rules, system, problems = _rules_of(record)
+        for problem in problems:
             findings.append(finding(FindingCode.UNKNOWN_RULES, problem, record.place, -1))
     else:
         system = MeldSystem.from_rules(rules)
