@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from ginref.cli import cli
 from ginref.records import GameRecord, read_records
 from ginref.referee import adjudicate
+from tests.test_readme import transcripts
 
 ROOT = Path(__file__).resolve().parent.parent
 RESEARCH = ROOT / "samples" / "research"
@@ -66,6 +67,14 @@ def test_the_episode_is_the_first_historys_game_claiming_only_the_win() -> None:
     assert claim is not None and history_claim is not None
     assert (claim.outcome, claim.winner) == ("win", history_claim.winner)
     assert dict(game.tags) == {"Site": "Kaggle", "Episode": json.loads(EPISODE.read_text())["id"]}
+
+
+def test_the_readme_shows_verify_and_convert_from_kaggle_on_them() -> None:
+    """The transcripts themselves are run and compared by tests/test_readme.py."""
+    commands = [command for command, _ in transcripts()]
+    shown = f"ginref verify {' '.join(str(p.relative_to(ROOT)) for p in SAMPLES)}"
+    assert shown in commands
+    assert f"ginref convert {EPISODE.relative_to(ROOT)} --from kaggle --to gin" in commands
 
 
 def test_the_tool_writes_these_files_byte_for_byte(tmp_path: Path) -> None:
