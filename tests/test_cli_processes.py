@@ -405,6 +405,24 @@ def test_a_fifo_is_refused_at_once_never_read(tmp_path: Path, label: str, args: 
     assert f"{fifo}: " in said and "fifo" in said.lower()
 
 
+@pytest.mark.parametrize("output", ["new.json", "old.json", "out.gin", "/dev/null", "-"])
+def test_convert_refuses_a_fifo_as_its_input_whatever_the_output(tmp_path: Path, output: str) -> None:
+    """``convert FIFO -o OUT`` once exited 4 with ``OUT: cannot write: inputFileError``: the
+    input's refusal was taken for the output's. It is the input's (exit 3, verify's words),
+    and OUT is neither created nor touched."""
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)
+    (tmp_path / "old.json").write_text("as it was\n")
+    target = output if output in ("-", "/dev/null") else str(tmp_path / output)
+    verified = ginref("verify", str(fifo), timeout=10)
+    line = assert_quiet_failure(ginref("convert", str(fifo), "-o", target, timeout=10), 3)
+    assert line == f"Error: {fifo}: cannot read a FIFO (named pipe); give a regular file"
+    assert verified.returncode == 3
+    assert verified.stdout.decode().startswith(f"{fifo}: unreadable: cannot read a FIFO (named pipe); give")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.json", "pipe.jsonl"]
+    assert (tmp_path / "old.json").read_text() == "as it was\n"
+
+
 @pytest.mark.parametrize(("label", "args"), PATH_COMMANDS, ids=[c[0] for c in PATH_COMMANDS])
 def test_a_path_that_does_not_exist_is_a_usage_error(tmp_path: Path, label: str, args: list[str]) -> None:
     missing = tmp_path / "no-such-file.gin"

@@ -116,3 +116,57 @@ def test_refuses_to_overwrite_its_input(tmp_path: Path) -> None:
 def test_unknown_option_is_a_usage_error() -> None:
     code, _, err = run("convert", str(KNOCK), "--to", "xml")
     assert code == 2 and "'xml' is not one of" in err
+
+
+# -- --to openspiel of a record under other rules (issue 25) ------------------------------------
+
+TIE_OPENSPIEL = SAMPLES / "tie-openspiel.gin"
+
+
+def test_other_rules_are_refused_with_a_whole_sentence_and_exit_2() -> None:
+    """Once exit 3 (unreadable) and a message cut with "...": the record reads well; what
+    cannot be done is the request. The sentence names the knob, both values and the way on."""
+    code, out, err = run("convert", str(KNOCK), "--to", "openspiel")
+    assert (code, out) == (2, "")
+    assert err == (f"{KNOCK}:7: OpenSpiel plays tie_policy=no_score where the record's standard rules have "
+                   "undercut (and 9 more); re-rule it with --override-rules --rules openspiel\n")
+
+
+def test_override_rules_writes_the_moves_for_openspiel_to_replay() -> None:
+    """The way on that the refusal names: the history OpenSpiel replays to Ann's knock, 21."""
+    reruled = ("--override-rules", "--rules", "openspiel")
+    code, history, err = run("convert", str(KNOCK), "--to", "openspiel", *reruled)
+    assert (code, err) == (0, "")
+    (record,) = records(history, "x.txt")
+    assert (record.rules, record.overrides) == ("openspiel", ())
+    claim = record.hands[0].result
+    assert claim is not None and (claim.outcome, claim.winner, claim.points) == ("knock", "P0", 21)  # P0: Ann
+    assert run("verify", "-", input=history)[0] == 0
+
+
+def test_override_rules_re_rules_every_form() -> None:
+    code, text, _ = run("convert", str(KNOCK), "--to", "gin", "--override-rules", "--rules", "hoyle",
+                        "--set", "gin_bonus=30")
+    (record,) = records(text, "x.gin")
+    assert code == 0 and (record.rules, record.overrides) == ("hoyle", (("gin_bonus", "30"),))
+    assert record.hands == read_text(KNOCK.read_text(encoding="utf-8")).hands
+
+
+def test_rules_without_override_rules_change_nothing() -> None:
+    code, _, err = run("convert", str(KNOCK), "--to", "openspiel", "--rules", "openspiel")
+    assert code == 2 and err.startswith("note: each record is ruled under the rules it names")
+
+
+@pytest.mark.parametrize(("extra", "code"), [
+    ("", 2),  # only a record OpenSpiel cannot express: 2
+    ('[Rules "standard"]\n[Players "Ann" "Bo"]\n[Dealer "Bo"]\n[Deal "Ann" "3C 4X"]\n', 3),  # unreadable wins
+])
+def test_the_expressible_records_are_written_and_the_exit_code_says_why_not_all(
+    tmp_path: Path, extra: str, code: int
+) -> None:
+    source = tmp_path / "mixed.gin"
+    source.write_text("\n".join(p.read_text(encoding="utf-8") for p in (TIE_OPENSPIEL, KNOCK)) + "\n" + extra)
+    out = tmp_path / "out.txt"
+    got, _, err = run("convert", str(source), "--to", "openspiel", "-o", str(out))
+    assert got == code and len(err.splitlines()) == 1 + bool(extra)
+    assert out.read_text() == run("convert", str(TIE_OPENSPIEL), "--to", "openspiel")[1]

@@ -26,12 +26,14 @@ from ginref.records.openspiel import (
     MELDS,
     GameParams,
     History,
+    InexpressibleError,
     assign_layoffs,
     card_from_openspiel,
     card_to_openspiel,
     decode_history,
     encode_history,
     encode_pairs,
+    params_for,
     parse_game_string,
     parse_history_line,
     parse_serialized,
@@ -102,8 +104,7 @@ def test_a_game_ginref_cannot_honour_is_a_clear_error(text: str, message: str) -
 def test_every_sample_round_trips_through_a_history_with_openspiels_returns() -> None:
     assert len(SAMPLES) >= 150
     for record in SAMPLES:
-        params = GameParams.from_overrides(record.overrides)
-        assert params is not None
+        params = params_for(record)
         back = decode_history(_history(encode_history(record)), params)
         # the tool wrote OpenSpiel's returns as the claim; the decoder reconstructs them
         assert back.hands[0].result == record.hands[0].result, dict(record.tags)["Event"]
@@ -230,11 +231,61 @@ def test_the_cli_reads_every_input_by_content(tmp_path: Path) -> None:
     assert forced.exit_code == 3
 
 
-def test_records_openspiel_cannot_express_are_clear_errors() -> None:
-    standard = next(iter(read_records(GAMES.parent.parent / "knock-layoffs.gin")))
-    assert isinstance(standard, GameRecord)
-    with pytest.raises(RecordError, match="only records under the openspiel rules"):
-        encode_history(standard)
+KNOCK = next(iter(read_records(GAMES.parent.parent / "knock-layoffs.gin")))
+
+
+def _other_rules() -> list[tuple[str, tuple[tuple[str, str], ...], str]]:
+    """Every preset OpenSpiel does not play, and every one-knob change of openspiel's that no
+    parameter of OpenSpiel's sets: (rule set, overrides, the knob named first)."""
+    from ginref.rules import KNOB_NAMES, PRESETS, knob_choices, record_rules
+
+    cases = [(name, (), "") for name in sorted(PRESETS) if name != "openspiel"]
+    for knob in KNOB_NAMES:
+        if knob in ("knock_limit", "gin_bonus", "undercut_bonus"):
+            continue
+        for value in knob_choices(knob) or ("7",):
+            named = record_rules("openspiel", [(knob, value)])
+            if not named.problems and named.rules.overrides and (knob, value) != ("oklahoma", "gin_only"):
+                cases.append(("openspiel", ((knob, value),), knob))
+    return cases
+
+
+@pytest.mark.parametrize(("rules", "overrides", "knob"), _other_rules())
+def test_rules_openspiel_cannot_play_are_named_in_a_whole_sentence(
+    rules: str, overrides: tuple[tuple[str, str], ...], knob: str
+) -> None:
+    from msgspec.structs import replace
+
+    assert isinstance(KNOCK, GameRecord)
+    with pytest.raises(InexpressibleError) as refused:
+        encode_history(replace(KNOCK, rules=rules, overrides=overrides))
+    message = refused.value.message
+    assert not message.endswith("..."), message
+    assert message.startswith(f"OpenSpiel plays {knob}") and f"the record's {rules} rules have " in message
+    assert message.endswith("; re-rule it with --override-rules --rules openspiel")
+
+
+@pytest.mark.parametrize("overrides", [
+    (), (("gin_bonus", "20"),), (("knock_limit", "8"), ("undercut_bonus", "10")), (("oklahoma", "gin_only"),),
+])
+def test_the_knobs_openspiel_has_parameters_for_are_written(overrides: tuple[tuple[str, str], ...]) -> None:
+    from msgspec.structs import replace
+
+    assert isinstance(KNOCK, GameRecord)
+    record = replace(KNOCK, rules="openspiel", overrides=overrides)
+    back = decode_history(_history(encode_history(record)), params_for(record))
+    assert back.overrides == tuple(sorted(overrides)) and adjudicate(back).clean
+
+
+def test_an_unknown_rule_set_or_an_oklahoma_knock_card_is_refused() -> None:
+    from msgspec.structs import replace
+
+    assert isinstance(KNOCK, GameRecord)
+    with pytest.raises(InexpressibleError, match="the record asks for rules 'nope', which ginref does not"):
+        encode_history(replace(KNOCK, rules="nope"))
+    oklahoma_nine = (("knock_limit", "9"), ("oklahoma", "gin_only"))
+    with pytest.raises(InexpressibleError, match="under oklahoma openspiel ignores knock_card"):
+        encode_history(replace(KNOCK, rules="openspiel", overrides=oklahoma_nine))
 
 
 # -- against OpenSpiel itself -------------------------------------------------------------------

@@ -8,11 +8,11 @@ import sys
 from collections.abc import Callable, Generator
 from contextlib import nullcontext
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import click
 
-from ginref.cli.exits import ClusterUnavailable, UnreadableError, fail
+from ginref.cli.exits import EXIT_UNREADABLE, EXIT_USAGE, ClusterUnavailable, fail, input_errors
 from ginref.cli.options import (
     no_records,
     override_rules_option,
@@ -22,12 +22,12 @@ from ginref.cli.options import (
     rules_options,
 )
 from ginref.cli.output import ProgressLine, emit
-from ginref.errors import InputFileError
 from ginref.rules import Rules
 
 if TYPE_CHECKING:
     from ginref.batch import BatchSummary, RecordResult
     from ginref.batch.cluster import ClusterRun
+    from ginref.errors import RecordError
     from ginref.records.io import ReadProgress
     from ginref.records.model import InputForm, RecordFormat
 
@@ -265,9 +265,19 @@ def _write_results(
     help="Output format (openspiel: one action history per line)  "
     "[default: from OUTPUT, else the other form of INPUT]",
 )
+@rules_options
+@override_rules_option
 @reader_options
 def convert(
-    input_path: str, output_path: str, to_format: RecordFormat | None, from_form: InputForm | None, game: str
+    input_path: str,
+    output_path: str,
+    to_format: RecordFormat | None,
+    rules_name: str | None,
+    rules_file: Path | None,
+    overrides: tuple[str, ...],
+    override_rules: bool,
+    from_form: InputForm | None,
+    game: str,
 ) -> None:
     """Convert records between the text form (.gin) and JSON (.json, .jsonl).
 
@@ -276,8 +286,19 @@ def convert(
     by content, or forced with --from (--game gives histories their parameters).
     Nothing is lost either way: free tags, unseen cards (`??`), claims and
     totals all carry over. A record that cannot be read is reported on stderr
-    as `source:line:column: message` and the others are still converted; the
-    exit code is then 3. --to openspiel writes one action history per line.
+    as `source:line:column: message` and the others are still converted.
+
+    --to openspiel writes one action history per line. OpenSpiel plays its
+    own rules (knock_limit, gin_bonus, undercut_bonus and oklahoma=gin_only
+    are its parameters); a record under other rules is refused, saying which
+    knob differs; --override-rules --rules openspiel re-rules it, and its
+    moves are written for OpenSpiel to replay under its own rules. In any
+    form, --override-rules writes every record under --rules (--rules-file,
+    --set) instead of the rules it names; its claims are kept as recorded.
+
+    Exit 0 done, 3 a record or the input could not be read, 2 a record the
+    output form cannot express (and usage errors); -o is written in full or
+    not at all.
 
     \b
     Examples:
@@ -285,28 +306,47 @@ def convert(
       ginref convert games.jsonl -o games.gin
       cat hand.gin | ginref convert - --to jsonl >> all.jsonl
       ginref convert episode.json --from kaggle --to gin
-      ginref convert hand.gin --to openspiel
+      ginref convert hand.gin --to openspiel --override-rules --rules openspiel
     """
-    from ginref.files import atomic_output
-    from ginref.records import STDIN, convert_records, record_format
+    from ginref.records import STDIN, convert_records
+
+    rules = replacing_rules(rules_name, rules_file, overrides, override_rules)
+    to = _output_form(input_path, output_path, to_format)
+    # the reader reads stdin's bytes (.buffer), so that bad UTF-8 is one bad record
+    stream = sys.stdin if input_path == "-" else input_path
+    source = STDIN if input_path == "-" else None
+    refused: list[RecordError] = []
+    # the input's errors are raised inside the output's block, which then keeps -o as it was
+    with _output(output_path) as out, input_errors():
+        for error in convert_records(stream, out, to=to, source=source, format=from_form, game=game,
+                                     rules=rules):
+            refused.append(error)
+            click.echo(str(error), err=True)
+    sys.exit(_convert_exit_code(refused))
+
+
+def _output_form(input_path: str, output_path: str, to_format: RecordFormat | None) -> RecordFormat | None:
+    """The form to write: --to, else OUTPUT's extension (None: the other form of INPUT)."""
+    from ginref.records import record_format
 
     if input_path != "-" and output_path != "-" and Path(input_path).resolve() == Path(output_path).resolve():
         fail("the output would overwrite the input; choose another OUTPUT")
     if output_path != "-" and not os.path.isdir(os.path.dirname(output_path) or "."):
         fail(f"-o: the folder of {output_path!r} does not exist")
     suffix_form = None if output_path == "-" else record_format(output_path)
-    to = to_format or (suffix_form if suffix_form in ("gin", "json", "jsonl") else None)
-    # the reader reads stdin's bytes (.buffer), so that bad UTF-8 is one bad record
-    stream = sys.stdin if input_path == "-" else input_path
-    source = STDIN if input_path == "-" else None
-    unreadable = False
-    writer = nullcontext(sys.stdout) if output_path == "-" else atomic_output(output_path)
-    try:
-        with writer as out:
-            for error in convert_records(stream, out, to=to, source=source, format=from_form, game=game):
-                unreadable = True
-                click.echo(str(error), err=True)
-    except InputFileError as exc:
-        raise UnreadableError(str(exc)) from None
-    if unreadable:
-        sys.exit(3)
+    return to_format or (suffix_form if suffix_form in ("gin", "json", "jsonl") else None)
+
+
+def _output(output_path: str) -> contextlib.AbstractContextManager[IO[str]]:
+    from ginref.files import atomic_output
+
+    return nullcontext(sys.stdout) if output_path == "-" else atomic_output(output_path)
+
+
+def _convert_exit_code(refused: list[RecordError]) -> int:
+    """3 when a record could not be read; else 2 when one cannot be written in the form asked."""
+    from ginref.records.openspiel import InexpressibleError
+
+    if any(not isinstance(error, InexpressibleError) for error in refused):
+        return EXIT_UNREADABLE
+    return EXIT_USAGE if refused else 0

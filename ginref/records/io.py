@@ -29,7 +29,7 @@ import itertools
 import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from typing import IO, cast
+from typing import IO, TYPE_CHECKING, cast
 
 import msgspec
 
@@ -61,6 +61,9 @@ from ginref.records.text import (
     is_game_tag_line,
     read_text,
 )
+
+if TYPE_CHECKING:
+    from ginref.rules import Rules
 
 __all__ = [
     "MAX_JSON",
@@ -892,15 +895,25 @@ def convert_records(
     source: str | None = None,
     format: InputForm | None = None,
     game: str = "",
+    rules: Rules | None = None,
 ) -> Iterator[RecordError]:
     """Read every record of ``input`` and write it to ``output`` in ``to``; yield each
     ``RecordError`` met (the record is skipped, the rest are converted).
 
-    ``to`` defaults to the other form: JSON Lines from text, text from JSON.
+    ``to`` defaults to the other form: JSON Lines from text, text from JSON. ``rules``
+    replaces the rules each record names (its claims are kept as recorded).
     """
     name = _source_name(input, source)
     with _opened(input) as stream:
         found, lines = _resolved(stream, format or record_format(name))
         target: RecordFormat = to or ("gin" if found != "gin" else "jsonl")
         records = (record for raw in _units(lines, name, found, game) for record in decode(raw))
+        if rules is not None:
+            records = (_reruled(item, rules) for item in records)
         yield from write_records(records, output, target)
+
+
+def _reruled(item: GameRecord | RecordError, rules: Rules) -> GameRecord | RecordError:
+    if isinstance(item, RecordError):
+        return item
+    return msgspec.structs.replace(item, rules=rules.name, overrides=rules.overrides)

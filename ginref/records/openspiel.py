@@ -46,12 +46,14 @@ __all__ = [
     "PLAYERS",
     "GameParams",
     "History",
+    "InexpressibleError",
     "card_from_openspiel",
     "card_to_openspiel",
     "decode_history",
     "encode_history",
     "encode_pairs",
     "format_history",
+    "params_for",
     "parse_game_string",
     "parse_history_line",
     "parse_serialized",
@@ -141,20 +143,6 @@ class GameParams(msgspec.Struct, frozen=True):
             ("undercut_bonus", self.undercut_bonus, 25),
         )
         return tuple((knob, str(value)) for knob, value, default in knobs if value != default)
-
-    @classmethod
-    def from_overrides(cls, overrides: Sequence[tuple[str, str]]) -> GameParams | None:
-        """The parameters that play ``openspiel`` with these overrides; None if OpenSpiel cannot."""
-        values: dict[str, int | bool] = {}
-        for knob, value in overrides:
-            if knob == "oklahoma" and value in ("gin_only", "off"):
-                values["oklahoma"] = value == "gin_only"
-            elif knob in ("gin_bonus", "undercut_bonus", "knock_limit") and re.fullmatch("[0-9]{1,6}", value):
-                values["knock_card" if knob == "knock_limit" else knob] = int(value)
-            else:
-                return None
-        params = cls(**values)  # type: ignore[arg-type]
-        return params if params.problem() is None else None
 
 
 _GAME_RE = re.compile(r"\s*(gin_rummy(?:_proxy)?)\s*(?:\((.*)\))?\s*")
@@ -688,6 +676,11 @@ def assign_layoffs(melds: Sequence[Mask], cards: Sequence[Card]) -> list[int] | 
 # -- writing ------------------------------------------------------------------------------------
 
 
+class InexpressibleError(RecordError):
+    """A record read well that OpenSpiel cannot express (other rules, several hands, unseen
+    cards, an eleven-card deal, big gin): the request cannot be done, not the reading."""
+
+
 def encode_history(record: GameRecord) -> list[int]:
     """The action history OpenSpiel replays to this hand (see :func:`encode_pairs`)."""
     return _encode(record).actions
@@ -702,15 +695,13 @@ def encode_pairs(record: GameRecord) -> str:
 def _encode(record: GameRecord) -> _Writer:
     """The action history OpenSpiel replays to this hand (chance outcomes included).
 
-    Raises :class:`RecordError` for a record OpenSpiel cannot express: not one hand of the
-    ``openspiel`` rules with overrides OpenSpiel has parameters for, unseen cards, an
+    Raises :class:`InexpressibleError` for a record OpenSpiel cannot express: not one hand of
+    rules that OpenSpiel's parameters can play (``openspiel``, with other ``knock_limit``,
+    ``gin_bonus``, ``undercut_bonus`` or ``oklahoma = gin_only``), unseen cards, an
     eleven-card deal, big gin, a meld OpenSpiel has no id for. A knock with no recorded
     defence gets the defender's best one, as the referee scores it.
     """
-    params = GameParams.from_overrides(record.overrides) if record.rules == "openspiel" else None
-    if params is None:
-        raise _cannot(record, "only records under the openspiel rules (with knobs gin_bonus, undercut_bonus, "
-                      "knock_limit or oklahoma) can be written as openspiel histories")
+    params = params_for(record)
     if len(record.hands) != 1:
         raise _cannot(record, f"an openspiel history is one hand; the record has {len(record.hands)}")
     hand = record.hands[0]
@@ -725,8 +716,43 @@ def _encode(record: GameRecord) -> _Writer:
     return writer
 
 
-def _cannot(record: GameRecord, message: str) -> RecordError:
-    return RecordError(f"cannot write as openspiel: {message}", record.source, record.place.line)
+def _cannot(record: GameRecord, message: str) -> InexpressibleError:
+    return InexpressibleError(f"cannot write as openspiel: {message}", record.source, record.place.line)
+
+
+_PARAMETER_KNOBS = frozenset({"knock_limit", "gin_bonus", "undercut_bonus"})
+"""the knobs OpenSpiel's gin_rummy has a parameter for (``oklahoma`` too, but only ``gin_only``)"""
+
+
+def params_for(record: GameRecord) -> GameParams:
+    """The parameters that make OpenSpiel play the rules the record names, knob for knob;
+    raises :class:`InexpressibleError` naming the first knob that no parameter can set."""
+    from ginref.rules import KNOB_NAMES, PRESETS, record_rules
+
+    named = record_rules(record.rules, record.overrides)
+    if named.problems:
+        raise _cannot(record, named.problems[0])
+    rules, openspiel = named.rules, PRESETS["openspiel"]
+    differ = [knob for knob in KNOB_NAMES if getattr(rules, knob) != getattr(openspiel, knob)
+              and knob not in _PARAMETER_KNOBS and (knob, rules.oklahoma) != ("oklahoma", "gin_only")]
+    if differ:
+        ours, theirs = (_knob_text(getattr(r, differ[0])) for r in (rules, openspiel))
+        more = f" (and {len(differ) - 1} more)" if len(differ) > 1 else ""
+        # no "cannot write as openspiel:" here: the whole sentence must fit in MAX_MESSAGE
+        message = (f"OpenSpiel plays {differ[0]}={theirs} where the record's {rules.name} rules have {ours}"
+                   f"{more}; re-rule it with --override-rules --rules openspiel")
+        raise InexpressibleError(message, record.source, record.place.line)
+    params = GameParams(knock_card=rules.knock_limit, gin_bonus=rules.gin_bonus,
+                        undercut_bonus=rules.undercut_bonus, oklahoma=rules.oklahoma == "gin_only")
+    problem = params.problem()
+    if problem is not None:
+        raise _cannot(record, f"OpenSpiel cannot play {rules.label}: {problem}")
+    return params
+
+
+def _knob_text(value: object) -> str:
+    """A knob's value as ``--set`` takes it."""
+    return "off" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
 
 
 class _Writer:
@@ -754,9 +780,9 @@ class _Writer:
         for action in actions:
             self.add(action)
 
-    def fail(self, message: str, place: Place | None = None) -> RecordError:
+    def fail(self, message: str, place: Place | None = None) -> InexpressibleError:
         where = place if place is not None and place.line else self.record.place
-        return RecordError(f"cannot write as openspiel: {message}", self.record.source, where.line,
+        return InexpressibleError(f"cannot write as openspiel: {message}", self.record.source, where.line,
                            where.column)
 
     def card(self, c: object, what: str, place: Place | None = None) -> int:
