@@ -560,15 +560,16 @@ RULE_NAMES: tuple[str, ...] = tuple(sorted({*PRESET_NAMES, *ALIASES}))
 
 
 def _rules_choices(key: str) -> str:
-    """The one wording of what a rule set may be called: the closest name to ``key`` when one
-    is close, else every preset (aliases are left to ``ginref rules``); short enough that a
-    message naming a rules file and its line stays one short line."""
+    """The one wording of what a rule set may be called: the closest name or alias to ``key``
+    when one is close, else every preset with its aliases (``hoyle (tallynight)``)."""
     import difflib  # only a misspelt name needs it
 
     close = difflib.get_close_matches(key, RULE_NAMES, n=1)
     if close:
         return f"did you mean {close[0]!r}? (`ginref rules` lists every rule set)"
-    return f"choose from: {', '.join(PRESET_NAMES)}"
+    named = (f"{name} ({', '.join(PRESETS[name].aliases)})" if PRESETS[name].aliases else name
+             for name in PRESET_NAMES)
+    return f"choose from: {', '.join(named)}"
 
 
 def parse_override(text: str) -> tuple[str, str]:

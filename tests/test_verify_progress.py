@@ -18,6 +18,7 @@ from ginref.records import format_jsonl
 from ginref.records.io import ReadProgress, read_paths
 from ginref.render import progress_text
 from tests.support.randomplay import random_hand
+from tests.support.terminal import read_until_closed
 
 
 @pytest.fixture(scope="module")
@@ -37,15 +38,7 @@ def verify_on_a_terminal(args: list[str], *, stdout_to_terminal: bool, out: Path
             stdout=slave if stdout_to_terminal else file, stderr=slave, stdin=subprocess.DEVNULL,
         )
         os.close(slave)
-        seen = b""
-        while True:
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            seen += chunk
+        seen = read_until_closed(master)
         process.wait(timeout=120)
     os.close(master)
     return seen, out.read_bytes()

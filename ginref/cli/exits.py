@@ -7,7 +7,8 @@ Exit codes (:func:`ginref.cli.process.main`; README's "Exit codes" says the same
 - 2 usage or bad input, a path that does not exist, an ``-o`` that cannot be written to,
   a record the output form cannot express (``convert --to openspiel`` of other rules)
 - 3 unreadable input: a path that exists but cannot be read (a FIFO, no permission),
-  bytes that are not text, records or sheet lines that do not parse
+  bytes that are not text, records, sheet lines or a rules file that do not parse, input
+  with no hand or record at all ("no hands on stdin")
 - 4 the output could not be written (a full disk; a stdout error other than a closed pipe)
 - 69 ``verify --scheduler``: dask is not installed, or its scheduler cannot be reached (EX_UNAVAILABLE)
 - 70 an internal error (a bug: one line asks for a report; ``GINREF_DEBUG=1`` shows the traceback)
@@ -15,7 +16,8 @@ Exit codes (:func:`ginref.cli.process.main`; README's "Exit codes" says the same
 - 141 the reader of stdout went away (``ginref verify big | head -1``): quiet, as if
   killed by SIGPIPE, which is what a shell reports as 141
 
-Every error is one line on stderr. Tests that run :data:`cli` through click's
+Every error is one line on stderr; a usage error may add where the help is
+(:mod:`ginref.cli.app`). Tests that run :data:`cli` through click's
 ``CliRunner`` bypass :func:`main`, so bugs still surface there as exceptions.
 """
 
@@ -25,7 +27,7 @@ import errno
 import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import NoReturn
+from typing import IO, Any, NoReturn
 
 import click
 
@@ -50,6 +52,22 @@ class InputError(click.ClickException):
     """Bad input on the command line or stdin: one line, exit code 2."""
 
     exit_code = EXIT_USAGE
+
+
+class UsageLine(click.UsageError):
+    """A usage error as one line, exit code 2: no usage block, and with ``help_for`` (a
+    command's path) the line that says where its help is (``Try 'ginref analyze --help'``)."""
+
+    def __init__(
+        self, message: str, ctx: click.Context | None = None, *, help_for: str | None = None
+    ) -> None:
+        super().__init__(message, ctx)
+        self.help_for = help_for
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        click.echo(f"Error: {self.format_message()}", file=file, err=file is None)
+        if self.help_for:
+            click.echo(f"Try '{self.help_for} --help' for help.", file=file, err=file is None)
 
 
 class UnreadableError(click.ClickException):

@@ -11,12 +11,15 @@ import click
 
 from ginref.cli.exits import InputError, UnreadableError, fail, input_errors
 from ginref.cli.options import (
+    RULES_FILE,
     PlayersType,
     complete_knobs,
     complete_rule_names,
+    needs_extra,
+    no_hands,
     override_rules_option,
     resolve_rules,
-    rules_options,
+    rules_options_for,
 )
 from ginref.cli.output import emit, output_width
 from ginref.errors import GinrefError, InputFileError, RecordError
@@ -29,7 +32,7 @@ from ginref.rules import PRESET_NAMES, PRESETS
               help="Show NAME with knobs changed.")
 @click.option(
     "--rules-file",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=RULES_FILE,
     help="Show the rules a TOML file describes.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print JSON only.")
@@ -65,12 +68,9 @@ def rules_command(
     emit(to_json(rules.to_dict()) if as_json else rules_text(rules, output_width()))
 
 
-# -- layoffs / score --------------------------------------------------------------
-
-
-@click.command()
+@click.command(epilog=needs_extra("--plot", "matplotlib", "plot"))
 @click.argument("sheet", metavar="SHEET|-", type=click.Path(allow_dash=True))
-@rules_options
+@rules_options_for("sheet")
 @override_rules_option
 @click.option(
     "--players",
@@ -90,7 +90,7 @@ def rules_command(
     help="Also draw the race: running totals per hand as a text bar chart (with --json: as data).",
 )
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False, writable=True), metavar="FILE",
-              help="Draw the race into FILE (.svg, .png or .pdf); needs pip install 'ginref[plot]'.")
+              help="Draw the race into FILE (.svg, .png or .pdf); needs the plot extra (below).")
 @click.option("--keep-going", is_flag=True, help="Report every bad line (exit 3) and score the good ones.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON only.")
 @click.option("--csv", "as_csv", is_flag=True, help="Print the hands as CSV, one row per hand.")
@@ -165,6 +165,8 @@ def game(
         raise InputError(str(exc)) from None
     for error in errors:
         click.echo(f"Error: {error}", err=True)
+    if not parsed.hands and not errors:
+        no_hands(source)
     if parsed.players is None:
         raise UnreadableError(f"{source}: the sheet names no players; nothing to score")
     with input_errors():
@@ -218,6 +220,3 @@ def _print_game(
         if chart:
             emit("")
             emit(race_chart(result))
-
-
-# == verify commands ==

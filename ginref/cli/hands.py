@@ -16,11 +16,13 @@ from ginref.cli.options import (
     MeldsType,
     card_option,
     hand_argument,
+    no_hands,
     output_options,
     replacing_rules,
     require_paths,
     resolve_rules,
     rules_options,
+    rules_options_for,
 )
 from ginref.cli.output import card_style, emit, output_width
 from ginref.errors import GinrefError
@@ -107,6 +109,8 @@ def _analyze_stream(
             answered += 1
     if bad:
         raise InputError(f"{bad} bad hand{'s' if bad != 1 else ''} in the input (see above)")
+    if not answered:
+        no_hands("-")
 
 
 def _analyze_line(
@@ -184,15 +188,12 @@ def knock(
         sys.exit(1)
 
 
-# -- rules ------------------------------------------------------------------------
-
-
 @click.command()
 @hand_argument((10,), "defender: ")
 @click.option(
     "--melds",
     "melds",
-    type=MeldsType(),
+    type=MeldsType("layoffs go onto the knocker's melds, so without them there is nothing to lay off"),
     required=True,
     metavar="MELDS",
     help='The knocker\'s declared melds, e.g. "[4H 5H 6H] [QC QD QS]".',
@@ -244,7 +245,8 @@ def layoffs(
     "melds",
     type=MeldsType(),
     metavar="MELDS",
-    help="The knocker's declared spread (binding). Without it, ginref finds the best one for the knocker.",
+    help="The knocker's declared spread (binding; '' declares none). Without it, ginref finds the best "
+    "one for the knocker.",
 )
 @card_option("--upcard", "The first upcard (Oklahoma limit and spade doubling).")
 @click.option("--names", nargs=2, metavar="KNOCKER DEFENDER", default=None,
@@ -304,7 +306,7 @@ def score(
               help="Cards left in the stock (checked against the unseen cards).")
 @card_option("--upcard", "The first upcard (Oklahoma limit and spade doubling).")
 @card_option("--taken", "The card just taken from the discard pile (may not be thrown back).")
-@rules_options
+@rules_options_for("advise")
 @click.option("--samples", type=click.IntRange(min=1, max=1_000_000), default=20_000, show_default=True,
               help="Defender hands to draw when sampling.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sample.")
@@ -386,6 +388,3 @@ def _recorded_position(
     stdin = sys.stdin.buffer if args[0] == "-" else None
     with input_errors():
         return position_at(args[0], line, rules, stdin=stdin)
-
-
-# == game command ==

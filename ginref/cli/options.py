@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, NoReturn, TypeVar
 
 import click
 from click.shell_completion import CompletionItem
@@ -60,33 +60,74 @@ def complete_knobs(ctx: click.Context, param: click.Parameter, incomplete: str) 
     return [CompletionItem(f"{knob}={value}") for value in values if value.startswith(typed.lower())]
 
 
-def rules_options(f: F) -> F:
+Reads = Literal["hands", "advise", "sheet", "records"]
+"""what a command reads, which decides the rules that apply without --rules"""
+
+
+class RulesOption(click.Option):
+    """``--rules``: its help says, when shown, which rules apply without it and why."""
+
+    def __init__(self, *args: Any, reads: Reads = "hands", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.reads = reads
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        record = super().get_help_record(ctx)
+        if record is None:
+            return None
+        environment = self.resolve_envvar_value(ctx)
+        shown = f"  [default: {rules_default(self.reads, environment)}]"
+        return record[0], record[1] + shown + ("  [env var: GINREF_RULES]" if environment is None else "")
+
+
+def rules_default(reads: Reads, environment: str | None) -> str:
+    """The rules that apply without --rules: standard or the set GINREF_RULES names, and
+    for records and sheets first the rules each names (--override-rules aside)."""
+    given = "standard" if environment is None else f"{environment}, from GINREF_RULES"
+    if reads == "advise":
+        return f"{given}, with --at too" if environment else f"{given}; with --at: the rules the record names"
+    if reads == "sheet":
+        return f"the sheet's `rules:` line, else {given}"
+    if reads == "records":
+        return "the rules each record names" + (f"; with --override-rules: {given}" if environment else "")
+    return given
+
+
+RULES_FILE = click.Path(exists=True, dir_okay=False, readable=False, path_type=Path)
+"""a rules file: one that does not exist is a usage error (2); the reader decides the rest (3)"""
+
+
+def rules_options_for(reads: Reads) -> Callable[[F], F]:
     """``--rules``, ``--rules-file`` and ``--set``, resolved into ``rules``."""
-    f = click.option(
-        "--set",
-        "overrides",
-        multiple=True,
-        metavar="KNOB=VALUE",
-        shell_complete=complete_knobs,
-        help="Change one rule knob (repeatable), e.g. --set gin_bonus=25. See `ginref rules NAME`.",
-    )(f)
-    f = click.option(
-        "--rules-file",
-        type=click.Path(exists=True, dir_okay=False, path_type=Path),
-        help="A TOML file of knobs built on a preset (key `base`).",
-    )(f)
-    f = click.option(
-        "--rules",
-        "rules_name",
-        metavar="NAME",
-        callback=check_rules_name,
-        shell_complete=complete_rule_names,
-        envvar="GINREF_RULES",
-        show_envvar=True,
-        help="The rule set your table plays (`ginref rules` lists them)  "
-        "[default: standard; a record or sheet: the rules it names]",
-    )(f)
-    return f
+
+    def decorate(f: F) -> F:
+        f = click.option(
+            "--set",
+            "overrides",
+            multiple=True,
+            metavar="KNOB=VALUE",
+            shell_complete=complete_knobs,
+            help="Change one rule knob (repeatable), e.g. --set gin_bonus=25. See `ginref rules NAME`.",
+        )(f)
+        f = click.option(
+            "--rules-file", type=RULES_FILE, help="A TOML file of knobs built on a preset (key `base`).",
+        )(f)
+        return click.option(
+            "--rules", "rules_name", cls=RulesOption, reads=reads, metavar="NAME", callback=check_rules_name,
+            shell_complete=complete_rule_names, envvar="GINREF_RULES",
+            help="The rule set your table plays (`ginref rules` lists them)",
+        )(f)
+
+    return decorate
+
+
+rules_options = rules_options_for("hands")
+
+
+def needs_extra(option: str, what: str, extra: str) -> str:
+    """A command's epilog: what ``option`` needs, and the command that installs it, on a line
+    of its own so that help's wrapping never splits it."""
+    return f"\b\n{option} needs {what}, which the {extra} extra installs:\n  pip install 'ginref[{extra}]'"
 
 
 def override_rules_option(f: F) -> F:
@@ -111,7 +152,7 @@ def resolve_rules(
     overrides: tuple[str, ...],
     default: str = "standard",
 ) -> Rules:
-    from ginref.rules import find_rules, load_rules_file, parse_override, with_overrides
+    from ginref.rules import find_rules, parse_override, with_overrides
 
     with input_errors():
         if rules_file is not None and rules_name is not None:
@@ -119,10 +160,20 @@ def resolve_rules(
                 fail("give --rules or --rules-file, not both (a rules file names its base preset)")
             rules_name = None  # GINREF_RULES gives way to a rules file on the command line
         name = default if rules_name is None else rules_name
-        rules = load_rules_file(rules_file) if rules_file is not None else find_rules(name)
+        rules = _rules_in_file(rules_file) if rules_file is not None else find_rules(name)
         if overrides:
             rules = with_overrides(rules, dict(parse_override(text) for text in overrides))
     return rules
+
+
+def _rules_in_file(path: Path) -> Rules:
+    """A rules file's rules; a file that cannot be read as one is unreadable input (exit 3)."""
+    from ginref.rules import load_rules_file
+
+    try:
+        return load_rules_file(path)
+    except GinrefError as exc:
+        raise UnreadableError(str(exc)) from None
 
 
 def output_options(f: F) -> F:
@@ -208,9 +259,13 @@ class CardsType(ParamBase):
 
 
 class MeldsType(ParamBase):
-    """The knocker's melds (``--melds "[4H 5H 6H] [QC QD QS]"``), one mask each."""
+    """The knocker's melds (``--melds "[4H 5H 6H] [QC QD QS]"``), one mask each; ``needed``
+    says why the command has no answer for a knocker who declares none."""
 
     name = "melds"
+
+    def __init__(self, needed: str = "") -> None:
+        self.needed = needed
 
     def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> list[Mask]:
         if isinstance(value, list):
@@ -220,9 +275,12 @@ class MeldsType(ParamBase):
 
         text = str(value)
         try:
-            return [mask_of(meld) for meld in parse_melds(text)]
+            melds = [mask_of(meld) for meld in parse_melds(text)]
         except GinrefError as exc:
             fail(f"--melds: {pointed(exc, text)}")
+        if not melds and self.needed:
+            fail(f"--melds: no melds given; {self.needed}")
+        return melds
 
 
 class PlayersType(ParamBase):
@@ -289,6 +347,11 @@ def require_paths(paths: Sequence[str]) -> None:
                           for p in missing[:3])
         more = f" and {len(missing) - 3} more" if len(missing) > 3 else ""
         fail(f"no such file or folder: {shown}{more}")
+
+
+def no_hands(source: str) -> NoReturn:
+    """Input that held no hand must never look answered: say so, exit 3."""
+    raise UnreadableError("no hands on stdin" if source in ("-", "<stdin>") else f"no hands in {source}")
 
 
 def no_records(paths: Sequence[str]) -> NoReturn:

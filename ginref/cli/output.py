@@ -42,6 +42,14 @@ def output_width() -> int:
     return max(40, shutil.get_terminal_size((WIDTH, 24)).columns)
 
 
+def screen_rows() -> int | None:
+    """The terminal's height when stdout is a terminal, else None (a pipe or a file has no screen)."""
+    if not sys.stdout.isatty():
+        return None
+    import shutil
+
+    return shutil.get_terminal_size((80, 24)).lines
+
 
 class ProgressLine:
     """``verify``'s progress on stderr: records, records per second, and for files the part

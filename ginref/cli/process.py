@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 import click
 
-from ginref.cli.app import cli
+from ginref.cli.app import COMPLETE_VAR, cli
 from ginref.cli.exits import (
     EXIT_INTERNAL,
     EXIT_INTERRUPTED,
@@ -58,7 +58,7 @@ def _run(args: Sequence[str] | None) -> int:
 def _invoke(args: Sequence[str] | None) -> int:
     """Run the command line through click; its exit code instead of click's own exit."""
     argv = list(sys.argv[1:] if args is None else args)
-    if "_GINREF_COMPLETE" in os.environ:
+    if COMPLETE_VAR in os.environ:
         cli.main(argv, prog_name="ginref")  # shell completion: click answers and exits
     try:
         with cli.make_context("ginref", argv) as ctx:

@@ -8,20 +8,21 @@ import sys
 from collections.abc import Callable, Generator
 from contextlib import nullcontext
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, cast
 
 import click
 
 from ginref.cli.exits import EXIT_UNREADABLE, EXIT_USAGE, ClusterUnavailable, fail, input_errors
 from ginref.cli.options import (
+    needs_extra,
     no_records,
     override_rules_option,
     reader_options,
     replacing_rules,
     require_paths,
-    rules_options,
+    rules_options_for,
 )
-from ginref.cli.output import ProgressLine, emit
+from ginref.cli.output import ProgressLine, emit, screen_rows
 from ginref.rules import Rules
 
 if TYPE_CHECKING:
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
 
 @click.command()
 @click.argument("record", metavar="RECORD|-", type=click.Path(allow_dash=True))
-@rules_options
+@rules_options_for("records")
 @override_rules_option
 @reader_options
 @click.option("--json", "as_json", is_flag=True, help="Print JSON only: one verdict per record, in a list.")
@@ -65,6 +66,10 @@ def adjudicate(
     points, layoffs, running score, next dealer) is computed and compared with
     what the record claims.
 
+    Each record gets its table; on a terminal, records that ran past a
+    screenful end with a hint on stderr: `verify` reports only the records
+    with findings, then a summary.
+
     Exit 0 when every record is clean (advisories allowed), 1 for findings,
     3 for an unreadable record, 2 for usage errors.
 
@@ -78,12 +83,16 @@ def adjudicate(
     rules = replacing_rules(rules_name, rules_file, overrides, override_rules)
     require_paths([record])
     documents: list[object] = []
+    shown = 0
 
     def write(result: RecordResult, first: bool) -> None:
+        nonlocal shown
         if result.verdict is None:
             click.echo(f"Error: {result_lines(result)[0]}", err=True)
         elif not as_json:
-            emit(verdict_text(result.source, result.line, result.verdict, explain=explain))
+            text = verdict_text(result.source, result.line, result.verdict, explain=explain)
+            emit(text)
+            shown += text.count("\n") + 1
         if as_json:
             documents.append(adjudicate_document(result))
 
@@ -92,11 +101,22 @@ def adjudicate(
     summary = _report(results, write, None)
     if as_json:
         emit(to_json(documents))
+    _hint_at_verify(record, summary.records, shown)
     _say_files_without_records([record], summary)
     sys.exit(summary.exit_code)
 
 
-@click.command()
+def _hint_at_verify(record: str, records: int, lines: int) -> None:
+    """Tables of many records that ran past a screenful: say that ``verify`` sums them up."""
+    rows = screen_rows()
+    if rows is not None and records > 1 and lines > rows:
+        import shlex
+
+        click.echo(f"hint: that was {records} records; `ginref verify {shlex.quote(record)}` reports "
+                   "only the ones with findings, then a summary", err=True)
+
+
+@click.command(epilog=needs_extra("--scheduler", "Dask and fsspec", "dask"))
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...", type=click.Path(allow_dash=True))
 @click.option(
     "--jobs",
@@ -107,9 +127,9 @@ def adjudicate(
 @click.option(
     "--scheduler", metavar="ADDRESS", envvar="DASK_SCHEDULER_ADDRESS", show_envvar=True,
     help="Run on the Dask cluster at ADDRESS (tcp://host:8786); 'local' starts one of --jobs "
-    "workers. Needs pip install 'ginref[dask]'",
+    "workers. Needs the dask extra (below).",
 )
-@rules_options
+@rules_options_for("records")
 @override_rules_option
 @reader_options
 @click.option("--json", "as_json", is_flag=True, help='One report: {"records": [...], "summary": {...}}.')
@@ -265,7 +285,7 @@ def _write_results(
     help="Output format (openspiel: one action history per line)  "
     "[default: from OUTPUT, else the other form of INPUT]",
 )
-@rules_options
+@rules_options_for("records")
 @override_rules_option
 @reader_options
 def convert(
@@ -318,10 +338,13 @@ def convert(
     refused: list[RecordError] = []
     # the input's errors are raised inside the output's block, which then keeps -o as it was
     with _output(output_path) as out, input_errors():
-        for error in convert_records(stream, out, to=to, source=source, format=from_form, game=game,
-                                     rules=rules):
+        watched = _Watched(out)
+        for error in convert_records(stream, watched.stream, to=to, source=source, format=from_form,
+                                     game=game, rules=rules):
             refused.append(error)
             click.echo(str(error), err=True)
+        if not refused and not watched.wrote:
+            no_records([input_path])  # before the output is made: an empty input leaves no file
     sys.exit(_convert_exit_code(refused))
 
 
@@ -350,3 +373,19 @@ def _convert_exit_code(refused: list[RecordError]) -> int:
     if any(not isinstance(error, InexpressibleError) for error in refused):
         return EXIT_UNREADABLE
     return EXIT_USAGE if refused else 0
+
+
+class _Watched:
+    """An output stream that remembers whether anything was written to it (``convert``
+    writes nothing at all for an input without records)."""
+
+    def __init__(self, out: IO[str]) -> None:
+        self.out, self.wrote = out, False
+
+    @property
+    def stream(self) -> IO[str]:
+        return cast("IO[str]", self)
+
+    def write(self, text: str) -> int:
+        self.wrote = self.wrote or bool(text)
+        return self.out.write(text)
