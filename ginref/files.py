@@ -227,7 +227,7 @@ def numbered_runs(
     other run, line by line as :func:`numbered_lines` gives it. A stream with ``read1`` (a
     pipe) is read as its bytes come. Memory stays under about ``size + limit`` bytes.
 
-    The twin of :func:`numbered_lines`: ``tests/test_line_runs.py`` holds them to the same lines.
+    The twin of :func:`numbered_lines`: ``tests/records/test_line_runs.py`` holds them to the same lines.
     """
     read = getattr(stream, "read1", None) or stream.read
     number = first

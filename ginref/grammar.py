@@ -53,12 +53,13 @@ class CardSyntaxError(pp.ParseFatalException):
     """Raised inside the grammar: ``problem`` names it, ``text[at:]`` starts with ``token``.
 
     The details live in attributes of their own because pyparsing rewrites
-    ``msg`` as the exception passes through named elements.
+    ``msg`` as the exception passes through named elements. They are all positional, so
+    that ``args`` rebuilds the whole error: pyparsing's packrat cache (which matplotlib,
+    for one, turns on for the whole process) copies an exception as ``cls(*args)``.
     """
 
     def __init__(
-        self, text: str, at: int, problem: str, *, token: str, hint: str = "",
-        duplicate: bool = False,
+        self, text: str, at: int, problem: str, token: str = "", hint: str = "", duplicate: bool = False,
     ) -> None:
         super().__init__(text, at, problem)
         self.text = text
@@ -70,10 +71,7 @@ class CardSyntaxError(pp.ParseFatalException):
 
     @classmethod
     def of(cls, problem: CardProblem) -> CardSyntaxError:
-        return cls(
-            problem.text, problem.at, problem.problem, token=problem.token, hint=problem.hint,
-            duplicate=problem.duplicate,
-        )
+        return cls(problem.text, problem.at, problem.problem, problem.token, problem.hint, problem.duplicate)
 
     def card_problem(self) -> CardProblem:
         return CardProblem(

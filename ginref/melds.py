@@ -4,7 +4,7 @@ Runs live inside one suit, so the least runs-only deadwood of every 13-bit
 suit mask is precomputed once (8,192 entries). A hand's least deadwood is then
 four table look-ups, enumerated only over the set choices at ranks held three
 or four times (at most 72 combinations for 11 cards). Nothing is greedy: every
-partition of the hand into melds is covered, which ``tests/oracle.py`` checks
+partition of the hand into melds is covered, which ``tests/support/oracle.py`` checks
 by brute force.
 
 The run family is a parameter (:class:`MeldSystem`) so that the ace-high and

@@ -3,7 +3,7 @@
     python tools/api_page.py          # rewrite docs/api.md
     python tools/api_page.py --check  # exit 1 when docs/api.md is stale
 
-tests/test_api_docs.py fails when the page is stale or a public name is undocumented.
+tests/project/test_api_docs.py fails when the page is stale or a public name is undocumented.
 """
 
 from __future__ import annotations

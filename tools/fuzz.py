@@ -8,7 +8,7 @@ Prints, per entry point, tried / accepted / rejected (GinrefError) / escaped,
 error messages that break the one-short-line rule, the largest input and the
 slowest one; writes each distinct escape (input and a shrunk input, with the
 traceback) to the ``--out`` folder. The harness is ``tests/support/fuzz.py``,
-the same one ``tests/test_fuzz.py`` runs in CI.
+the same one ``tests/properties/test_fuzz.py`` runs in CI.
 """
 
 from __future__ import annotations

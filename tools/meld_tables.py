@@ -4,7 +4,7 @@
     python tools/meld_tables.py --check  # exit 1 when the file differs from the computed tables
 
 ginref reads the file at import instead of computing the tables (45 ms of every
-command's start-up); ``tests/test_melds.py`` checks that the two agree.
+command's start-up); ``tests/hands/test_melds.py`` checks that the two agree.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
     python tools/schemas.py --check  # exit 1 when a file is stale
 
 The schemas ship in the package (ginref/schemas/, package data); docs/json-output.md
-says which command writes which, and tests/test_json_schemas.py validates each command's
+says which command writes which, and tests/project/test_json_schemas.py validates each command's
 output against its schema and fails when a file is stale.
 """
 

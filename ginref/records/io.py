@@ -375,7 +375,7 @@ class _TextSplitter:
     that is not blank, then a game tag after a record's hand lines) to the next start.
 
     :meth:`line` takes one line of any kind; :meth:`run` takes a run of text lines at speed
-    and is its twin (``tests/test_line_runs.py`` holds them to the same records).
+    and is its twin (``tests/records/test_line_runs.py`` holds them to the same records).
     ``started``: the lines begin inside some record.
     """
 

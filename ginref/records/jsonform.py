@@ -912,7 +912,7 @@ def _shown_pointer(pointer: str) -> str:
 # convert them exactly as they do json.loads's dicts, with _wire_events as the events' twin
 # of _json_events. Anything unusual, from a bad card to a key the wire Structs don't know,
 # falls back to the checked path, so every error is the checked path's own.
-# tests/test_json_twins.py compares the two paths.
+# tests/records/test_json_twins.py compares the two paths.
 #
 # A card is typed as one of the spellings of CARD_TOKENS: msgspec then checks it in C and
 # gives the spelling's own string, made once, in place of a new string for every card of

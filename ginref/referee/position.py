@@ -48,11 +48,14 @@ def position_at(
     """The position of the player whose turn is on ``line`` of the record ``source`` (``-``: stdin).
 
     ``rules`` default to the record's own. Raises :class:`RulingError` when the
-    line holds no turn or the hand cannot be followed up to it, and the
-    :class:`RecordError` of a record that cannot be read there.
+    line holds no turn or the hand cannot be followed up to it, and a
+    :class:`RecordError` for a record that cannot be read there or an input with no record.
     """
     stream: str | IO[bytes] = stdin if stdin is not None and source == "-" else source
-    for record in read_records(stream, source="<stdin>" if source == "-" else source):
+    shown = "<stdin>" if source == "-" else source
+    read = 0
+    for record in read_records(stream, source=shown):
+        read += 1
         if isinstance(record, RecordError):
             if record.line == line:
                 raise record
@@ -63,6 +66,8 @@ def position_at(
                     if not isinstance(event, Turn):
                         raise RulingError(f"line {line} is not a turn: advice is given at a draw")
                     return _replay_to(record, index, number, rules or _record_rules(record))
+    if not read:
+        raise RecordError("no record found: nothing to advise on", shown)
     raise RulingError(f"no turn on line {line} of {source} (--at needs a .gin text record)")
 
 

@@ -419,7 +419,7 @@ class HandReplay(KnockSteps):
         the normal phase, with nothing to report) and return the index of the first other
         event; the state is kept in locals and written back once.
 
-        The twin of the checked path (:meth:`on_turn`): ``tests/test_replay_twins.py``
+        The twin of the checked path (:meth:`on_turn`): ``tests/referee/test_replay_twins.py``
         replays generated, corrupted and OpenSpiel games both ways and compares them.
         """
         held, pile, stock = self.held, self.pile, self.stock

@@ -4,7 +4,7 @@ The property: for ANY input an entry point returns a result or raises a
 ``GinrefError``; any other exception (ValueError, RecursionError, UnicodeError,
 ...) or a hang is an *escape*. Whatever is accepted must also format and read
 back equal, and every accepted record must go through the referee without it
-raising at all. ``tests/test_fuzz.py`` runs a seeded slice of this in CI;
+raising at all. ``tests/properties/test_fuzz.py`` runs a seeded slice of this in CI;
 ``tools/fuzz.py`` runs large counts in parallel.
 
 Input ``index`` of a run with ``seed`` is made from

@@ -1,6 +1,6 @@
 """OpenSpiel gin_rummy games played by seeded policies, and the check of one against ginref.
 
-Needs ``pyspiel`` (the ``openspiel`` extra); used by ``tests/test_openspiel_import.py``
+Needs ``pyspiel`` (the ``openspiel`` extra); used by ``tests/records/test_openspiel.py``
 and ``tools/openspiel_games.py``. The policies: uniform random, a greedy knocker, a
 hoarder that reaches the 50th take and the repeated move, and a wall player. A game
 passes :func:`check_game` when its history and its ``SerializeGameAndState`` text both
