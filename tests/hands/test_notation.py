@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import pyparsing as pp
 from collections.abc import Iterator
 
+import pyparsing as pp
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
