@@ -355,7 +355,8 @@ def analyze(
 
 
 def _print_analysis(result: Any, as_json: bool, style: Any) -> None:
-    from ginref.render import analysis_text, to_json
+    from ginref.jsonwrite import to_json
+    from ginref.render import analysis_text
 
     emit(to_json(result.to_dict()) if as_json else analysis_text(result, style))
 
@@ -399,7 +400,8 @@ def _analyze_line(
 
 
 def _print_stream_answer(number: int, result: HandAnalysis, answered: int, as_json: bool, style: Any) -> None:
-    from ginref.render import analysis_text, to_json
+    from ginref.jsonwrite import to_json
+    from ginref.render import analysis_text
 
     if as_json:
         emit(to_json({"line": number, **result.to_dict()}, compact=True))
@@ -411,7 +413,7 @@ def _print_stream_answer(number: int, result: HandAnalysis, answered: int, as_js
 
 
 def _print_stream_error(number: int, column: int, message: str, hand: str, as_json: bool) -> None:
-    from ginref.render import to_json
+    from ginref.jsonwrite import to_json
 
     if as_json:
         shown = hand if len(hand) <= 80 else hand[:77] + "..."
@@ -447,7 +449,8 @@ def knock(
       ginref knock --rules oklahoma --upcard 3H "3C 4C 5C 9D 9S 9H 2D AS AH 7S" || echo "no knock"
     """
     from ginref.analysis import analyze as run
-    from ginref.render import knock_text, to_json
+    from ginref.jsonwrite import to_json
+    from ginref.render import knock_text
 
     rules = resolve_rules(rules_name, rules_file, overrides)
     cards = parse_hand_text(" ".join(hand))
@@ -486,7 +489,8 @@ def rules_command(
       ginref rules standard --set gin_bonus=25 --json
       ginref rules --rules-file my-table.toml
     """
-    from ginref.render import rules_list_text, rules_text, to_json
+    from ginref.jsonwrite import to_json
+    from ginref.render import rules_list_text, rules_text
 
     if name is None and rules_file is None and not overrides:
         presets = [PRESETS[n] for n in PRESET_NAMES]
@@ -540,8 +544,9 @@ def layoffs(
     Example:
       ginref layoffs --melds "[4H 5H 6H] [QC QD QS]" 7H 8H 3H QH 2C 2D 2S 9S KD AC
     """
+    from ginref.jsonwrite import to_json
     from ginref.layoffs import layoff_report
-    from ginref.render import layoffs_text, to_json
+    from ginref.render import layoffs_text
 
     rules = resolve_rules(rules_name, rules_file, overrides)
     defender = parse_hand_text(" ".join(hand), (10,), "defender: ")
@@ -597,7 +602,8 @@ def score(
       ginref score --knocker "5H 6H 7H 7C 7D 2S 3S 4S AC 2C" \\
                    --defender "8H 9H 7S KD QD JD 9C 9S 5C 3D" --melds "[5H 6H 7H] [2S 3S 4S]"
     """
-    from ginref.render import score_text, to_json
+    from ginref.jsonwrite import to_json
+    from ginref.render import score_text
     from ginref.scoring import score_hand
 
     rules = resolve_rules(rules_name, rules_file, overrides)
@@ -689,7 +695,8 @@ def advise(
     """
     from ginref.advice import Method
     from ginref.advice import advise as weigh
-    from ginref.render import advise_text, to_json
+    from ginref.jsonwrite import to_json
+    from ginref.render import advise_text
 
     method: Method = "auto" if exact is None else "exact" if exact else "sampled"
     if at_line is not None:
@@ -868,7 +875,8 @@ def _print_game(
     result: Any, source: str, errors: Sequence[RecordError], as_json: bool, as_csv: bool, chart: bool
 ) -> None:
     """The scored sheet as JSON (with the chart's data for --chart), CSV, or text."""
-    from ginref.render import game_csv, game_text, hollywood_text, race_chart, race_document, to_json
+    from ginref.jsonwrite import to_json
+    from ginref.render import game_csv, game_text, hollywood_text, race_chart, race_document
 
     if as_json:
         document = {"source": source, **result.to_dict()}
@@ -954,7 +962,8 @@ def adjudicate(
       ginref adjudicate samples/records/knock-layoffs.gin
       ginref adjudicate --rules openspiel --override-rules --json game.json
     """
-    from ginref.render import result_lines, to_json, verdict_text
+    from ginref.jsonwrite import to_json
+    from ginref.render import result_lines, verdict_text
     from ginref.verify import RecordResult, adjudicate_records
 
     rules = _record_rules(rules_name, rules_file, overrides, override_rules)

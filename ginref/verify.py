@@ -33,7 +33,7 @@ import msgspec
 from msgspec.structs import replace
 
 from ginref.errors import InputFileError, RecordError, tidy_message
-from ginref.jsontext import json_line
+from ginref.jsonwrite import json_line
 from ginref.records.io import (
     SHARD_BYTES,
     STDIN,
