@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Collection, Iterable, Iterator
-from typing import TYPE_CHECKING, Annotated, Any, Literal, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NewType, NoReturn
 
 import msgspec
 
@@ -368,17 +368,8 @@ def _json_hand(data: object, h: int) -> HandRecord:
     pointer = f"/hands/{h}"
     if type(data) is not dict:
         _want(data, "a hand object", pointer)
-    for key in ("dealer", "deal", "events"):
-        if key not in data:
-            raise _Invalid(pointer, f"missing key {key!r}")
-    dealer, deal, events = data["dealer"], data["deal"], data["events"]
-    if type(dealer) is not str:
-        _want(dealer, "a player name", f"{pointer}/dealer")
-    if type(deal) is not dict:
-        _want(deal, 'an object of dealt cards such as {"Ann": [...], "Bo": [...]}', f"{pointer}/deal")
-    if events is None:  # said before the deal's cards, as ever
-        _want(events, "a list of events", f"{pointer}/events")
-    dealt = tuple((_dealt(name, cards, f"{pointer}/deal") for name, cards in deal.items()))
+    dealer, deal, events = _hand_basics(data, pointer)
+    dealt = tuple(_dealt(name, cards, f"{pointer}/deal") for name, cards in deal.items())
     number, upcard, stock = data.get("number"), data.get("upcard"), data.get("stock")
     if number is not None:
         number = _json_count(number, f"{pointer}/number")
@@ -400,6 +391,22 @@ def _json_hand(data: object, h: int) -> HandRecord:
     return HandRecord(
         dealer, dealt, upcard, events, stock, result, score_after, next_dealer, number, hand_place,
     )
+
+
+def _hand_basics(data: dict[str, Any], pointer: str) -> tuple[str, dict[object, object], object]:
+    """A hand's dealer, deal and events, which it must have (events of null are named before
+    any bad card of the deal)."""
+    for key in ("dealer", "deal", "events"):
+        if key not in data:
+            raise _Invalid(pointer, f"missing key {key!r}")
+    dealer, deal, events = data["dealer"], data["deal"], data["events"]
+    if type(dealer) is not str:
+        _want(dealer, "a player name", f"{pointer}/dealer")
+    if type(deal) is not dict:
+        _want(deal, 'an object of dealt cards such as {"Ann": [...], "Bo": [...]}', f"{pointer}/deal")
+    if events is None:
+        _want(events, "a list of events", f"{pointer}/events")
+    return dealer, deal, events
 
 
 def _dealt(name: object, cards: object, pointer: str) -> tuple[str, tuple[Card, ...]]:
@@ -770,13 +777,16 @@ def decode_json_document(
 # A card is typed as one of the spellings of CARD_TOKENS: msgspec then checks it in C and
 # gives the spelling's own string, made once, in place of a new string for every card of
 # every record (about 110 a hand), whose hash the look-ups after it would compute again.
+# The Literal is wrapped in a NewType, which msgspec sees through: typing walks all 152
+# spellings each time it resolves an annotation naming a bare Literal, 7 M instructions
+# of every start-up for the wire Structs' annotations.
 
 if TYPE_CHECKING:
     _WireCard = str
     _WireOutcome = ClaimedOutcome
     _WireReason = str
 else:
-    _WireCard = Literal[tuple(CARD_TOKENS)]
+    _WireCard = NewType("_WireCard", Literal[tuple(CARD_TOKENS)])
     _WireOutcome = Literal[tuple(sorted(OUTCOMES))]
     _WireReason = Literal[UNFINISHED_REASONS]
 _Count = Annotated[int, msgspec.Meta(ge=0, lt=MAX_NUMBER)]
