@@ -1,7 +1,7 @@
-"""Rendering: JSON documents and text tables. No game logic lives here.
+"""Rendering: text tables and the batch's JSON streams. No game logic lives here.
 
-JSON is the ``to_dict()`` form of the library's value objects, dumped with a
-stable key order. Text uses tabulate; cards are shown with ``10`` for ten,
+JSON is the ``to_dict()`` form of the library's value objects, written by
+:mod:`ginref.jsonwrite` with a stable key order. Text uses tabulate; cards are shown with ``10`` for ten,
 and with suit glyphs (red hearts and diamonds) when asked.
 """
 
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -17,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from ginref.cards import Card, Mask, card_label, scan
-from ginref.jsontext import json_line
+from ginref.jsonwrite import json_line
 
 if TYPE_CHECKING:
     from ginref.analysis import HandAnalysis
@@ -27,13 +26,6 @@ if TYPE_CHECKING:
     from ginref.referee import Verdict
     from ginref.rules import Rules
     from ginref.scoring import HandScore
-
-
-def to_json(document: object, *, compact: bool = False) -> str:
-    """One JSON document: indented, or on one line for streams (JSON Lines)."""
-    if compact:
-        return json_line(document)
-    return json.dumps(document, indent=2, ensure_ascii=False)
 
 
 Paint = Callable[[str, str], str]
@@ -697,7 +689,7 @@ def verify_result_text(result: RecordResult, form: VerifyForm, first: bool) -> s
 def verify_closing(form: VerifyForm, summary: BatchSummary) -> str:
     """What ``verify`` writes after its last result: the summary, in the form's own way."""
     if form == "json":
-        return '],"summary":' + to_json(summary.to_dict(), compact=True) + "}\n"
+        return '],"summary":' + json_line(summary.to_dict()) + "}\n"
     if form == "text":
         return verify_summary_text(summary) + "\n"
     return ""

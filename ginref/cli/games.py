@@ -48,7 +48,8 @@ def rules_command(
       ginref rules standard --set gin_bonus=25 --json
       ginref rules --rules-file my-table.toml
     """
-    from ginref.render import rules_list_text, rules_text, to_json
+    from ginref.jsonwrite import to_json
+    from ginref.render import rules_list_text, rules_text
 
     if name is None and rules_file is None and not overrides:
         presets = [PRESETS[n] for n in PRESET_NAMES]
@@ -203,7 +204,8 @@ def _print_game(
     result: Any, source: str, errors: Sequence[RecordError], as_json: bool, as_csv: bool, chart: bool
 ) -> None:
     """The scored sheet as JSON (with the chart's data for --chart), CSV, or text."""
-    from ginref.render import game_csv, game_text, hollywood_text, race_chart, race_document, to_json
+    from ginref.jsonwrite import to_json
+    from ginref.render import game_csv, game_text, hollywood_text, race_chart, race_document
 
     if as_json:
         document = {"source": source, **result.to_dict()}

@@ -81,7 +81,8 @@ def analyze(
 
 
 def _print_analysis(result: Any, as_json: bool, style: Any) -> None:
-    from ginref.render import analysis_text, to_json
+    from ginref.jsonwrite import to_json
+    from ginref.render import analysis_text
 
     emit(to_json(result.to_dict()) if as_json else analysis_text(result, style))
 
@@ -127,7 +128,8 @@ def _analyze_line(
 
 
 def _print_stream_answer(number: int, result: HandAnalysis, answered: int, as_json: bool, style: Any) -> None:
-    from ginref.render import analysis_text, to_json
+    from ginref.jsonwrite import to_json
+    from ginref.render import analysis_text
 
     if as_json:
         emit(to_json({"line": number, **result.to_dict()}, compact=True))
@@ -139,7 +141,7 @@ def _print_stream_answer(number: int, result: HandAnalysis, answered: int, as_js
 
 
 def _print_stream_error(number: int, column: int, message: str, hand: str, as_json: bool) -> None:
-    from ginref.render import to_json
+    from ginref.jsonwrite import to_json
 
     if as_json:
         shown = hand if len(hand) <= 80 else hand[:77] + "..."
@@ -175,7 +177,8 @@ def knock(
       ginref knock --rules oklahoma --upcard 3H "3C 4C 5C 9D 9S 9H 2D AS AH 7S" || echo "no knock"
     """
     from ginref.analysis import analyze as run
-    from ginref.render import knock_text, to_json
+    from ginref.jsonwrite import to_json
+    from ginref.render import knock_text
 
     rules = resolve_rules(rules_name, rules_file, overrides)
     with input_errors():
@@ -220,8 +223,9 @@ def layoffs(
     Example:
       ginref layoffs --melds "[4H 5H 6H] [QC QD QS]" 7H 8H 3H QH 2C 2D 2S 9S KD AC
     """
+    from ginref.jsonwrite import to_json
     from ginref.layoffs import layoff_report
-    from ginref.render import layoffs_text, to_json
+    from ginref.render import layoffs_text
 
     rules = resolve_rules(rules_name, rules_file, overrides)
     with input_errors():
@@ -279,7 +283,8 @@ def score(
       ginref score --knocker "5H 6H 7H 7C 7D 2S 3S 4S AC 2C" \\
                    --defender "8H 9H 7S KD QD JD 9C 9S 5C 3D" --melds "[5H 6H 7H] [2S 3S 4S]"
     """
-    from ginref.render import score_text, to_json
+    from ginref.jsonwrite import to_json
+    from ginref.render import score_text
     from ginref.scoring import score_hand
 
     rules = resolve_rules(rules_name, rules_file, overrides)
@@ -353,7 +358,8 @@ def advise(
     """
     from ginref.advice import Method
     from ginref.advice import advise as weigh
-    from ginref.render import advise_text, to_json
+    from ginref.jsonwrite import to_json
+    from ginref.render import advise_text
 
     method: Method = "auto" if exact is None else "exact" if exact else "sampled"
     if at_line is not None:

@@ -78,7 +78,8 @@ def adjudicate(
       ginref adjudicate samples/records/knock-layoffs.gin
       ginref adjudicate --rules openspiel --override-rules --json game.json
     """
-    from ginref.render import adjudicate_document, result_lines, to_json, verdict_text
+    from ginref.jsonwrite import to_json
+    from ginref.render import adjudicate_document, result_lines, verdict_text
 
     rules = replacing_rules(rules_name, rules_file, overrides, override_rules)
     require_paths([record])

@@ -1,13 +1,14 @@
-"""The JSON form of records (``.json``, ``.jsonl``): one decoder and one encoder.
+"""The JSON form of records (``.json``, ``.jsonl``): one decoder with two paths, one encoder.
 
 Snake_case keys, cards as "TC", melds as lists of cards, layoffs as {"card", "onto"} with a
-0-based meld index. ``from_json_dict`` checks everything by hand and names the bad element
-by its JSON pointer. A JSON Lines record is first decoded by msgspec into wire Structs and
-checked by the same functions (the fast path below); whatever that path does not take is
-read again by ``json.loads``, so every error message is the checked path's.
+0-based meld index. A record's text, a JSON Lines line or a whole ``.json`` document alike,
+is first decoded by msgspec into typed wire Structs (the fast path, at the end of this
+module): what they take is a good record. Whatever they refuse is read again by
+``json.loads`` and checked step by step (the checked path, :func:`from_json_dict`), which
+names the bad element by its JSON pointer, so every error message is the checked path's.
 :func:`decode_json_text` and :func:`decode_json_document` turn the pointer into a line and
-column of the text. ``ginref/record.schema.json`` describes the
-same form for other tools.
+column of the text (:mod:`ginref.records.jsonplace`). ``ginref/record.schema.json``
+describes the same form for other tools.
 
 Whatever the text, decoding returns a record or a :class:`~ginref.errors.RecordError`:
 nesting of any depth, numbers of any length, values of the wrong type and lone surrogate
@@ -19,14 +20,23 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Collection, Iterable, Iterator
-from typing import TYPE_CHECKING, Any, Literal, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NewType, NoReturn
 
 import msgspec
 
 from ginref.cards import Card, Mask, card_name, mask_of, scan
 from ginref.errors import RecordError
-from ginref.jsontext import json_line
+from ginref.jsonwrite import json_line, readable_json
 from ginref.notation import CARD_NAMES, CARD_TOKENS
+from ginref.records.jsonplace import (
+    item_starts,
+    line_and_column,
+    nested_error,
+    pointer_key,
+    pointer_offset,
+    shown_pointer,
+    too_deep,
+)
 from ginref.records.model import (
     ENDINGS,
     KNOB_RE,
@@ -37,6 +47,7 @@ from ginref.records.model import (
     SOURCES,
     TAG_NAME_RE,
     UNFINISHED_REASONS,
+    ClaimedOutcome,
     ClaimedResult,
     Defence,
     Event,
@@ -65,9 +76,14 @@ _HAND_KEYS = frozenset({
     "number", "dealer", "deal", "upcard", "stock", "events", "result", "score_after", "next_dealer",
 })
 _TURN_KEYS = frozenset({"type", "player", "source", "card", "discard", "knock"})
+_PASS_KEYS = frozenset({"type", "player"})
 _KNOCK_KEYS = frozenset({"ending", "discard", "melds", "deadwood"})
 _DEFENCE_KEYS = frozenset({"type", "player", "melds", "layoffs", "deadwood"})
+_LAYOFF_KEYS = frozenset({"card", "onto"})
 _RESULT_KEYS = frozenset({"outcome", "winner", "points", "reason", "stopped_by"})
+
+_MAX_ONTO = MAX_NUMBER - 1
+"""the text form numbers melds from 1, so a 0-based index must stay one below the bound"""
 
 
 class JsonRecordError(RecordError):
@@ -80,126 +96,13 @@ class JsonRecordError(RecordError):
         self.pointer = pointer
 
 
-class _Invalid(Exception):
-    def __init__(self, pointer: str, message: str) -> None:
-        super().__init__(message)
-        self.pointer = pointer
-        self.message = message
+# -- places: every element of a record carries its JSON pointer ----------------------------------
+#
+# The common places are made once and shared by every record: /hands/H and /hands/H/result,
+# /hands/H/events/E and /hands/H/events/E/knock, for the first _SHARED_HANDS hands and
+# _SHARED_EVENTS events of each. Larger records get places of their own, so the shared
+# table stays bounded whatever the input.
 
-
-def _kind(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return {dict: "an object", list: "a list", str: "text", int: "a number", float: "a number"}.get(
-        type(value), type(value).__name__
-    )
-
-
-def _shown(value: object, width: int = 60) -> str:
-    """``repr(value)`` cut to about ``width`` characters, so a message stays one short line."""
-    if type(value) in (list, dict):
-        return _kind(value)
-    text = repr(value)
-    return text if len(text) <= width else text[:width] + f"... ({len(text)} characters)"
-
-
-def _escape(key: str) -> str:
-    return key.replace("~", "~0").replace("/", "~1")
-
-
-def _unknown_key(data: dict[str, object], allowed: frozenset[str], pointer: str) -> NoReturn:
-    key = next(k for k in data if k not in allowed)
-    raise _Invalid(f"{pointer}/{_escape(str(key))}", f"unknown key {_shown(key)}")
-
-
-def _want(value: object, what: str, pointer: str) -> NoReturn:
-    raise _Invalid(pointer, f"expected {what}, got {_kind(value)}")
-
-
-def _json_card(value: object, pointer: str) -> Card:
-    c = CARD_TOKENS.get(value) if type(value) is str else None
-    if c is None:
-        if type(value) is str:
-            raise _Invalid(pointer, f"unknown card {_shown(value)}")
-        _want(value, 'a card such as "TC"', pointer)
-    return c
-
-
-_CARD_OF = CARD_TOKENS.__getitem__
-
-
-def _json_cards(value: object, pointer: str) -> tuple[Card, ...]:
-    if type(value) is not list:
-        _want(value, "a list of cards", pointer)
-    try:
-        return tuple(map(_CARD_OF, value))
-    except (KeyError, TypeError):
-        for i, v in enumerate(value):
-            _json_card(v, f"{pointer}/{i}")
-        raise AssertionError("unreachable: a bad card was found above") from None
-
-
-def _json_meld(value: object, pointer: str) -> Mask:
-    cards = _json_cards(value, pointer)
-    mask = mask_of(cards)
-    if mask.bit_count() != len(cards):
-        seen: set[Card] = set()
-        for i, c in enumerate(cards):
-            if c in seen:
-                raise _Invalid(f"{pointer}/{i}", f"duplicate card {card_name(c)!r} in a meld")
-            seen.add(c)
-    return mask
-
-
-def _json_melds(value: object, pointer: str) -> tuple[Mask, ...]:
-    if type(value) is not list:
-        _want(value, "a list of melds", pointer)
-    return tuple(_json_meld(m, f"{pointer}/{i}") for i, m in enumerate(value))
-
-
-def _json_count(value: object, pointer: str) -> int:
-    if type(value) is not int or not 0 <= value < MAX_NUMBER:
-        _want(value, "a whole number >= 0", pointer)
-    return value
-
-
-_MAX_ONTO = MAX_NUMBER - 1
-"""the text form numbers melds from 1, so a 0-based index must stay one below the bound"""
-
-
-def _json_onto(value: object, pointer: str) -> int:
-    if type(value) is not int or not 0 <= value < _MAX_ONTO:
-        _want(value, "a whole number >= 0", pointer)
-    return value
-
-
-def _json_number(value: object, pointer: str) -> int:
-    if type(value) is not int or not -MAX_NUMBER < value < MAX_NUMBER:
-        _want(value, "a whole number", pointer)
-    return value
-
-
-def _json_name(value: object, pointer: str) -> str:
-    if type(value) is not str:
-        _want(value, "a player name", pointer)
-    return value
-
-
-def _json_totals(value: object, pointer: str) -> tuple[tuple[str, int], ...]:
-    if type(value) is not dict:
-        _want(value, 'an object of totals such as {"Ann": 21, "Bo": 0}', pointer)
-    for name, points in value.items():
-        if type(points) is not int or not -MAX_NUMBER < points < MAX_NUMBER:
-            _json_number(points, f"{pointer}/{_escape(name)}")
-    return tuple(value.items())
-
-
-# Places of JSON elements are pointers only, so the common ones are made once and shared by
-# every record: /hands/H and /hands/H/result, /hands/H/events/E and /hands/H/events/E/knock,
-# for the first _SHARED_HANDS hands and _SHARED_EVENTS events of each. Larger records get
-# places of their own, so the shared table stays bounded whatever the input.
 _SHARED_HANDS = 32
 _SHARED_EVENTS = 256
 
@@ -241,151 +144,117 @@ def _event_places(h: int, count: int) -> list[tuple[Place, Place]]:
     return places if count <= _SHARED_EVENTS else places + _new_event_places(h, _SHARED_EVENTS, count)
 
 
-def _json_events(value: object, h: int) -> tuple[Event, ...]:
-    if type(value) is _DecodedEvents:  # by the fast path: nothing else makes one
-        return tuple(value)
-    pointer = f"/hands/{h}/events"
-    if type(value) is not list:
-        _want(value, "a list of events", pointer)
-    places = _event_places(h, len(value))
-    cards = CARD_TOKENS
-    sources = SOURCES
-    turn, pass_ = Turn, Pass
-    out: list[Event] = []
-    append = out.append
-    e = -1
-    for ev in value:
-        e += 1
-        if type(ev) is not dict:
-            _want(ev, "an event object", f"{pointer}/{e}")
-        kind = ev.get("type")
-        player = ev.get("player")
-        if type(player) is not str:
-            _want(player, "the player's name", f"{pointer}/{e}/player")
-        if kind == "turn":
-            source = ev.get("source")
-            c = ev.get("card")
-            x = ev.get("discard")
-            k = ev.get("knock")
-            try:
-                if c is not None:
-                    c = cards[c]
-                if x is not None:
-                    x = cards[x]
-            except (KeyError, TypeError):
-                for key in ("card", "discard"):
-                    if ev.get(key) is not None:
-                        _json_card(ev[key], f"{pointer}/{e}/{key}")
-            if len(ev) != (4 if source != "none" else 3) + (x is not None) + (k is not None):
-                _turn_keys(ev, f"{pointer}/{e}")
-            if type(source) is not str or source not in sources or source == "none":
-                _check_source(ev, f"{pointer}/{e}")
-            if k is None:
-                append(turn(player, source, c, x, None, places[e][0]))  # type: ignore[arg-type]
-            else:
-                place, knock_place = places[e]
-                knock = _json_knock(k, h, e, knock_place)
-                append(turn(player, source, c, x, knock, place))  # type: ignore[arg-type]
-        elif kind == "pass":
-            if len(ev) != 2:
-                _unknown_key(ev, frozenset({"type", "player"}), f"{pointer}/{e}")
-            append(pass_(player, places[e][0]))
-        elif kind == "defence":
-            append(_json_defence(ev, player, h, e, places[e][0]))
-        elif "type" not in ev:
-            raise _Invalid(f"{pointer}/{e}", "missing key 'type'")
-        else:
-            raise _Invalid(f"{pointer}/{e}/type",
-                           f"expected 'turn', 'pass' or 'defence', got {_shown(kind)}")
-    return tuple(out)
+def _record_place(line: int) -> Place:
+    return Place(line=line) if line else NOWHERE
 
 
-def _turn_keys(ev: dict[str, object], pointer: str) -> None:
-    """A turn whose key count is unusual: explicit nulls are fine, other keys are not."""
-    if not _TURN_KEYS.issuperset(ev):
-        _unknown_key(ev, _TURN_KEYS, pointer)
-    if "source" not in ev:
-        raise _Invalid(pointer, "missing key 'source'")
+# -- the checked path: a value as json.loads gives it, checked step by step -----------------------
 
 
-def _check_source(ev: dict[str, object], pointer: str) -> None:
-    """The rare cases of a turn's source: ``none`` (no draw) or a bad value."""
-    source = ev.get("source")
-    if source == "none":
-        if ev.get("card") is not None:
-            raise _Invalid(f"{pointer}/card", "a turn with no draw (source 'none') draws no card")
-        if ev.get("discard") is None and ev.get("knock") is None:
-            raise _Invalid(pointer, "a turn needs a draw, a discard or a knock")
-        return
-    if "source" not in ev:
-        raise _Invalid(pointer, "missing key 'source'")
-    raise _Invalid(f"{pointer}/source", f"expected 'stock', 'discard' or 'none', got {_shown(source)}")
+class _Invalid(Exception):
+    def __init__(self, pointer: str, message: str) -> None:
+        super().__init__(message)
+        self.pointer = pointer
+        self.message = message
 
 
-_BIT_OF = {token: 1 << c for token, c in CARD_TOKENS.items()}.__getitem__
+def _kind(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return {dict: "an object", list: "a list", str: "text", int: "a number", float: "a number"}.get(
+        type(value), type(value).__name__
+    )
 
 
-def _json_fast_melds(value: object) -> tuple[Mask, ...] | None:
-    """Melds that are lists of distinct cards, as masks; None for anything else."""
-    if type(value) is not list:
-        return None
-    out = []
+def _shown(value: object, width: int = 60) -> str:
+    """``repr(value)`` cut to about ``width`` characters, so a message stays one short line."""
+    if type(value) in (list, dict):
+        return _kind(value)
     try:
-        for meld in value:
-            if type(meld) is not list:
-                return None
-            mask: int = sum(map(_BIT_OF, meld))
-            if mask.bit_count() != len(meld):
-                return None
-            out.append(mask)
-    except (KeyError, TypeError):
-        return None
-    return tuple(out)
+        text = repr(value)
+    except ValueError:  # an int past Python's limit on digits (4,300) has no repr
+        return "a number with thousands of digits"
+    return text if len(text) <= width else text[:width] + f"... ({len(text)} characters)"
 
 
-def _json_knock(value: object, h: int, e: int, place: Place) -> Knock:
-    if type(value) is dict:
-        ending = value.get("ending")
-        melds = _json_fast_melds(value.get("melds"))
-        discard = value.get("discard")
-        deadwood = value.get("deadwood")
-        if (
-            type(ending) is str
-            and ending in ENDINGS
-            and melds is not None
-            and (deadwood is None or (type(deadwood) is int and 0 <= deadwood < MAX_NUMBER))
-            and len(value) == 2 + ("discard" in value) + ("deadwood" in value)
-        ):
-            try:
-                down = None if discard is None else _CARD_OF(discard)
-                return Knock(ending, down, melds, deadwood, place)  # type: ignore[arg-type]
-            except (KeyError, TypeError):
-                pass
-    return _checked_knock(value, f"/hands/{h}/events/{e}/knock", place)
+def _unknown_key(data: dict[Any, object], allowed: frozenset[str], pointer: str) -> NoReturn:
+    key = next(k for k in data if k not in allowed)
+    at = f"{pointer}/{pointer_key(key)}" if type(key) is str else pointer
+    raise _Invalid(at, f"unknown key {_shown(key)}")
 
 
-def _json_defence(ev: dict[str, object], player: str, h: int, e: int, place: Place) -> Defence:
-    melds = _json_fast_melds(ev["melds"]) if "melds" in ev else ()
-    items = ev.get("layoffs", ())
-    deadwood = ev.get("deadwood")
-    if (
-        melds is not None
-        and type(items) in (list, tuple)
-        and (deadwood is None or (type(deadwood) is int and 0 <= deadwood < MAX_NUMBER))
-        and len(ev) == 2 + ("melds" in ev) + ("layoffs" in ev) + ("deadwood" in ev)
-    ):
-        layoffs = []
-        try:
-            for item in items:  # type: ignore[attr-defined]
-                onto = item["onto"]
-                if type(onto) is not int or not 0 <= onto < _MAX_ONTO or len(item) != 2:
-                    break
-                layoffs.append((_CARD_OF(item["card"]), onto))
-            else:
-                return Defence(player, melds, tuple(layoffs), deadwood, place)
-        except (KeyError, TypeError):
-            pass
-    return _checked_defence(ev, player, f"/hands/{h}/events/{e}", place)
+def _text_key(key: object, pointer: str) -> str:
+    """A name in a mapping (deal, totals, overrides, tags) must be text: json.loads never
+    gives anything else, a caller's dict might."""
+    if type(key) is not str:
+        raise _Invalid(pointer, f"expected names as text, got {_kind(key)}")
+    return key
+
+
+def _want(value: object, what: str, pointer: str) -> NoReturn:
+    raise _Invalid(pointer, f"expected {what}, got {_kind(value)}")
+
+
+def _json_card(value: object, pointer: str) -> Card:
+    c = CARD_TOKENS.get(value) if type(value) is str else None
+    if c is None:
+        if type(value) is str:
+            raise _Invalid(pointer, f"unknown card {_shown(value)}")
+        _want(value, 'a card such as "TC"', pointer)
+    return c
+
+
+def _json_cards(value: object, pointer: str) -> tuple[Card, ...]:
+    if type(value) is not list:
+        _want(value, "a list of cards", pointer)
+    return tuple([_json_card(v, f"{pointer}/{i}") for i, v in enumerate(value)])
+
+
+def _json_meld(value: object, pointer: str) -> Mask:
+    cards = _json_cards(value, pointer)
+    mask = mask_of(cards)
+    if mask.bit_count() != len(cards):
+        seen: set[Card] = set()
+        for i, c in enumerate(cards):
+            if c in seen:
+                raise _Invalid(f"{pointer}/{i}", f"duplicate card {card_name(c)!r} in a meld")
+            seen.add(c)
+    return mask
+
+
+def _json_melds(value: object, pointer: str) -> tuple[Mask, ...]:
+    if type(value) is not list:
+        _want(value, "a list of melds", pointer)
+    return tuple(_json_meld(m, f"{pointer}/{i}") for i, m in enumerate(value))
+
+
+def _json_count(value: object, pointer: str, bound: int = MAX_NUMBER) -> int:
+    if type(value) is not int or not 0 <= value < bound:
+        _want(value, "a whole number >= 0", pointer)
+    return value
+
+
+def _json_number(value: object, pointer: str) -> int:
+    if type(value) is not int or not -MAX_NUMBER < value < MAX_NUMBER:
+        _want(value, "a whole number", pointer)
+    return value
+
+
+def _json_name(value: object, pointer: str) -> str:
+    if type(value) is not str:
+        _want(value, "a player name", pointer)
+    return value
+
+
+def _json_totals(value: object, pointer: str) -> tuple[tuple[str, int], ...]:
+    if type(value) is not dict:
+        _want(value, 'an object of totals such as {"Ann": 21, "Bo": 0}', pointer)
+    for name, points in value.items():
+        _text_key(name, pointer)
+        _json_number(points, f"{pointer}/{pointer_key(name)}")
+    return tuple(value.items())
 
 
 def _json_choice(
@@ -406,109 +275,143 @@ def _json_deadwood(value: dict[str, Any], pointer: str) -> int | None:
     return None if deadwood is None else _json_count(deadwood, f"{pointer}/deadwood")
 
 
-def _checked_knock(value: object, pointer: str, place: Place) -> Knock:
-    """A knock checked step by step, naming the bad element; the slow path."""
+def _json_events(value: object, h: int) -> tuple[Event, ...]:
+    pointer = f"/hands/{h}/events"
+    if type(value) is not list:
+        _want(value, "a list of events", pointer)
+    places = _event_places(h, len(value))
+    return tuple([_json_event(ev, f"{pointer}/{e}", places[e]) for e, ev in enumerate(value)])
+
+
+def _json_event(ev: object, pointer: str, places: tuple[Place, Place]) -> Event:
+    if type(ev) is not dict:
+        _want(ev, "an event object", pointer)
+    kind = ev.get("type")
+    player = ev.get("player")
+    if type(player) is not str:
+        _want(player, "the player's name", f"{pointer}/player")
+    if kind == "turn":
+        return _json_turn(ev, player, pointer, places)
+    if kind == "pass":
+        if len(ev) != 2:
+            _unknown_key(ev, _PASS_KEYS, pointer)
+        return Pass(player, places[0])
+    if kind == "defence":
+        return _json_defence(ev, player, pointer, places[0])
+    if "type" not in ev:
+        raise _Invalid(pointer, "missing key 'type'")
+    raise _Invalid(f"{pointer}/type", f"expected 'turn', 'pass' or 'defence', got {_shown(kind)}")
+
+
+def _json_turn(ev: dict[str, Any], player: str, pointer: str, places: tuple[Place, Place]) -> Turn:
+    card, discard, knock = (ev.get(key) for key in ("card", "discard", "knock"))
+    if card is not None:
+        card = _json_card(card, f"{pointer}/card")
+    if discard is not None:
+        discard = _json_card(discard, f"{pointer}/discard")
+    if not _TURN_KEYS.issuperset(ev):  # explicit nulls are fine, other keys are not
+        _unknown_key(ev, _TURN_KEYS, pointer)
+    source = _json_choice(ev, "source", SOURCES, pointer, "'stock', 'discard' or 'none'")
+    if source == "none":
+        if card is not None:
+            raise _Invalid(f"{pointer}/card", "a turn with no draw (source 'none') draws no card")
+        if discard is None and knock is None:
+            raise _Invalid(pointer, "a turn needs a draw, a discard or a knock")
+    if knock is not None:
+        knock = _json_knock(knock, f"{pointer}/knock", places[1])
+    return Turn(player, source, card, discard, knock, places[0])
+
+
+def _json_knock(value: object, pointer: str, place: Place) -> Knock:
     if type(value) is not dict:
         _want(value, "a knock object", pointer)
     ending = _json_choice(value, "ending", ENDINGS, pointer, "'knock', 'gin' or 'big_gin'")
     if "melds" not in value:
         raise _Invalid(pointer, "missing key 'melds'")
     melds = _json_melds(value["melds"], f"{pointer}/melds")
-    known = 2
     discard = value.get("discard")
-    if "discard" in value:
-        known += 1
-        if discard is not None:
-            discard = _json_card(discard, f"{pointer}/discard")
+    if discard is not None:
+        discard = _json_card(discard, f"{pointer}/discard")
     deadwood = _json_deadwood(value, pointer)
-    known += "deadwood" in value
-    if known != len(value):
+    if not _KNOCK_KEYS.issuperset(value):
         _unknown_key(value, _KNOCK_KEYS, pointer)
     return Knock(ending, discard, melds, deadwood, place)
 
 
-def _checked_defence(ev: dict[str, object], player: str, pointer: str, place: Place) -> Defence:
-    """A defence checked step by step, naming the bad element; the slow path."""
-    known = 2
-    melds: tuple[Mask, ...] = ()
-    if "melds" in ev:
-        known += 1
-        melds = _json_melds(ev["melds"], f"{pointer}/melds")
-    layoffs: list[tuple[Card, int]] = []
-    if "layoffs" in ev:
-        known += 1
-        items = ev["layoffs"]
-        if type(items) is not list:
-            _want(items, "a list of layoffs", f"{pointer}/layoffs")
-        for i, item in enumerate(items):
-            at = f"{pointer}/layoffs/{i}"
-            if type(item) is not dict:
-                _want(item, 'a layoff such as {"card": "7H", "onto": 0}', at)
-            if "card" not in item or "onto" not in item:
-                raise _Invalid(at, f"missing key {'card' if 'card' not in item else 'onto'!r}")
-            if len(item) != 2:
-                _unknown_key(item, frozenset({"card", "onto"}), at)
-            layoffs.append((_json_card(item["card"], f"{at}/card"), _json_onto(item["onto"], f"{at}/onto")))
+def _json_defence(ev: dict[str, object], player: str, pointer: str, place: Place) -> Defence:
+    melds = _json_melds(ev["melds"], f"{pointer}/melds") if "melds" in ev else ()
+    layoffs = _json_layoffs(ev["layoffs"], f"{pointer}/layoffs") if "layoffs" in ev else ()
     deadwood = _json_deadwood(ev, pointer)
-    known += "deadwood" in ev
-    if known != len(ev):
+    if not _DEFENCE_KEYS.issuperset(ev):
         _unknown_key(ev, _DEFENCE_KEYS, pointer)
-    return Defence(player, melds, tuple(layoffs), deadwood, place)
+    return Defence(player, melds, layoffs, deadwood, place)
+
+
+def _json_layoffs(items: object, pointer: str) -> tuple[tuple[Card, int], ...]:
+    if type(items) is not list:
+        _want(items, "a list of layoffs", pointer)
+    layoffs = []
+    for i, item in enumerate(items):
+        at = f"{pointer}/{i}"
+        if type(item) is not dict:
+            _want(item, 'a layoff such as {"card": "7H", "onto": 0}', at)
+        if "card" not in item or "onto" not in item:
+            raise _Invalid(at, f"missing key {'card' if 'card' not in item else 'onto'!r}")
+        if len(item) != 2:
+            _unknown_key(item, _LAYOFF_KEYS, at)
+        layoffs.append((_json_card(item["card"], f"{at}/card"),
+                        _json_count(item["onto"], f"{at}/onto", _MAX_ONTO)))
+    return tuple(layoffs)
 
 
 def _json_hand(data: object, h: int) -> HandRecord:
+    pointer = f"/hands/{h}"
     if type(data) is not dict:
-        _want(data, "a hand object", f"/hands/{h}")
-    dealer = data.get("dealer")
-    deal_data = data.get("deal")
-    events = data.get("events")
-    if type(dealer) is not str or type(deal_data) is not dict or events is None:
-        _check_hand_keys(data, h)
-    try:
-        deal = tuple([(name, tuple(map(_CARD_OF, cards))) for name, cards in deal_data.items()])
-    except (KeyError, TypeError):
-        deal = tuple(
-            (name, _json_cards(cards, f"/hands/{h}/deal/{_escape(name)}"))
-            for name, cards in deal_data.items()
-        )
-    number = data.get("number")
-    if number is not None and (type(number) is not int or not 0 <= number < MAX_NUMBER):
-        _json_count(number, f"/hands/{h}/number")
-    upcard = data.get("upcard")
+        _want(data, "a hand object", pointer)
+    dealer, deal, events = _hand_basics(data, pointer)
+    dealt = tuple(_dealt(name, cards, f"{pointer}/deal") for name, cards in deal.items())
+    number, upcard, stock = data.get("number"), data.get("upcard"), data.get("stock")
+    if number is not None:
+        number = _json_count(number, f"{pointer}/number")
     if upcard is not None:
-        upcard = _json_card(upcard, f"/hands/{h}/upcard")
-    stock = data.get("stock")
+        upcard = _json_card(upcard, f"{pointer}/upcard")
     if stock is not None:
-        stock = _json_cards(stock, f"/hands/{h}/stock")
+        stock = _json_cards(stock, f"{pointer}/stock")
     events = _json_events(events, h)
     hand_place, result_place = _hand_places(h)
-    result = data.get("result")
+    result, score_after, next_dealer = data.get("result"), data.get("score_after"), data.get("next_dealer")
     if result is not None:
-        result = _json_result(result, f"/hands/{h}/result", result_place)
-    score_after = data.get("score_after")
+        result = _json_result(result, f"{pointer}/result", result_place)
     if score_after is not None:
-        score_after = _json_totals(score_after, f"/hands/{h}/score_after")
-    next_dealer = data.get("next_dealer")
-    if next_dealer is not None and type(next_dealer) is not str:
-        _want(next_dealer, "a player name", f"/hands/{h}/next_dealer")
-    if len(data) > 3 and not _HAND_KEYS.issuperset(data):
-        _unknown_key(data, _HAND_KEYS, f"/hands/{h}")
+        score_after = _json_totals(score_after, f"{pointer}/score_after")
+    if next_dealer is not None:
+        next_dealer = _json_name(next_dealer, f"{pointer}/next_dealer")
+    if not _HAND_KEYS.issuperset(data):
+        _unknown_key(data, _HAND_KEYS, pointer)
     return HandRecord(
-        dealer, deal, upcard, events, stock, result, score_after, next_dealer, number, hand_place,
+        dealer, dealt, upcard, events, stock, result, score_after, next_dealer, number, hand_place,
     )
 
 
-def _check_hand_keys(data: dict[str, object], h: int) -> NoReturn:
-    pointer = f"/hands/{h}"
+def _hand_basics(data: dict[str, Any], pointer: str) -> tuple[str, dict[object, object], object]:
+    """A hand's dealer, deal and events, which it must have (events of null are named before
+    any bad card of the deal)."""
     for key in ("dealer", "deal", "events"):
         if key not in data:
             raise _Invalid(pointer, f"missing key {key!r}")
-    if type(data["dealer"]) is not str:
-        _want(data["dealer"], "a player name", f"{pointer}/dealer")
-    if type(data["deal"]) is not dict:
-        _want(data["deal"], 'an object of dealt cards such as {"Ann": [...], "Bo": [...]}',
-              f"{pointer}/deal")
-    _want(data["events"], "a list of events", f"{pointer}/events")
+    dealer, deal, events = data["dealer"], data["deal"], data["events"]
+    if type(dealer) is not str:
+        _want(dealer, "a player name", f"{pointer}/dealer")
+    if type(deal) is not dict:
+        _want(deal, 'an object of dealt cards such as {"Ann": [...], "Bo": [...]}', f"{pointer}/deal")
+    if events is None:
+        _want(events, "a list of events", f"{pointer}/events")
+    return dealer, deal, events
+
+
+def _dealt(name: object, cards: object, pointer: str) -> tuple[str, tuple[Card, ...]]:
+    name = _text_key(name, pointer)
+    return name, _json_cards(cards, f"{pointer}/{pointer_key(name)}")
 
 
 _OUTCOME_CHOICES = f"one of {', '.join(sorted(OUTCOMES))}"
@@ -518,22 +421,12 @@ def _json_result(value: object, pointer: str, place: Place) -> ClaimedResult:
     if type(value) is not dict:
         _want(value, "a result object", pointer)
     outcome = _json_choice(value, "outcome", OUTCOMES, pointer, _OUTCOME_CHOICES)
-    known = 1
     winner = value.get("winner")
-    if "winner" in value:
-        known += 1
-        if winner is not None:
-            winner = _json_name(winner, f"{pointer}/winner")
-    points = value.get("points", 0)
-    if "points" in value:
-        known += 1
-        if type(points) is not int or not -MAX_NUMBER < points < MAX_NUMBER:
-            _json_number(points, f"{pointer}/points")
-    reason = stopped_by = None
-    if outcome == "unfinished" or "reason" in value or "stopped_by" in value:
-        reason, stopped_by = _json_stop(value, outcome, pointer)
-        known += ("reason" in value) + ("stopped_by" in value)
-    if known != len(value):
+    if winner is not None:
+        winner = _json_name(winner, f"{pointer}/winner")
+    points = _json_number(value["points"], f"{pointer}/points") if "points" in value else 0
+    reason, stopped_by = _json_stop(value, outcome, pointer)
+    if not _RESULT_KEYS.issuperset(value):
         _unknown_key(value, _RESULT_KEYS, pointer)
     return ClaimedResult(outcome, winner, points, place, reason, stopped_by)
 
@@ -559,7 +452,6 @@ def _json_record(data: object, source: str, index: int, line: int) -> GameRecord
     for key in ("rules", "players", "hands"):
         if key not in data:
             raise _Invalid("", f"missing key {key!r}")
-    known = 3
     rules = data["rules"]
     if type(rules) is not str or not rules.strip():
         _want(rules, "a rule set name", "/rules")
@@ -569,23 +461,15 @@ def _json_record(data: object, source: str, index: int, line: int) -> GameRecord
     for i, name in enumerate(players):
         if type(name) is not str:
             _want(name, "a player name", f"/players/{i}")
-    overrides: tuple[tuple[str, str], ...] = ()
-    if "overrides" in data:
-        known += 1
-        overrides = _json_overrides(data["overrides"])
-    tags: tuple[tuple[str, str], ...] = ()
-    if "tags" in data:
-        known += 1
-        tags = _json_tags(data["tags"])
+    overrides = _json_overrides(data.get("overrides"))
+    tags = _json_tags(data.get("tags"))
     hands = data["hands"]
     if type(hands) is not list or not hands:
         _want(hands, "a list of one or more hands", "/hands")
     final = data.get("final_totals")
-    if "final_totals" in data:
-        known += 1
-        if final is not None:
-            final = _json_totals(final, "/final_totals")
-    if known != len(data):
+    if final is not None:
+        final = _json_totals(final, "/final_totals")
+    if not _RECORD_KEYS.issuperset(data):
         _unknown_key(data, _RECORD_KEYS, "")
     return GameRecord(
         players=(players[0], players[1]),
@@ -596,7 +480,7 @@ def _json_record(data: object, source: str, index: int, line: int) -> GameRecord
         final_totals=final,
         source=source,
         index=index,
-        place=Place(line=line) if line else NOWHERE,
+        place=_record_place(line),
     )
 
 
@@ -607,13 +491,19 @@ def _json_overrides(value: object) -> tuple[tuple[str, str], ...]:
         _want(value, 'an object of rule knobs such as {"gin_bonus": 25}', "/overrides")
     out = []
     for knob, setting in value.items():
-        at = f"/overrides/{_escape(knob)}"
+        _text_key(knob, "/overrides")
+        at = f"/overrides/{pointer_key(knob)}"
         if not KNOB_RE.fullmatch(knob):
             raise _Invalid(at, f"bad rule knob name {_shown(knob)}")
         if isinstance(setting, bool):
             text = "true" if setting else "false"
-        elif type(setting) is int or type(setting) is str:
-            text = str(setting).strip()
+        elif type(setting) is str:
+            text = setting.strip()
+        elif type(setting) is int:
+            try:
+                text = str(setting)
+            except ValueError:  # past Python's limit on an int's digits (4,300)
+                raise _Invalid(at, "a number with thousands of digits") from None
         else:
             _want(setting, "text, a whole number or true/false", at)
         out.append((knob, text))
@@ -626,7 +516,8 @@ def _json_tags(value: object) -> tuple[tuple[str, str], ...]:
     if type(value) is not dict:
         _want(value, 'an object of free tags such as {"Event": "Club night"}', "/tags")
     for name, text in value.items():
-        at = f"/tags/{_escape(name)}"
+        _text_key(name, "/tags")
+        at = f"/tags/{pointer_key(name)}"
         if not TAG_NAME_RE.fullmatch(name):
             raise _Invalid(at, f"bad tag name {_shown(name)}: a letter, then letters, digits or '_'")
         if name.lower() in KNOWN_TAGS:
@@ -636,13 +527,23 @@ def _json_tags(value: object) -> tuple[tuple[str, str], ...]:
     return tuple(value.items())
 
 
+def _checked(data: object, source: str, index: int, line: int) -> GameRecord:
+    """The record in ``data`` by the checked path, or the error naming the bad element."""
+    try:
+        return _json_record(data, source, index, line)
+    except _Invalid as exc:
+        message = f"{shown_pointer(exc.pointer)}: {exc.message}" if exc.pointer else exc.message
+        raise JsonRecordError(message, source, line, 0, exc.pointer) from None
+
+
 def from_json_dict(data: object, *, source: str = "", index: int = 0, line: int = 0) -> GameRecord:
     """A record from its JSON form (as ``json.loads`` gives it), fully checked.
 
-    Raises :class:`JsonRecordError` naming the bad element by JSON pointer. ``line`` is
-    the record's line in its source (a ``.jsonl`` line), kept in the record's place.
+    Raises :class:`JsonRecordError` naming the bad element by JSON pointer, whatever
+    ``data`` holds. ``line`` is the record's line in its source (a ``.jsonl`` line), kept in
+    the record's place.
     """
-    return _decoded(data, source, index, line)
+    return _checked(data, source, index, line)
 
 
 def to_json_dict(record: GameRecord) -> dict[str, object]:
@@ -747,6 +648,7 @@ def _event_json(event: Event) -> dict[str, object]:
     return out
 
 
+
 def format_jsonl(record: GameRecord) -> str:
     """The record as one line of JSON (no line end)."""
     return json_line(to_json_dict(record))
@@ -754,87 +656,36 @@ def format_jsonl(record: GameRecord) -> str:
 
 def format_json(record: GameRecord, *, width: int = 100) -> str:
     """The record as readable JSON: nested, but lists and small objects kept on one line."""
-    return _pretty(to_json_dict(record), 0, width) + "\n"
+    return readable_json(to_json_dict(record), width=width) + "\n"
 
 
 def pretty_json(record: GameRecord, indent: int) -> str:
     """The readable JSON of ``record`` as an element of a list indented by ``indent``."""
-    return " " * indent + _pretty(to_json_dict(record), indent, 100)
+    return " " * indent + readable_json(to_json_dict(record), indent=indent)
 
 
-def _pretty(value: object, indent: int, width: int, lead: int = 0) -> str:
-    """JSON for ``value`` starting ``lead`` characters into a line indented by ``indent``."""
-    flat = json.dumps(value, ensure_ascii=False)
-    if indent + lead + len(flat) <= width or not isinstance(value, (dict, list)) or not value:
-        return flat
-    inner = " " * (indent + 2)
-    if isinstance(value, dict):
-        items = []
-        for k, v in value.items():
-            key = json.dumps(k, ensure_ascii=False) + ": "
-            items.append(inner + key + _pretty(v, indent + 2, width, len(key) + 1))
-        return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
-    if all(not isinstance(v, (dict, list)) for v in value):
-        return flat
-    items = [inner + _pretty(v, indent + 2, width, 1) for v in value]
-    return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
-
-
-
-
-# -- from text: where an error is, in lines and columns ------------------------------------------
+# -- from text ------------------------------------------------------------------------------------
 
 _LONE_SURROGATE_RE = re.compile(r"\\u[dD][89a-fA-F]")
-_SPACE_RE = re.compile(r"[ \t\n\r]*")
-
-
-MAX_NESTING = 32
-"""Deepest nesting of lists and objects a record may have (a record's own is 8). Deeper is
-refused by this count, not by where Python's recursion limit happens to be, so the same
-text gets the same answer in every process."""
-_STRUCTURE_RE = re.compile(r'[\[\]{}"]')
-_STRING_BODY_RE = re.compile(r'(?:[^"\\]|\\.)*"?', re.DOTALL)
-
-
-def _too_deep(text: str) -> int | None:
-    """Where ``text`` first nests deeper than :data:`MAX_NESTING` (brackets inside strings
-    are skipped), or None; one pass, for error paths and whole documents only."""
-    depth, i = 0, 0
-    while (match := _STRUCTURE_RE.search(text, i)) is not None:
-        i = match.end()
-        char = match.group()
-        if char == '"':
-            i = _STRING_BODY_RE.match(text, i).end()  # type: ignore[union-attr]
-        elif char in "[{":
-            depth += 1
-            if depth > MAX_NESTING:
-                return match.start()
-        else:
-            depth -= 1
-    return None
-
-
-def _nested_error(text: str, offset: int, source: str, line: int) -> RecordError:
-    return RecordError(f"bad JSON: nested more than {MAX_NESTING} deep", source,
-                       line + text.count("\n", 0, offset), offset - text.rfind("\n", 0, offset))
 
 
 def load_json(text: str, source: str, line: int, *, document: bool = False) -> object:
     """``json.loads`` that raises only ``RecordError`` (with line and column), whatever the text,
-    and refuses nesting deeper than :data:`MAX_NESTING`: every JSON form is loaded here.
+    and refuses nesting deeper than :data:`~ginref.records.jsonplace.MAX_NESTING`: every JSON
+    form is loaded here.
 
     A whole ``document`` (a .json file, a Kaggle episode) is counted before it is loaded; a
     JSON Lines record only when it fails, since a record that decodes nests 8 deep at most.
     """
-    deep = _too_deep(text) if document else None
+    deep = too_deep(text) if document else None
     if deep is not None:
-        raise _nested_error(text, deep, source, line)
+        raise nested_error(text, deep, source, line)
     try:
         data = json.loads(text)
     except (ValueError, RecursionError) as exc:
-        deep = _too_deep(text)
+        deep = too_deep(text)
         if deep is not None:
-            raise _nested_error(text, deep, source, line) from None
+            raise nested_error(text, deep, source, line) from None
         if isinstance(exc, json.JSONDecodeError):
             message = exc.msg[:1].lower() + exc.msg[1:]
             raise RecordError(f"bad JSON: {message}", source, line + exc.lineno - 1, exc.colno) from None
@@ -850,195 +701,11 @@ def load_json(text: str, source: str, line: int, *, document: bool = False) -> o
     return data
 
 
-def _pointer_offset(text: str, pointer: str, start: int = 0) -> int | None:
-    """Where the element at ``pointer`` starts in the JSON ``text`` (the last of equal keys),
-    searching the value that starts at ``start``."""
-    decoder = json.JSONDecoder()
-
-    def skip(i: int) -> int:
-        return _SPACE_RE.match(text, i).end()  # type: ignore[union-attr]
-
-    try:
-        i = skip(start)
-        for part in pointer.split("/")[1:] if pointer else []:
-            part = part.replace("~1", "/").replace("~0", "~")
-            if text[i] == "{":
-                i = skip(i + 1)
-                found = None
-                while text[i] != "}":
-                    key, i = json.decoder.scanstring(text, i + 1)  # type: ignore[attr-defined]
-                    i = skip(skip(i) + 1)
-                    if key == part:
-                        found = i
-                    i = skip(decoder.raw_decode(text, i)[1])
-                    if text[i] == ",":
-                        i = skip(i + 1)
-                if found is None:
-                    return None
-                i = found
-            elif text[i] == "[":
-                i = skip(i + 1)
-                for _ in range(int(part)):
-                    i = skip(decoder.raw_decode(text, i)[1])
-                    i = skip(i + 1)  # the comma
-            else:
-                return None
-        return i
-    except (ValueError, IndexError, RecursionError):
-        return None
-
-
 def _placed(exc: JsonRecordError, text: str, line: int, offset: int | None) -> JsonRecordError:
     """``exc`` with the line and column of ``offset`` in ``text`` (which starts at ``line``)."""
     if offset is None:
         return JsonRecordError(exc.message, exc.source, line, 0, exc.pointer)
-    return JsonRecordError(
-        exc.message, exc.source, line + text.count("\n", 0, offset),
-        offset - text.rfind("\n", 0, offset), exc.pointer,
-    )
-
-
-def _shown_pointer(pointer: str) -> str:
-    """A JSON pointer for a message: each part cut to 30 characters."""
-    parts = pointer.split("/")
-    return "/".join(p if len(p) <= 30 else p[:27] + "..." for p in parts)
-
-
-# -- the fast path: msgspec decodes the text into wire Structs, checked by the same code --------
-#
-# json.loads builds a dict per event that _json_events then takes apart; msgspec's typed
-# decoder checks an event's keys and types in C and makes one small Struct. The wire Structs
-# hold what the text says (cards still as text); _json_record and its helpers check and
-# convert them exactly as they do json.loads's dicts, with _wire_events as the events' twin
-# of _json_events. Anything unusual, from a bad card to a key the wire Structs don't know,
-# falls back to the checked path, so every error is the checked path's own.
-# tests/records/test_json_twins.py compares the two paths.
-#
-# A card is typed as one of the spellings of CARD_TOKENS: msgspec then checks it in C and
-# gives the spelling's own string, made once, in place of a new string for every card of
-# every record (about 110 a hand), whose hash the look-ups after it would compute again.
-
-if TYPE_CHECKING:
-    _WireCard = str
-else:
-    _WireCard = Literal[tuple(CARD_TOKENS)]
-
-
-class _WireTurn(msgspec.Struct, tag="turn", tag_field="type", forbid_unknown_fields=True, gc=False):
-    player: str
-    source: Literal["stock", "discard", "none"]
-    card: _WireCard | None = None
-    discard: _WireCard | None = None
-    knock: Any = None
-
-
-class _WirePass(msgspec.Struct, tag="pass", tag_field="type", forbid_unknown_fields=True, gc=False):
-    player: str
-
-
-class _WireDefence(msgspec.Struct, tag="defence", tag_field="type", forbid_unknown_fields=True,
-                   gc=False):
-    player: str
-    melds: Any = msgspec.UNSET
-    layoffs: Any = msgspec.UNSET
-    deadwood: Any = msgspec.UNSET
-
-
-class _WireHand(msgspec.Struct, forbid_unknown_fields=True, gc=False):
-    number: Any = msgspec.UNSET
-    dealer: Any = msgspec.UNSET
-    deal: dict[str, list[_WireCard]] | msgspec.UnsetType = msgspec.UNSET
-    upcard: _WireCard | msgspec.UnsetType | None = msgspec.UNSET
-    stock: list[_WireCard] | msgspec.UnsetType | None = msgspec.UNSET
-    events: list[_WireTurn | _WirePass | _WireDefence] | msgspec.UnsetType = msgspec.UNSET
-    result: Any = msgspec.UNSET
-    score_after: Any = msgspec.UNSET
-    next_dealer: Any = msgspec.UNSET
-
-
-class _WireRecord(msgspec.Struct, forbid_unknown_fields=True, gc=False):
-    rules: Any = msgspec.UNSET
-    overrides: Any = msgspec.UNSET
-    players: Any = msgspec.UNSET
-    tags: Any = msgspec.UNSET
-    hands: list[_WireHand] | msgspec.UnsetType = msgspec.UNSET
-    final_totals: Any = msgspec.UNSET
-
-
-_WIRE_DECODER = msgspec.json.Decoder(_WireRecord)
-
-
-class _DecodedEvents(tuple):  # type: ignore[type-arg]
-    """A hand's events already read by :func:`_wire_events`, passed through ``_json_hand``."""
-
-    __slots__ = ()
-
-
-def _present(wire: msgspec.Struct) -> dict[str, Any]:
-    """The keys the text gave, as json.loads would have them."""
-    out = {}
-    for name in wire.__struct_fields__:
-        value = getattr(wire, name)
-        if value is not msgspec.UNSET:
-            out[name] = value
-    return out
-
-
-def _wire_events(events: list[_WireTurn | _WirePass | _WireDefence], h: int) -> tuple[Event, ...]:
-    """The fast twin of :func:`_json_events`; raises on anything it does not take plainly."""
-    places = _event_places(h, len(events))
-    cards = CARD_TOKENS
-    turn, pass_ = Turn, Pass
-    out: list[Event] = []
-    append = out.append
-    for e, ev in enumerate(events):
-        if type(ev) is _WireTurn:
-            c, x, k = ev.card, ev.discard, ev.knock
-            if ev.source == "none":
-                _check_source(_present_event(ev), "")
-            place, knock_place = places[e]
-            append(turn(ev.player, ev.source, None if c is None else cards[c],
-                        None if x is None else cards[x],
-                        None if k is None else _json_knock(k, h, e, knock_place), place))
-        elif type(ev) is _WirePass:
-            append(pass_(ev.player, places[e][0]))
-        elif isinstance(ev, _WireDefence):
-            append(_json_defence(_present_event(ev), ev.player, h, e, places[e][0]))
-    return tuple(out)
-
-
-def _present_event(ev: _WireTurn | _WireDefence) -> dict[str, object]:
-    data: dict[str, object] = {"type": "turn" if type(ev) is _WireTurn else "defence"}
-    data.update(_present(ev))
-    return data
-
-
-def _fast_record(text: str, source: str, index: int, line: int) -> GameRecord | None:
-    """The record in ``text`` by the fast path, or None: the checked path then decides."""
-    if _LONE_SURROGATE_RE.search(text):
-        return None
-    try:
-        wire = _WIRE_DECODER.decode(text)
-        data = _present(wire)
-        if type(wire.hands) is list:
-            hands = []
-            for h, hand in enumerate(wire.hands):
-                present = _present(hand)
-                if type(hand.events) is list:
-                    present["events"] = _DecodedEvents(_wire_events(hand.events, h))
-                hands.append(present)
-            data["hands"] = hands
-        return _json_record(data, source, index, line)
-    except Exception:  # any doubt at all: the checked path reads it again and says why
-        return None
-
-
-def _decoded(data: object, source: str, index: int, line: int) -> GameRecord:
-    try:
-        return _json_record(data, source, index, line)
-    except _Invalid as exc:
-        message = f"{_shown_pointer(exc.pointer)}: {exc.message}" if exc.pointer else exc.message
-        raise JsonRecordError(message, source, line, 0, exc.pointer) from None
+    return JsonRecordError(exc.message, exc.source, *line_and_column(text, line, offset), exc.pointer)
 
 
 def decode_json_text(
@@ -1046,16 +713,16 @@ def decode_json_text(
 ) -> GameRecord | RecordError:
     """One JSON record (a ``.jsonl`` line, or a whole document holding one object) whose
     text starts at ``line``; an error names the line and column of the bad element."""
-    fast = _fast_record(text, source, index, line)
+    fast = _fast_records(_WIRE_DECODER, text, source, index, line)
     if fast is not None:
-        return fast
+        return fast[0]
     try:
-        return _decoded(load_json(text, source, line), source, index, line)
+        return _checked(load_json(text, source, line), source, index, line)
     except JsonRecordError as exc:
-        deep = _too_deep(text)
+        deep = too_deep(text)
         if deep is not None:
-            return _nested_error(text, deep, source, line)
-        return _placed(exc, text, line, _pointer_offset(text, exc.pointer))
+            return nested_error(text, deep, source, line)
+        return _placed(exc, text, line, pointer_offset(text, exc.pointer))
     except RecordError as exc:
         return exc
 
@@ -1065,10 +732,16 @@ def decode_json_document(
 ) -> Iterator[GameRecord | RecordError]:
     """Every record of a ``.json`` document: one record object, or a list of them.
 
-    An item of a list that cannot be read is one error and the others are still read;
+    The fast path takes the document whole, or leaves it whole to the checked path. There,
+    an item of a list that cannot be read is one error and the others are still read;
     finding where the items start is one pass over the text, however many are bad. A
-    document nested deeper than :data:`MAX_NESTING` anywhere is one error.
+    document nested deeper than :data:`~ginref.records.jsonplace.MAX_NESTING` anywhere is
+    one error.
     """
+    fast = _fast_records(_DOCUMENT_DECODER, text, source, 0, line)
+    if fast is not None:
+        yield from fast
+        return
     try:
         data = load_json(text, source, line, document=True)
     except RecordError as exc:
@@ -1076,32 +749,240 @@ def decode_json_document(
         return
     if type(data) is not list:
         try:
-            yield _decoded(data, source, 0, line)
+            yield _checked(data, source, 0, line)
         except JsonRecordError as exc:
-            yield _placed(exc, text, line, _pointer_offset(text, exc.pointer))
+            yield _placed(exc, text, line, pointer_offset(text, exc.pointer))
         return
     starts: list[int] | None = None
     for i, item in enumerate(data):
         try:
-            yield _decoded(item, source, i, line)
+            yield _checked(item, source, i, line)
         except JsonRecordError as exc:
-            starts = starts if starts is not None else _item_starts(text)
-            offset = _pointer_offset(text, exc.pointer, starts[i]) if i < len(starts) else None
+            starts = starts if starts is not None else item_starts(text)
+            offset = pointer_offset(text, exc.pointer, starts[i]) if i < len(starts) else None
             yield _placed(exc, text, line, offset)
 
 
-def _item_starts(text: str) -> list[int]:
-    """Where each item of the top-level JSON list in ``text`` starts."""
-    decoder = json.JSONDecoder()
-    starts: list[int] = []
-    i = _SPACE_RE.match(text, 0).end() + 1  # type: ignore[union-attr]
+# -- the fast path: msgspec decodes the text into wire Structs -----------------------------------
+#
+# json.loads builds a dict per element that the checked path then takes apart; msgspec's
+# typed decoder checks every key, type and bound of the form in C and makes one small Struct
+# per element. What the types cannot say (a meld's cards distinct, a knob's or tag's name, a
+# turn with no draw, a result's reason) is checked while the wire Structs become the record.
+# Anything the wire Structs refuse, from a bad card to a key they don't know, goes to the
+# checked path, so every error is the checked path's own; tests/records/test_json_twins.py holds
+# the two paths to the same records. Every field is typed (no Any), so what msgspec accepts
+# nests 9 deep at most, lists of records included.
+#
+# A card is typed as one of the spellings of CARD_TOKENS: msgspec then checks it in C and
+# gives the spelling's own string, made once, in place of a new string for every card of
+# every record (about 110 a hand), whose hash the look-ups after it would compute again.
+# The Literal is wrapped in a NewType, which msgspec sees through: typing walks all 152
+# spellings each time it resolves an annotation naming a bare Literal, 7 M instructions
+# of every start-up for the wire Structs' annotations.
+
+if TYPE_CHECKING:
+    _WireCard = str
+    _WireOutcome = ClaimedOutcome
+    _WireReason = str
+else:
+    _WireCard = NewType("_WireCard", Literal[tuple(CARD_TOKENS)])
+    _WireOutcome = Literal[tuple(sorted(OUTCOMES))]
+    _WireReason = Literal[UNFINISHED_REASONS]
+_Count = Annotated[int, msgspec.Meta(ge=0, lt=MAX_NUMBER)]
+_Onto = Annotated[int, msgspec.Meta(ge=0, lt=_MAX_ONTO)]
+_Number = Annotated[int, msgspec.Meta(gt=-MAX_NUMBER, lt=MAX_NUMBER)]
+_WireMelds = list[list[_WireCard]]
+
+
+class _WireKnock(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    ending: Literal["knock", "gin", "big_gin"]
+    melds: _WireMelds
+    discard: _WireCard | None = None
+    deadwood: _Count | None = None
+
+
+class _WireTurn(msgspec.Struct, tag="turn", tag_field="type", forbid_unknown_fields=True, gc=False):
+    player: str
+    source: Literal["stock", "discard", "none"]
+    card: _WireCard | None = None
+    discard: _WireCard | None = None
+    knock: _WireKnock | None = None
+
+
+class _WirePass(msgspec.Struct, tag="pass", tag_field="type", forbid_unknown_fields=True, gc=False):
+    player: str
+
+
+class _WireLayoff(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    card: _WireCard
+    onto: _Onto
+
+
+class _WireDefence(msgspec.Struct, tag="defence", tag_field="type", forbid_unknown_fields=True,
+                   gc=False):
+    player: str
+    melds: _WireMelds = []
+    layoffs: list[_WireLayoff] = []
+    deadwood: _Count | None = None
+
+
+class _WireResult(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    outcome: _WireOutcome
+    winner: str | None = None
+    points: _Number = 0
+    reason: _WireReason | msgspec.UnsetType = msgspec.UNSET
+    stopped_by: str | msgspec.UnsetType | None = msgspec.UNSET
+
+
+class _WireHand(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    dealer: str
+    deal: dict[str, list[_WireCard]]
+    events: list[_WireTurn | _WirePass | _WireDefence]
+    number: _Count | None = None
+    upcard: _WireCard | None = None
+    stock: list[_WireCard] | None = None
+    result: _WireResult | None = None
+    score_after: dict[str, _Number] | None = None
+    next_dealer: str | None = None
+
+
+class _WireRecord(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    rules: str
+    players: tuple[str, str]
+    hands: Annotated[list[_WireHand], msgspec.Meta(min_length=1)]
+    overrides: dict[str, bool | int | str] | None = None
+    tags: dict[str, str] | None = None
+    final_totals: dict[str, _Number] | None = None
+
+
+_WIRE_DECODER = msgspec.json.Decoder(_WireRecord)
+_DOCUMENT_DECODER = msgspec.json.Decoder(_WireRecord | list[_WireRecord])
+
+
+class _Refused(Exception):
+    """What the wire Structs' types cannot say is wrong: the checked path will say it."""
+
+
+_BIT_OF = {token: 1 << c for token, c in CARD_TOKENS.items()}.__getitem__
+_CARD_OF = CARD_TOKENS.__getitem__
+
+
+def _fast_records(
+    decoder: msgspec.json.Decoder[Any], text: str, source: str, index: int, line: int
+) -> list[GameRecord] | None:
+    """The records in ``text`` by the fast path, or None: the checked path then decides."""
+    if _LONE_SURROGATE_RE.search(text):
+        return None
     try:
-        while True:
-            i = _SPACE_RE.match(text, i).end()  # type: ignore[union-attr]
-            if text[i] == "]":
-                return starts
-            starts.append(i)
-            i = _SPACE_RE.match(text, decoder.raw_decode(text, i)[1]).end()  # type: ignore[union-attr]
-            i += 1  # the comma
-    except (ValueError, IndexError, RecursionError):
-        return starts
+        wire = decoder.decode(text)
+        if type(wire) is list:
+            return [_wire_record(item, source, i, line) for i, item in enumerate(wire)]
+        return [_wire_record(wire, source, index, line)]
+    except (ValueError, RecursionError, _Refused):
+        # ValueError: msgspec's DecodeError, or a lone surrogate in the text it cannot encode;
+        # RecursionError: msgspec skipping deep nesting to find an event's "type"
+        return None
+
+
+def _wire_record(wire: _WireRecord, source: str, index: int, line: int) -> GameRecord:
+    rules = wire.rules.strip()
+    if not rules:
+        raise _Refused
+    return GameRecord(
+        players=wire.players,
+        hands=tuple([_wire_hand(hand, h) for h, hand in enumerate(wire.hands)]),
+        rules=rules,
+        overrides=() if wire.overrides is None else _wire_overrides(wire.overrides),
+        tags=() if wire.tags is None else _wire_tags(wire.tags),
+        final_totals=None if wire.final_totals is None else tuple(wire.final_totals.items()),
+        source=source,
+        index=index,
+        place=_record_place(line),
+    )
+
+
+def _wire_overrides(overrides: dict[str, bool | int | str]) -> tuple[tuple[str, str], ...]:
+    out = []
+    for knob, setting in overrides.items():
+        if not KNOB_RE.fullmatch(knob):
+            raise _Refused
+        if setting is True or setting is False:
+            out.append((knob, "true" if setting else "false"))
+        else:
+            out.append((knob, str(setting).strip()))
+    return tuple(out)
+
+
+def _wire_tags(tags: dict[str, str]) -> tuple[tuple[str, str], ...]:
+    for name in tags:
+        if not TAG_NAME_RE.fullmatch(name) or name.lower() in KNOWN_TAGS:
+            raise _Refused
+    return tuple(tags.items())
+
+
+def _wire_hand(hand: _WireHand, h: int) -> HandRecord:
+    hand_place, result_place = _hand_places(h)
+    result = hand.result
+    return HandRecord(
+        hand.dealer,
+        tuple([(name, tuple(map(_CARD_OF, cards))) for name, cards in hand.deal.items()]),
+        None if hand.upcard is None else _CARD_OF(hand.upcard),
+        _wire_events(hand.events, h),
+        None if hand.stock is None else tuple(map(_CARD_OF, hand.stock)),
+        None if result is None else _wire_result(result, result_place),
+        None if hand.score_after is None else tuple(hand.score_after.items()),
+        hand.next_dealer,
+        hand.number,
+        hand_place,
+    )
+
+
+def _wire_events(events: list[_WireTurn | _WirePass | _WireDefence], h: int) -> tuple[Event, ...]:
+    places = _event_places(h, len(events))
+    cards = CARD_TOKENS
+    turn, pass_ = Turn, Pass
+    out: list[Event] = []
+    append = out.append
+    for e, ev in enumerate(events):
+        if type(ev) is _WireTurn:
+            c, x, k = ev.card, ev.discard, ev.knock
+            if ev.source == "none" and (c is not None or (x is None and k is None)):
+                raise _Refused
+            place, knock_place = places[e]
+            append(turn(ev.player, ev.source, None if c is None else cards[c],
+                        None if x is None else cards[x],
+                        None if k is None else _wire_knock(k, knock_place), place))
+        elif type(ev) is _WirePass:
+            append(pass_(ev.player, places[e][0]))
+        elif type(ev) is _WireDefence:
+            layoffs = tuple([(cards[item.card], item.onto) for item in ev.layoffs])
+            append(Defence(ev.player, _wire_melds(ev.melds), layoffs, ev.deadwood, places[e][0]))
+    return tuple(out)
+
+
+def _wire_knock(knock: _WireKnock, place: Place) -> Knock:
+    discard = None if knock.discard is None else _CARD_OF(knock.discard)
+    return Knock(knock.ending, discard, _wire_melds(knock.melds), knock.deadwood, place)
+
+
+def _wire_melds(melds: list[list[str]]) -> tuple[Mask, ...]:
+    out = []
+    for meld in melds:
+        mask: int = sum(map(_BIT_OF, meld))
+        if mask.bit_count() != len(meld):  # a card twice: the sum carries
+            raise _Refused
+        out.append(mask)
+    return tuple(out)
+
+
+def _wire_result(result: _WireResult, place: Place) -> ClaimedResult:
+    reason = stopped_by = None
+    if result.outcome == "unfinished":
+        if result.reason is msgspec.UNSET:
+            raise _Refused
+        reason = result.reason
+        stopped_by = None if result.stopped_by is msgspec.UNSET else result.stopped_by
+    elif result.reason is not msgspec.UNSET or result.stopped_by is not msgspec.UNSET:
+        raise _Refused
+    return ClaimedResult(result.outcome, result.winner, result.points, place, reason, stopped_by)

@@ -15,7 +15,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[2] / "ginref"
 
 LAYERS: dict[str, float] = {
-    "errors": 0, "jsontext": 0.2, "files": 0.5,
+    "errors": 0, "jsonwrite": 0.2, "files": 0.5,
     "cards": 1,
     "notation": 2, "grammar": 2.5,
     "rules": 3,
@@ -23,7 +23,7 @@ LAYERS: dict[str, float] = {
     "layoffs": 5,
     "scoring": 6, "analysis": 6.5,
     "game": 7, "sheets": 7.5,
-    "records.model": 7, "records.lexicon": 7.05, "records.text_grammar": 7.1,
+    "records.model": 7, "records.lexicon": 7.05, "records.text_grammar": 7.1, "records.jsonplace": 7.15,
     "records.text": 7.2, "records.jsonform": 7.2,
     "records.openspiel": 7.3, "records.kaggle": 7.35, "records.io": 7.4, "records": 7.6,
     "referee.findings": 8, "referee.state": 8.1, "referee.knock": 8.15, "referee.replay": 8.2,
@@ -47,8 +47,8 @@ ONLY_IN = {
     "fsspec": {"files"},
     # the typed JSON decoder, and the base of the value types (Structs: docs/verify-speed.md)
     "msgspec": {
-        "jsontext", "cards", "notation", "rules", "melds", "layoffs", "scoring", "game", "sheets", "analysis",
-        "advice", "render",
+        "jsonwrite", "cards", "notation", "rules", "melds", "layoffs", "scoring", "game", "sheets",
+        "analysis", "advice", "render",
         "records.model", "records.jsonform", "records.lexicon", "records.openspiel", "records.kaggle",
         "records.io",
         "referee.findings", "referee.state", "referee.knock", "referee.replay", "referee.verdict",

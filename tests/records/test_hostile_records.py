@@ -8,11 +8,21 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
 
 import pytest
 
 from ginref.errors import MAX_MESSAGE, RecordError
-from ginref.records import GameRecord, format_jsonl, read_records, read_text
+from ginref.records import (
+    GameRecord,
+    JsonRecordError,
+    decode_json_document,
+    decode_json_text,
+    format_jsonl,
+    from_json_dict,
+    read_records,
+    read_text,
+)
 from ginref.referee import adjudicate
 
 GOOD_TEXT = """[Rules "standard"]
@@ -26,6 +36,7 @@ Ann take 9H discard QC
 GOOD = read_text(GOOD_TEXT)
 LINE = format_jsonl(GOOD)
 BIG = "9" * 5000
+SAMPLES = Path(__file__).resolve().parent.parent / "samples" / "records"
 
 JSON_LINES = {
     "1,000 [": "[" * 1000,
@@ -127,3 +138,100 @@ def test_deep_nesting_gets_one_answer_whatever_the_recursion_limit(text: str, fo
         sys.setrecursionlimit(limit)
     assert low == high
     assert len(low) == 1 and "nested more than 32 deep" in low[0]
+
+
+# -- values no JSON text can carry to the checked path, handed to the library directly ------------
+
+WORKED = json.loads((SAMPLES / "knock-layoffs.json").read_text(encoding="utf-8"))
+WORKED_FULL = {**WORKED, "overrides": {"gin_bonus": 25}, "final_totals": {"Ann": 21, "Bo": 0}}
+HUGE = 10**5000
+"""past Python's limit (4,300 digits) on turning an int into text and back"""
+_HUGE_MARK = "\x00huge\x00"
+
+HUGE_INT_PLACES = {
+    "a hand's number": ("hands", 0, "number"),
+    "a dealt card": ("hands", 0, "deal", "Ann", 0),
+    "the upcard": ("hands", 0, "upcard"),
+    "an event's type": ("hands", 0, "events", 0, "type"),
+    "a turn's source": ("hands", 0, "events", 0, "source"),
+    "a turn's card": ("hands", 0, "events", 0, "card"),
+    "a player's name in a turn": ("hands", 0, "events", 0, "player"),
+    "a knock's ending": ("hands", 0, "events", 2, "knock", "ending"),
+    "a knock's deadwood": ("hands", 0, "events", 2, "knock", "deadwood"),
+    "a meld's card": ("hands", 0, "events", 2, "knock", "melds", 0, 0),
+    "a layoff's meld number": ("hands", 0, "events", 3, "layoffs", 0, "onto"),
+    "a defence's deadwood": ("hands", 0, "events", 3, "deadwood"),
+    "a result's outcome": ("hands", 0, "result", "outcome"),
+    "a result's points": ("hands", 0, "result", "points"),
+    "a running total": ("hands", 0, "score_after", "Ann"),
+    "a final total": ("final_totals", "Ann"),
+    "an override": ("overrides", "gin_bonus"),
+    "a free tag": ("tags", "Event"),
+    "the rule set": ("rules",),
+    "a player": ("players", 0),
+}
+
+
+def _with(path: tuple[str | int, ...], value: object) -> dict[str, object]:
+    from tests.support.fuzz import json_replaced
+
+    return json_replaced(WORKED_FULL, path, lambda _old: value)  # type: ignore[return-value]
+
+
+def test_the_worked_record_reads_with_every_place_the_table_names() -> None:
+    from tests.support.fuzz import _at
+
+    for path in HUGE_INT_PLACES.values():
+        _at(WORKED_FULL, path)
+    assert isinstance(from_json_dict(WORKED_FULL), GameRecord)
+
+
+@pytest.mark.parametrize("path", HUGE_INT_PLACES.values(), ids=HUGE_INT_PLACES.keys())
+def test_a_5000_digit_int_anywhere_is_a_record_error(path: tuple[str | int, ...]) -> None:
+    """A dict from a caller may hold an int that has no text; it is still one RecordError."""
+    with pytest.raises(JsonRecordError) as caught:
+        from_json_dict(_with(path, HUGE))
+    assert caught.value.pointer == "/" + "/".join(map(str, path))
+    assert len(caught.value.message) <= MAX_MESSAGE and caught.value.message.isprintable()
+
+
+@pytest.mark.parametrize("path", HUGE_INT_PLACES.values(), ids=HUGE_INT_PLACES.keys())
+def test_a_5000_digit_number_in_the_text_is_a_record_error(path: tuple[str | int, ...]) -> None:
+    text = json.dumps(_with(path, _HUGE_MARK)).replace(json.dumps(_HUGE_MARK), "9" * 5000)
+    line = check_error(decode_json_text(text, source="s.jsonl"))
+    assert line.message == "bad JSON: a number with thousands of digits"
+    items = list(decode_json_document(f"[{json.dumps(WORKED)},\n{text}]", source="s.json"))
+    assert [type(item) for item in items] == [RecordError]
+    assert check_error(items[0]).message == line.message
+
+
+NOT_TEXT_KEYS = {
+    "a 5,000-digit int": HUGE, "5": 5, "None": None, "True": True, "a tuple": ("Ann",), "1.5": 1.5,
+}
+KEYED_PLACES = {
+    "a record": (),
+    "a hand": ("hands", 0),
+    "a turn": ("hands", 0, "events", 0),
+    "a knock": ("hands", 0, "events", 2, "knock"),
+    "a defence": ("hands", 0, "events", 3),
+    "a layoff": ("hands", 0, "events", 3, "layoffs", 0),
+    "a result": ("hands", 0, "result"),
+    "the deal": ("hands", 0, "deal"),
+    "the running totals": ("hands", 0, "score_after"),
+    "the final totals": ("final_totals",),
+    "the overrides": ("overrides",),
+    "the free tags": ("tags",),
+}
+
+
+@pytest.mark.parametrize("key", NOT_TEXT_KEYS.values(), ids=NOT_TEXT_KEYS.keys())
+@pytest.mark.parametrize("path", KEYED_PLACES.values(), ids=KEYED_PLACES.keys())
+def test_a_key_that_is_not_text_is_a_record_error(path: tuple[str | int, ...], key: object) -> None:
+    from tests.support.fuzz import _at
+
+    value = _at(WORKED_FULL, path)
+    changed = _with(path, {**value, key: 1}) if path else {**WORKED_FULL, key: 1}  # type: ignore[dict-item]
+    with pytest.raises(JsonRecordError) as caught:
+        from_json_dict(changed)
+    assert caught.value.pointer == "".join(f"/{part}" for part in path)
+    assert len(caught.value.message) <= MAX_MESSAGE and caught.value.message.isprintable()

@@ -1,10 +1,11 @@
 """The JSON reader's fast path (msgspec into wire Structs) against the checked path beside it.
 
-``jsonform._fast_record`` either gives the record the checked path (``json.loads`` and
+``jsonform._fast_records`` either gives the records the checked path (``json.loads`` and
 ``_json_record``) gives, place for place, or gives up and leaves the text to the checked
 path. These tests hold it to that on the samples, on generated and corrupted games, on
-seeded mutations of the text and on wrong values put at every position of the tree. The
-writer's fast path, ``jsontext.json_line`` (msgspec), is held to ``json.dumps`` the same way.
+seeded mutations of the text and on wrong values put at every position of the tree, for
+JSON Lines lines and whole ``.json`` documents alike. The writer's fast path,
+``jsonwrite.json_line`` (msgspec), is held to ``json.dumps`` the same way.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ginref.errors import RecordError
-from ginref.jsontext import json_line
+from ginref.jsonwrite import json_line
 from ginref.records import GameRecord, format_jsonl
 from ginref.records import jsonform as form
 from ginref.rules import PRESET_NAMES, find_rules
@@ -28,16 +29,17 @@ from tests.support.randomplay import corrupt, random_game, random_hand
 
 def checked(text: str) -> GameRecord | RecordError:
     try:
-        return form._decoded(form.load_json(text, "twins", 3), "twins", 5, 3)
+        return form._checked(form.load_json(text, "twins", 3), "twins", 5, 3)
     except RecordError as exc:
         return exc
 
 
 def agree(text: str) -> bool:
     """True when the fast path took ``text``; fails the test if it took it wrongly."""
-    fast = form._fast_record(text, "twins", 5, 3)
-    if fast is None:
+    records = form._fast_records(form._WIRE_DECODER, text, "twins", 5, 3)
+    if records is None:
         return False
+    [fast] = records
     slow = checked(text)
     assert isinstance(slow, GameRecord), (text[:300], slow)
     assert fast == slow
@@ -120,6 +122,37 @@ _HEAD = '{"rules":"standard","players":["A","B"],"hands":[{"dealer":"A",'
 def test_duplicate_keys_and_odd_shapes_agree(text: str, fast: bool) -> None:
     assert agree(text) is fast
     assert isinstance(checked(text), GameRecord) or not fast
+
+
+def agree_document(text: str) -> bool:
+    """True when the fast path took the whole ``.json`` document; fails the test if it took it
+    wrongly. The checked path's records are one a list item, numbered from 0."""
+    records = form._fast_records(form._DOCUMENT_DECODER, text, "twins", 0, 3)
+    if records is None:
+        return False
+    data = form.load_json(text, "twins", 3, document=True)
+    items = data if type(data) is list else [data]
+    slow = [form._checked(item, "twins", i, 3) for i, item in enumerate(items)]
+    assert records == slow
+    assert repr(records) == repr(slow)
+    assert [(r.index, r.place) for r in records] == [(r.index, r.place) for r in slow]
+    return True
+
+
+def test_every_sample_document_takes_the_fast_path_and_agrees() -> None:
+    documents = [path.read_text(encoding="utf-8") for path in sorted(fuzz.SAMPLES.rglob("*.json"))]
+    documents.append(json.dumps(list(fuzz.json_documents()), indent=1))
+    documents.append("[]")
+    assert len(documents) > 20
+    assert all(agree_document(text) for text in documents if not form._LONE_SURROGATE_RE.search(text))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_mutated_documents_agree(seed: int) -> None:
+    rng = random.Random(seed)
+    taken = sum(agree_document(fuzz._gen_json(rng).decode("utf-8", "replace").lstrip("\ufeff"))
+                for _ in range(200))
+    assert taken > 10
 
 
 def test_from_json_dict_checks_a_tuple_of_events_like_any_other_value() -> None:

@@ -26,6 +26,7 @@ from ginref.records import (
     Pass,
     Place,
     Turn,
+    decode_json_text,
     format_json,
     format_jsonl,
     format_text,
@@ -535,6 +536,17 @@ def test_json_overrides_accept_numbers_and_booleans() -> None:
         (lambda d: d["hands"][0]["events"][1].update(source="pile"), "/hands/0/events/1/source",
          "expected 'stock', 'discard' or 'none', got 'pile'"),
         (lambda d: d["hands"][0]["events"][1].pop("source"), "/hands/0/events/1", "missing key 'source'"),
+        # a misspelt key in place of a known one is named, never read as that key left out
+        (lambda d: d["hands"][0]["events"][1].update(crad=d["hands"][0]["events"][1].pop("card")),
+         "/hands/0/events/1/crad", "unknown key 'crad'"),
+        (lambda d: d["hands"][0]["events"][1].update(sorce=d["hands"][0]["events"][1].pop("source")),
+         "/hands/0/events/1/sorce", "unknown key 'sorce'"),
+        (lambda d: d["hands"][0]["deal"].update(Ann={}), "/hands/0/deal/Ann",
+         "expected a list of cards, got an object"),
+        (lambda d: d["hands"][0]["deal"].update(Ann=""), "/hands/0/deal/Ann",
+         "expected a list of cards, got text"),
+        (lambda d: d["hands"][0]["events"][3].update(layoffs=tuple(d["hands"][0]["events"][3]["layoffs"])),
+         "/hands/0/events/3/layoffs", "expected a list of layoffs, got tuple"),
         (lambda d: d["hands"][0]["events"][1].update(type="move"), "/hands/0/events/1/type",
          "expected 'turn', 'pass' or 'defence', got 'move'"),
         (lambda d: d["hands"][0]["events"][1].update(player=3), "/hands/0/events/1/player",
@@ -573,6 +585,9 @@ def test_json_errors_name_the_pointer(change: object, pointer: str, message: str
     assert exc.pointer == pointer
     assert exc.message.startswith(f"{pointer}: {message}" if pointer else message)
     assert (exc.source, exc.line) == ("r.jsonl", 3)
+    if json.loads(json.dumps(data)) == data:  # the same text says the same, by either path
+        line = decode_json_text(json.dumps(data), source="r.jsonl", line=3)
+        assert isinstance(line, JsonRecordError) and (line.message, line.pointer) == (exc.message, pointer)
 
 
 def test_json_reader_locates_the_bad_element() -> None:

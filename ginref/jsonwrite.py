@@ -1,0 +1,63 @@
+"""How ginref writes JSON text, in its three layouts: one line (each record of a JSON Lines
+file, each result of a batch, each line of a streaming command), an indented document (a
+command's ``--json``), and the readable layout of ``.json`` record files.
+
+Every JSON text ginref writes comes from here; what a value's JSON form holds is its owner's
+business (``to_dict()``, :func:`ginref.records.to_json_dict`).
+"""
+
+from __future__ import annotations
+
+import json
+
+import msgspec
+
+__all__ = ["json_line", "readable_json", "to_json"]
+
+_LINE_ENCODER = msgspec.json.Encoder()
+
+
+def json_line(value: object) -> str:
+    """``value`` on one line, as ``json.dumps(value, ensure_ascii=False, separators=(",", ":"))``
+    writes it, in a quarter of the time (msgspec; 8 µs against 31 µs for a record's verdict).
+
+    What msgspec will not encode (a lone surrogate, a key that is not text or a number) goes
+    to ``json.dumps``; a property test in ``tests/records/test_json_twins.py`` holds the two to the
+    same text.
+    """
+    try:
+        return _LINE_ENCODER.encode(value).decode()
+    except (TypeError, ValueError, OverflowError, msgspec.EncodeError):  # UnicodeEncodeError is a ValueError
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def to_json(document: object, *, compact: bool = False) -> str:
+    """One JSON document: indented by two, or on one line for streams (JSON Lines)."""
+    if compact:
+        return json_line(document)
+    return json.dumps(document, indent=2, ensure_ascii=False)
+
+
+def readable_json(value: object, *, indent: int = 0, width: int = 100) -> str:
+    """``value`` as readable JSON starting in a line indented by ``indent`` (the first line
+    not indented): nested, but lists of plain values and anything that fits within ``width``
+    kept on one line."""
+    return _readable(value, indent, width, 0)
+
+
+def _readable(value: object, indent: int, width: int, lead: int) -> str:
+    """JSON for ``value`` starting ``lead`` characters into a line indented by ``indent``."""
+    flat = json.dumps(value, ensure_ascii=False)
+    if indent + lead + len(flat) <= width or not isinstance(value, (dict, list)) or not value:
+        return flat
+    inner = " " * (indent + 2)
+    if isinstance(value, dict):
+        items = []
+        for k, v in value.items():
+            key = json.dumps(k, ensure_ascii=False) + ": "
+            items.append(inner + key + _readable(v, indent + 2, width, len(key) + 1))
+        return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
+    if all(not isinstance(v, (dict, list)) for v in value):
+        return flat
+    items = [inner + _readable(v, indent + 2, width, 1) for v in value]
+    return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
