@@ -36,7 +36,7 @@ Ann take 9H discard QC
 GOOD = read_text(GOOD_TEXT)
 LINE = format_jsonl(GOOD)
 BIG = "9" * 5000
-SAMPLES = Path(__file__).resolve().parent.parent / "samples" / "records"
+SAMPLES = Path(__file__).resolve().parents[2] / "samples" / "records"
 
 JSON_LINES = {
     "1,000 [": "[" * 1000,
