@@ -21,7 +21,7 @@ from ginref.cli.options import (
     replacing_rules,
     require_paths,
     resolve_rules,
-    rules_options,
+    rules_argument,
     rules_options_for,
 )
 from ginref.cli.output import card_style, emit, output_width
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 @click.command()
 @hand_argument(stdin=True)
-@rules_options
+@rules_argument
 @card_option("--upcard", "The first upcard (sets the Oklahoma knock limit; may be in the hand).")
 @click.option(
     "--all",
@@ -45,9 +45,7 @@ if TYPE_CHECKING:
 @output_options
 def analyze(
     hand: Mask | None,
-    rules_name: str | None,
-    rules_file: Path | None,
-    overrides: tuple[str, ...],
+    rules: Rules,
     upcard: Card | None,
     all_arrangements: bool,
     as_json: bool,
@@ -70,7 +68,6 @@ def analyze(
     """
     from ginref.analysis import analyze as run
 
-    rules = resolve_rules(rules_name, rules_file, overrides)
     style = card_style(glyphs)
     if hand is None:
         _analyze_stream(rules, upcard, all_arrangements, as_json, style)
@@ -153,14 +150,12 @@ def _print_stream_error(number: int, column: int, message: str, hand: str, as_js
 
 @click.command()
 @hand_argument()
-@rules_options
+@rules_argument
 @card_option("--upcard", "The first upcard (Oklahoma limit); may be in the hand if it was taken.")
 @output_options
 def knock(
     hand: Mask,
-    rules_name: str | None,
-    rules_file: Path | None,
-    overrides: tuple[str, ...],
+    rules: Rules,
     upcard: Card | None,
     as_json: bool,
     glyphs: bool,
@@ -180,7 +175,6 @@ def knock(
     from ginref.jsonwrite import to_json
     from ginref.render import knock_text
 
-    rules = resolve_rules(rules_name, rules_file, overrides)
     with input_errors():
         result = run(hand, rules, upcard=upcard)
     if as_json:
@@ -201,14 +195,12 @@ def knock(
     metavar="MELDS",
     help='The knocker\'s declared melds, e.g. "[4H 5H 6H] [QC QD QS]".',
 )
-@rules_options
+@rules_argument
 @output_options
 def layoffs(
     hand: Mask,
+    rules: Rules,
     melds: list[Mask],
-    rules_name: str | None,
-    rules_file: Path | None,
-    overrides: tuple[str, ...],
     as_json: bool,
     glyphs: bool,
 ) -> None:
@@ -227,7 +219,6 @@ def layoffs(
     from ginref.layoffs import layoff_report
     from ginref.render import layoffs_text
 
-    rules = resolve_rules(rules_name, rules_file, overrides)
     with input_errors():
         report = layoff_report(hand, melds, rules)
     emit(to_json(report.to_dict()) if as_json else layoffs_text(report, card_style(glyphs)))
@@ -255,7 +246,7 @@ def layoffs(
 @card_option("--upcard", "The first upcard (Oklahoma limit and spade doubling).")
 @click.option("--names", nargs=2, metavar="KNOCKER DEFENDER", default=None,
               help="The players' names, used in place of 'the knocker' and 'the defender'.")
-@rules_options
+@rules_argument
 @output_options
 def score(
     knocker: Mask,
@@ -263,11 +254,9 @@ def score(
     melds: list[Mask] | None,
     upcard: Card | None,
     names: tuple[str, str] | None,
-    rules_name: str | None,
-    rules_file: Path | None,
-    overrides: tuple[str, ...],
     as_json: bool,
     glyphs: bool,
+    rules: Rules,
 ) -> None:
     """Rule on a finished hand: outcome, winner, points, and why.
 
@@ -287,7 +276,6 @@ def score(
     from ginref.render import score_text
     from ginref.scoring import score_hand
 
-    rules = resolve_rules(rules_name, rules_file, overrides)
     if names is not None and (names[0] == names[1] or not all(n.strip() for n in names)):
         fail(f"--names: expected two different names, got {names[0]!r} and {names[1]!r}")
     with input_errors():

@@ -6,6 +6,7 @@ with a caret under the column (exit 2), before any command runs.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -122,6 +123,30 @@ def rules_options_for(reads: Reads) -> Callable[[F], F]:
 
 
 rules_options = rules_options_for("hands")
+
+
+def rules_argument(f: Callable[..., Any]) -> Callable[..., Any]:
+    """``--rules``, ``--rules-file`` and ``--set``, given to the command as one ``rules``,
+    resolved (:func:`resolve_rules`) before the command runs."""
+
+    @functools.wraps(f)
+    def command(*args: Any, rules_name: str | None, rules_file: Path | None, overrides: tuple[str, ...],
+                **kwargs: Any) -> Any:
+        return f(*args, rules=resolve_rules(rules_name, rules_file, overrides), **kwargs)
+
+    return rules_options(command)
+
+
+def record_rules_argument(f: Callable[..., Any]) -> Callable[..., Any]:
+    """The same with ``--override-rules``, for the commands that read records: ``rules`` is
+    what replaces each record's own rules, or None (:func:`replacing_rules`)."""
+
+    @functools.wraps(f)
+    def command(*args: Any, rules_name: str | None, rules_file: Path | None, overrides: tuple[str, ...],
+                override_rules: bool, **kwargs: Any) -> Any:
+        return f(*args, rules=replacing_rules(rules_name, rules_file, overrides, override_rules), **kwargs)
+
+    return override_rules_option(rules_options_for("records")(command))
 
 
 def needs_extra(option: str, what: str, extra: str) -> str:

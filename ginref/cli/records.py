@@ -16,11 +16,9 @@ from ginref.cli.exits import EXIT_UNREADABLE, EXIT_USAGE, ClusterUnavailable, fa
 from ginref.cli.options import (
     needs_extra,
     no_records,
-    override_rules_option,
     reader_options,
-    replacing_rules,
+    record_rules_argument,
     require_paths,
-    rules_options_for,
 )
 from ginref.cli.output import ProgressLine, emit, screen_rows
 from ginref.rules import Rules
@@ -38,22 +36,18 @@ if TYPE_CHECKING:
 
 @click.command()
 @click.argument("record", metavar="RECORD|-", type=click.Path(allow_dash=True))
-@rules_options_for("records")
-@override_rules_option
+@record_rules_argument
 @reader_options
 @click.option("--json", "as_json", is_flag=True, help="Print JSON only: one verdict per record, in a list.")
 @click.option("--explain", is_flag=True,
               help="Show how each knocked hand was settled, step by step, with the knobs.")
 def adjudicate(
     record: str,
-    rules_name: str | None,
-    rules_file: Path | None,
-    overrides: tuple[str, ...],
-    override_rules: bool,
     from_form: InputForm | None,
     game: str,
     as_json: bool,
     explain: bool,
+    rules: Rules | None,
 ) -> None:
     """Replay a recorded hand or game move by move and rule on it.
 
@@ -81,7 +75,6 @@ def adjudicate(
     from ginref.jsonwrite import to_json
     from ginref.render import adjudicate_document, result_lines, verdict_text
 
-    rules = replacing_rules(rules_name, rules_file, overrides, override_rules)
     require_paths([record])
     documents: list[object] = []
     shown = 0
@@ -130,8 +123,7 @@ def _hint_at_verify(record: str, records: int, lines: int) -> None:
     help="Run on the Dask cluster at ADDRESS (tcp://host:8786); 'local' starts one of --jobs "
     "workers. Needs the dask extra (below).",
 )
-@rules_options_for("records")
-@override_rules_option
+@record_rules_argument
 @reader_options
 @click.option("--json", "as_json", is_flag=True, help='One report: {"records": [...], "summary": {...}}.')
 @click.option("--jsonl", "as_jsonl", is_flag=True, help="Stream one JSON result per record (huge batches).")
@@ -142,16 +134,13 @@ def verify(
     paths: tuple[str, ...],
     jobs: int | None,
     scheduler: str | None,
-    rules_name: str | None,
-    rules_file: Path | None,
-    overrides: tuple[str, ...],
-    override_rules: bool,
     from_form: InputForm | None,
     game: str,
     as_json: bool,
     as_jsonl: bool,
     as_csv: bool,
     fail_fast: bool,
+    rules: Rules | None,
 ) -> None:
     """Verify recorded hands in bulk: files, folders (recursively) or `-`.
 
@@ -184,7 +173,6 @@ def verify(
     if as_json + as_jsonl + as_csv > 1:
         fail("give one of --json, --jsonl and --csv")
     form = "json" if as_json else "jsonl" if as_jsonl else "csv" if as_csv else "text"
-    rules = replacing_rules(rules_name, rules_file, overrides, override_rules)
     require_paths([p for p in paths if not is_url(p)])
     skipped: list[str] = []
     progress = ReadProgress() if ProgressLine.wanted() else None
@@ -286,19 +274,15 @@ def _write_results(
     help="Output format (openspiel: one action history per line)  "
     "[default: from OUTPUT, else the other form of INPUT]",
 )
-@rules_options_for("records")
-@override_rules_option
+@record_rules_argument
 @reader_options
 def convert(
     input_path: str,
     output_path: str,
     to_format: RecordFormat | None,
-    rules_name: str | None,
-    rules_file: Path | None,
-    overrides: tuple[str, ...],
-    override_rules: bool,
     from_form: InputForm | None,
     game: str,
+    rules: Rules | None,
 ) -> None:
     """Convert records between the text form (.gin) and JSON (.json, .jsonl).
 
@@ -331,7 +315,6 @@ def convert(
     """
     from ginref.records import STDIN, convert_records
 
-    rules = replacing_rules(rules_name, rules_file, overrides, override_rules)
     to = _output_form(input_path, output_path, to_format)
     # the reader reads stdin's bytes (.buffer), so that bad UTF-8 is one bad record
     stream = sys.stdin if input_path == "-" else input_path
