@@ -552,6 +552,8 @@ def find_rules(name: str) -> Rules:
     shown = excerpt(name.strip().lower(), 16)
     if len(key) > 40:
         raise UnknownRulesError(f"unknown rules {shown}: no rule set has a name that long")
+    if len(key) > 16:  # shown cut: the list of every name would make the message too long
+        raise UnknownRulesError(f"unknown rules {shown}; {_rules_choices(key, listed=False)}")
     raise UnknownRulesError(f"unknown rules {shown}; {_rules_choices(key)}")
 
 
@@ -559,14 +561,17 @@ RULE_NAMES: tuple[str, ...] = tuple(sorted({*PRESET_NAMES, *ALIASES}))
 """Every name :func:`find_rules` takes: the presets and their aliases."""
 
 
-def _rules_choices(key: str) -> str:
+def _rules_choices(key: str, listed: bool = True) -> str:
     """The one wording of what a rule set may be called: the closest name or alias to ``key``
-    when one is close, else every preset with its aliases (``hoyle (tallynight)``)."""
+    when one is close, else every preset with its aliases (``hoyle (tallynight)``), or with
+    ``listed`` False where the message must stay short, where to find them."""
     import difflib  # only a misspelt name needs it
 
     close = difflib.get_close_matches(key, RULE_NAMES, n=1)
     if close:
         return f"did you mean {close[0]!r}? (`ginref rules` lists every rule set)"
+    if not listed:
+        return "`ginref rules` lists every rule set and its aliases"
     named = (f"{name} ({', '.join(PRESETS[name].aliases)})" if PRESETS[name].aliases else name
              for name in PRESET_NAMES)
     return f"choose from: {', '.join(named)}"

@@ -124,3 +124,10 @@ def test_unknown_rules_has_one_wording_with_aliases_or_a_suggestion(name: str, a
         result = runner.invoke(cli, args, input="")
         assert result.exit_code == 2
         assert message in result.stderr
+
+
+def test_an_unknown_rules_name_too_long_to_show_whole_points_at_the_list() -> None:
+    with pytest.raises(UnknownRulesError) as info:
+        find_rules("carinfinitydlahoma")
+    assert str(info.value) == ("unknown rules 'carinfinitydlaho'... (cut; 18 characters); "
+                               "`ginref rules` lists every rule set and its aliases")
