@@ -23,7 +23,7 @@ from ginref.cli.options import (
 )
 from ginref.cli.output import emit, output_width
 from ginref.errors import GinrefError, InputFileError, RecordError
-from ginref.rules import PRESET_NAMES, PRESETS
+from ginref.rules import PRESET_NAMES, PRESETS, Rules
 
 
 @click.command("rules")
@@ -134,26 +134,10 @@ def game(
       ginref game samples/sheets/hollywood.sheet --json
       printf 'Ann knock 6 15\\nBo gin 22\\n' | ginref game - --players Ann,Bo
     """
-    from ginref.rules import parse_override
-    from ginref.sheets import read_sheet
-
     _check_game_outputs(as_json, as_csv, chart, plot_path)
-    given = resolve_rules(rules_name, rules_file, ()) if rules_name is not None or rules_file else None
-    if override_rules and given is None:
-        fail("--override-rules needs --rules or --rules-file")
-    rules, default_rules = (given, None) if override_rules else (None, given)
-    with input_errors():
-        knobs = dict(parse_override(text) for text in overrides)
-    from ginref.files import read_text_file, read_text_stream
-
-    source = "<stdin>" if sheet == "-" else sheet
-    try:
-        text = read_text_stream(sys.stdin.buffer, source) if sheet == "-" else read_text_file(sheet)
-    except InputFileError as exc:
-        if exc.missing:
-            fail(str(exc))
-        raise UnreadableError(str(exc)) from None
-    from ginref.errors import RecordError
+    rules, default_rules, knobs = _sheet_rules(rules_name, rules_file, overrides, override_rules)
+    source, text = _sheet_text(sheet)
+    from ginref.sheets import read_sheet
 
     try:
         parsed, errors = read_sheet(
@@ -174,14 +158,47 @@ def game(
         result = parsed.score()
     _print_game(result, source, errors, as_json, as_csv, chart)
     if plot_path is not None:
-        from ginref.plot import PlotError, plot_race
-
-        try:
-            plot_race(result, plot_path)  # a file that cannot be written: OutputFileError, exit 4
-        except PlotError as exc:
-            fail(f"--plot: {exc}")
+        _plot(result, plot_path)
     if errors:
         sys.exit(3)
+
+
+def _sheet_rules(
+    rules_name: str | None, rules_file: Path | None, overrides: tuple[str, ...], override_rules: bool
+) -> tuple[Rules | None, Rules | None, dict[str, str]]:
+    """The rules that replace the sheet's ``rules:`` line (with --override-rules), those that
+    rule a sheet without one, and the knobs --set changes in whichever applies."""
+    from ginref.rules import parse_override
+
+    given = resolve_rules(rules_name, rules_file, ()) if rules_name is not None or rules_file else None
+    if override_rules and given is None:
+        fail("--override-rules needs --rules or --rules-file")
+    with input_errors():
+        knobs = dict(parse_override(text) for text in overrides)
+    return (given, None, knobs) if override_rules else (None, given, knobs)
+
+
+def _sheet_text(sheet: str) -> tuple[str, str]:
+    """The sheet's name as messages give it, and its text; a missing file is a usage error
+    (2), one that cannot be read unreadable input (3)."""
+    from ginref.files import read_text_file, read_text_stream
+
+    source = "<stdin>" if sheet == "-" else sheet
+    try:
+        return source, read_text_stream(sys.stdin.buffer, source) if sheet == "-" else read_text_file(sheet)
+    except InputFileError as exc:
+        if exc.missing:
+            fail(str(exc))
+        raise UnreadableError(str(exc)) from None
+
+
+def _plot(result: Any, plot_path: str) -> None:
+    from ginref.plot import PlotError, plot_race
+
+    try:
+        plot_race(result, plot_path)  # a file that cannot be written: OutputFileError, exit 4
+    except PlotError as exc:
+        fail(f"--plot: {exc}")
 
 
 def _check_game_outputs(as_json: bool, as_csv: bool, chart: bool, plot_path: str | None) -> None:
