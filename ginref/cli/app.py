@@ -9,6 +9,7 @@ import click
 from ginref.cli.games import game, rules_command
 from ginref.cli.hands import advise, analyze, knock, layoffs, score
 from ginref.cli.records import adjudicate, convert, verify
+from ginref.cli.report import report
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 80}
 
@@ -38,3 +39,4 @@ def cli(ctx: click.Context, color: bool | None) -> None:
 
 for command in (analyze, knock, rules_command, layoffs, score, advise, game, adjudicate, verify, convert):
     cli.add_command(command)
+cli.add_command(report)

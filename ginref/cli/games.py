@@ -18,7 +18,7 @@ from ginref.cli.options import (
     resolve_rules,
     rules_options,
 )
-from ginref.cli.output import emit, output_width
+from ginref.cli.output import check_plot, emit, output_width, write_plot
 from ginref.errors import GinrefError, InputFileError, RecordError
 from ginref.rules import PRESET_NAMES, PRESETS
 
@@ -171,12 +171,9 @@ def game(
         result = parsed.score()
     _print_game(result, source, errors, as_json, as_csv, chart)
     if plot_path is not None:
-        from ginref.plot import PlotError, plot_race
+        from ginref.plot import plot_race
 
-        try:
-            plot_race(result, plot_path)  # a file that cannot be written: OutputFileError, exit 4
-        except PlotError as exc:
-            fail(f"--plot: {exc}")
+        write_plot(plot_race, result, plot_path)
     if errors:
         sys.exit(3)
 
@@ -187,14 +184,7 @@ def _check_game_outputs(as_json: bool, as_csv: bool, chart: bool, plot_path: str
         fail("give --json or --csv, not both")
     if chart and as_csv:
         fail("--chart draws the race as text or, with --json, as data; CSV has the running totals")
-    if plot_path is not None:
-        from ginref.plot import PlotError, plot_format, require_matplotlib
-
-        try:
-            plot_format(plot_path)
-            require_matplotlib()
-        except PlotError as exc:
-            fail(f"--plot: {exc}")
+    check_plot(plot_path)
 
 
 def _print_game(

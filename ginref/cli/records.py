@@ -14,6 +14,7 @@ import click
 
 from ginref.cli.exits import ClusterUnavailable, UnreadableError, fail
 from ginref.cli.options import (
+    batch_options,
     no_records,
     override_rules_option,
     reader_options,
@@ -98,17 +99,7 @@ def adjudicate(
 
 @click.command()
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...", type=click.Path(allow_dash=True))
-@click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(min=1),
-    help="Worker processes (with --scheduler local: the cluster's)  [default: all cores]",
-)
-@click.option(
-    "--scheduler", metavar="ADDRESS", envvar="DASK_SCHEDULER_ADDRESS", show_envvar=True,
-    help="Run on the Dask cluster at ADDRESS (tcp://host:8786); 'local' starts one of --jobs "
-    "workers. Needs pip install 'ginref[dask]'",
-)
+@batch_options
 @rules_options
 @override_rules_option
 @reader_options
