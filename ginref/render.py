@@ -826,8 +826,8 @@ _REPORT_TABLES: tuple[tuple[tuple[str, str], ...], ...] = (
     (("undercuts\nmade", "undercuts_made"), ("undercuts\nsuffered", "undercuts_suffered"),
      ("deadwood\nat knock", "average_knock_deadwood"), ("ended by\nthe wall", "wall_share"),
      ("\nunfinished", "unfinished"), ("\nforfeited", "forfeited")),
-    (("knocks\nnot best", "knocks_not_best"), ("points\ngiven", "knock_not_best_points"),
-     ("layoffs\nmissed", "missed_layoffs"), ("points\nleft", "missed_layoff_points"),
+    (("knocks\nnot best", "knocks_not_best"), ("points\ncost", "knock_not_best_points"),
+     ("layoffs\nmissed", "missed_layoffs"), ("points\ncost", "missed_layoff_points"),
      ("illegal\nmoves", "illegal_move_count")),
 )
 """The tables of ``report_text`` (results, knocks, errors): each column's header, two lines,
