@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from ginref.game import GameTally, HollywoodTally
 
 FORMATS = (".svg", ".png", ".pdf")
+MOST_ROWS = 40
+"""the rows of a report a picture shows at most: those with the most hands"""
 
 
 class PlotError(GinrefError):
@@ -40,7 +42,8 @@ def plot_race(result: GameTally | HollywoodTally, path: str | os.PathLike[str]) 
 def plot_report(report: BatchReport, path: str | os.PathLike[str]) -> None:
     """Draw ``report`` (a :class:`~ginref.batch.report.BatchReport`) into the file ``path``:
     per row, the points per hand won and lost, and the illegal moves, knocks that were not
-    the best declaration and layoffs missed per 100 hands, side by side.
+    the best declaration and layoffs missed per 100 hands, side by side; the
+    :data:`MOST_ROWS` rows with the most hands when there are more.
 
     ``path`` ends in ``.svg``, ``.png`` or ``.pdf``. Returns nothing. Raises
     :class:`PlotError` when matplotlib is missing or the ending is another, and
@@ -114,8 +117,10 @@ def _report_figure(report: BatchReport) -> Any:
     from matplotlib.figure import Figure
 
     rows = [row for row in report.rows if row.hands]
+    if len(rows) > MOST_ROWS:
+        rows = sorted(rows, key=lambda row: -row.hands)[:MOST_ROWS]
     places = list(range(len(rows)))
-    figure = Figure(figsize=(9.6, 1.8 + 0.45 * max(len(rows), 2)), layout="constrained")
+    figure = Figure(figsize=(9.6, 2.2 + 0.45 * max(len(rows), 2)), layout="constrained")
     points, errors = figure.subplots(1, 2, sharey=True)
     bars = ((points, (("won", "points_for"), ("lost", "points_against")), 1, "points per hand"),
             (errors, (("illegal moves", "illegal_move_count"), ("knocks not best", "knocks_not_best"),
@@ -127,9 +132,13 @@ def _report_figure(report: BatchReport) -> Any:
             ax.barh([p + shift for p in places],
                     [scale * getattr(row, figure_name) / row.hands for row in rows], height, label=name)
         ax.set_xlabel(label)
-        ax.legend(loc="lower right", fontsize="small")
+        ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=len(series), fontsize="small",
+                  frameon=False)
         ax.grid(axis="x", linewidth=0.5, alpha=0.5)
     points.set_yticks(places, [row.name for row in rows])
     points.invert_yaxis()
-    figure.suptitle(f"ginref report: {report.games} games, {report.hands} hands, by {report.by}")
+    title = f"ginref report: {report.games} games, {report.hands} hands, by {report.by}"
+    if len(rows) < len(report.rows):
+        title += f" ({len(rows)} of {len(report.rows)} rows: the most hands)"
+    figure.suptitle(title)
     return figure

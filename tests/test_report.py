@@ -394,6 +394,8 @@ def test_the_text_fits_80_columns() -> None:
     ([str(SAMPLES / "gin.gin"), "--plot", "x.txt"], 2),
     ([str(SAMPLES / "gin.gin"), "--advise", "--scheduler", "local"], 2),
     ([str(SAMPLES / "gin.gin"), "--advise", "--samples", "0"], 2),
+    ([str(SAMPLES / "gin.gin"), "--samples", "50"], 2),
+    ([str(SAMPLES / "gin.gin"), "--advise", "--samples", "5", "--seed", "3"], 0),
     ([str(SAMPLES / "nope.gin")], 2),
 ])
 def test_exit_codes(args: list[str], code: int) -> None:
@@ -453,8 +455,9 @@ def test_fuzzed_batches_report_as_verify_reads_them(tmp_path: Path) -> None:
         path = tmp_path / f"fuzz{index}.jsonl"
         data = make_input(entry, 24, index)
         path.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8", "surrogatepass"))
-        lines = [r.to_dict() for r in verify([str(path)], jobs=1)]
-        assert_agrees(report(path, jobs=1), [json.dumps(line) for line in lines])
+        lines = [json.dumps(r.to_dict()) for r in verify([str(path)], jobs=1)]
+        assert_agrees(report(path, jobs=1), lines)
+        assert_agrees(report(path, advise=Weighing(samples=5)), lines)
 
 
 def test_a_plot_is_drawn_the_same_every_time(tmp_path: Path) -> None:
@@ -463,6 +466,13 @@ def test_a_plot_is_drawn_the_same_every_time(tmp_path: Path) -> None:
     for path in (first, second):
         assert run("report", str(TOURNAMENT), "--plot", str(path))[0] == 0
     assert first.read_bytes() == second.read_bytes() and b"lazy-bot" in first.read_bytes()
+
+
+def test_a_plot_of_many_rows_shows_those_with_the_most_hands(tmp_path: Path, generated_file: Path) -> None:
+    pytest.importorskip("matplotlib")
+    picture = tmp_path / "games.svg"
+    assert run("report", str(generated_file), "--by", "game", "--jobs", "1", "--plot", str(picture))[0] == 1
+    assert b"40 of 48 rows" in picture.read_bytes()
 
 
 def test_a_plot_that_cannot_be_written_exits_4_in_one_line(tmp_path: Path) -> None:

@@ -381,7 +381,10 @@ def _weighed_items(
         for result in check_decoded((item,), rules):
             record, verdict = item.record, result.verdict
             if isinstance(record, GameRecord) and verdict is not None:
-                risks = knock_risks(record, verdict, weighing, rules)
+                try:
+                    risks = knock_risks(record, verdict, weighing, rules)
+                except Exception:  # a bug of ginref's: the record still counts, its knocks unweighed
+                    risks = ()
                 yield WeighedResult(result.source, result.index, result.line, verdict, undercut_risks=risks)
             else:
                 yield result

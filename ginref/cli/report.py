@@ -101,6 +101,10 @@ def report(
         fail("give --json or --csv, not both")
     if advise and scheduler:
         fail("--advise weighs each knock in this process: leave out --scheduler")
+    source = click.get_current_context().get_parameter_source
+    typed = click.core.ParameterSource.COMMANDLINE
+    if not advise and any(source(name) is typed for name in ("samples", "seed")):
+        fail("--samples and --seed weigh the knocks of --advise: add --advise")
     check_plot(plot_path)
     rules = replacing_rules(rules_name, rules_file, overrides, override_rules)
     require_paths([p for p in paths if not is_url(p)])
