@@ -527,3 +527,15 @@ def test_in_the_tournament_one_agent_misses_layoffs() -> None:
     assert (keen.name, lazy.name) == ("keen-bot", "lazy-bot")
     assert keen.missed_layoffs == 0 < lazy.missed_layoffs
     assert report(TOURNAMENT).with_findings == 0 and report(TOURNAMENT).games == 8
+
+
+def test_a_report_on_a_dask_cluster_is_the_same_report(generated_file: Path) -> None:
+    pytest.importorskip("distributed")
+    local = run("report", str(SAMPLES), str(generated_file), "--json", "--jobs", "2")
+    cluster = run("report", str(SAMPLES), str(generated_file), "--json", "--scheduler", "local", "--jobs", "2")
+    assert cluster[:2] == local[:2] and local[0] == 1
+    import dask
+
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+        code, out, err = run("report", str(SAMPLES), "--scheduler", "tcp://127.0.0.1:1")
+    assert (code, out) == (69, "") and err.count("\n") == 1
