@@ -531,10 +531,12 @@ def test_in_the_tournament_one_agent_misses_layoffs() -> None:
 
 def test_a_report_on_a_dask_cluster_is_the_same_report(generated_file: Path) -> None:
     pytest.importorskip("distributed")
-    local = run("report", str(SAMPLES), str(generated_file), "--json", "--jobs", "2")
-    cluster = run("report", str(SAMPLES), str(generated_file), "--json", "--scheduler", "local", "--jobs", "2")
-    assert cluster[:2] == local[:2] and local[0] == 1
     import dask
+
+    inputs = (str(SAMPLES), str(generated_file))
+    local = run("report", *inputs, "--json", "--jobs", "2")
+    cluster = run("report", *inputs, "--json", "--scheduler", "local", "--jobs", "2")
+    assert cluster[:2] == local[:2] and local[0] == 1
 
     with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
         code, out, err = run("report", str(SAMPLES), "--scheduler", "tcp://127.0.0.1:1")
