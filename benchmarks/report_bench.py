@@ -24,7 +24,6 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -32,27 +31,18 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))  # the game generator is a test tool (tests/support)
 
+import verify_dask  # noqa: E402
 from commands import child_env, ginref_argv  # noqa: E402
+from report import TARGET_REPORT_RATIO  # noqa: E402
 from timing import Command, CommandTiming, time_round  # noqa: E402
 
-TARGET_RATIO = 1.2
+TARGET_RATIO = TARGET_REPORT_RATIO
 """report's CPU (and wall) over verify's on the same games: at most this"""
-
-
-def _lines(seeds: range) -> list[str]:
-    from ginref.records import format_jsonl
-    from tests.support.randomplay import random_game
-
-    return [format_jsonl(random_game(seed)) for seed in seeds]
 
 
 def generate(count: int, seed: int, path: Path) -> None:
     """``count`` games as JSON Lines, made in two processes (a game takes about 10 ms)."""
-    step, first = 500, seed * 1_000_000
-    parts = [range(first + i, first + min(i + step, count)) for i in range(0, count, step)]
-    with ProcessPoolExecutor(2) as pool, path.open("w", encoding="utf-8") as out:
-        for lines in pool.map(_lines, parts):
-            out.write("\n".join(lines) + "\n")
+    verify_dask.generate(count, seed, path, maker="random_game", step=500)
 
 
 def _argv(command: str, path: Path, jobs: int, *extra: str) -> tuple[str, ...]:
