@@ -29,6 +29,7 @@ TARGET_VERIFY_JSONL = 10_000
 TARGET_VERIFY_TEXT = 2_000
 TARGET_JOBS_SPEEDUP = 1.7
 TARGET_STARTUP_RATIO = 3.0
+TARGET_REPORT_RATIO = 1.2
 NAIVE_TARGET = "zero disagreements with the naive search"
 
 
@@ -190,6 +191,10 @@ def targets(results: Results, judge_speed: bool = True) -> list[dict[str, Any]]:
         )
     if "verify" in results:
         found.extend(_verify_targets(results["verify"]))
+    if "cpu_ratio" in results.get("report", {}):
+        ratio = results["report"]["cpu_ratio"]["of_medians"]
+        found.append(_target("ginref report vs ginref verify, the same games, CPU", f"{ratio:.2f}x",
+                             f"<= {TARGET_REPORT_RATIO}x", ratio <= TARGET_REPORT_RATIO))
     if not judge_speed:
         for target in found:
             if target["target"] != NAIVE_TARGET:
@@ -273,8 +278,18 @@ def _verify_rows(results: Results) -> list[list[str]]:
     return rows
 
 
+def _report_rows(results: Results) -> list[list[str]]:
+    report = results.get("report", {})
+    if "lines" not in report:
+        return []
+    line, ratio = report["lines"]["report"], report["cpu_ratio"]["of_medians"]
+    work = f"{report['games']:,} games, JSON Lines"
+    return [[f"ginref report --jobs {report['jobs']}", work, f"{line['wall']['median']:.3f} s",
+             f"{ratio:.2f}x verify's CPU"]]
+
+
 def cli_table(results: Results, fmt: str) -> str:
-    rows = _analyze_rows(results) + _startup_rows(results) + _verify_rows(results)
+    rows = _analyze_rows(results) + _startup_rows(results) + _verify_rows(results) + _report_rows(results)
     headers = ["command", "work", "median", "figure"]
     return tabulate(rows, headers, tablefmt=fmt, colalign=("left", "left", "right", "right"))
 

@@ -14,7 +14,8 @@ Command line (subprocesses, same interpreter): ``ginref analyze -`` throughput,
 ``ginref analyze HAND --json`` start-up against ``python -c "import click"``,
 and ``ginref verify`` over generated records, JSON Lines and text, ``--jobs 1``
 and ``--jobs 2``, and once against ``--scheduler local`` (with the dask extra; the full
-comparison is ``benchmarks/verify_dask.py``).
+comparison is ``benchmarks/verify_dask.py``); ``ginref report`` against ``ginref verify`` on
+the same generated games (``benchmarks/report_bench.py``, target: at most 1.2x).
 
 Exit status: 0 when healthy, 1 when ginref disagrees with the naive search or
 a command misbehaves (with ``--strict``, also when a target is missed).
@@ -35,6 +36,7 @@ import commands
 import deadwood
 import docs_page
 import report
+import report_bench
 import verify_bench
 import verify_dask
 from hands import analyze_hands, hand_classes
@@ -161,6 +163,10 @@ def measure_cli(settings: Settings, results: dict[str, Any]) -> list[str]:
         progress(f"ginref verify over {sizes.records:,} generated records")
         results["verify"] = verify_bench.measure(sizes.records, settings.seed, sizes.verify_rounds, progress)
         problems.extend(results["verify"].get("problems", []))
+        games = max(20, sizes.records // 10)
+        progress(f"ginref report against ginref verify over {games:,} generated games (report_bench.py)")
+        results["report"] = report_bench.measure(games, settings.seed, sizes.verify_rounds, progress)
+        problems.extend(results["report"].get("problems", []))
         progress(f"ginref verify --scheduler local over {sizes.records:,} records (verify_dask.py)")
         results["verify_dask"] = verify_dask.measure(sizes.records, settings.seed, 1, progress, memory=False)
         problems.extend(results["verify_dask"].get("problems", []))

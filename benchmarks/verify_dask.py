@@ -20,6 +20,7 @@ scheduler here runs when each does nothing.
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import importlib.util
 import json
@@ -49,19 +50,21 @@ def unavailable() -> str | None:
     return f"not installed: {', '.join(missing)} (pip install '.[dask]')" if missing else None
 
 
-def _lines(seeds: range) -> list[str]:
+def _lines(seeds: range, maker: str = "random_hand") -> list[str]:
     from ginref.records import format_jsonl
-    from tests.support.randomplay import random_hand
+    from tests.support import randomplay
 
-    return [format_jsonl(random_hand(seed)) for seed in seeds]
+    make = getattr(randomplay, maker)
+    return [format_jsonl(make(seed)) for seed in seeds]
 
 
-def generate(count: int, seed: int, path: Path) -> None:
-    """``count`` records as JSON Lines, generated in two processes (a random hand takes ~3 ms)."""
-    step, first = 2000, seed * 1_000_000
+def generate(count: int, seed: int, path: Path, maker: str = "random_hand", step: int = 2000) -> None:
+    """``count`` records as JSON Lines, generated in two processes by ``maker`` of
+    ``tests.support.randomplay`` (a random hand takes ~3 ms, a random game ~10 ms)."""
+    first = seed * 1_000_000
     parts = [range(first + i, first + min(i + step, count)) for i in range(0, count, step)]
     with ProcessPoolExecutor(2) as pool, path.open("w", encoding="utf-8") as out:
-        for lines in pool.map(_lines, parts):
+        for lines in pool.map(functools.partial(_lines, maker=maker), parts):
             out.write("\n".join(lines) + "\n")
 
 

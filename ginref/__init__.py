@@ -13,7 +13,8 @@ documents each name):
   (``HandScore``, ``Outcome``), ``settle``, ``advise`` (``Advice``, ``KnockOption``)
 - games and records: ``tally`` (``GameTally``), ``read_sheet``, ``read_records``
   (``GameRecord``), ``adjudicate`` (``Verdict``), ``verify`` (``RecordResult``,
-  ``BatchSummary``); the subpackages ``records``, ``referee`` and ``batch``
+  ``BatchSummary``), ``report`` (``BatchReport``, ``PlayerReport``, ``Weighing``); the
+  subpackages ``records``, ``referee`` and ``batch``
 - errors, all under ``GinrefError``: ``NotationError``, ``DuplicateCardError``,
   ``HandSizeError``, ``UnknownRulesError``, ``RulingError``, ``RecordError``
 
@@ -85,6 +86,10 @@ _EXPORTS = {
     "BatchSummary": "ginref.batch",
     "RecordResult": "ginref.batch",
     "verify": "ginref.batch",
+    "BatchReport": "ginref.batch.report",
+    "PlayerReport": "ginref.batch.report",
+    "Weighing": "ginref.batch.report",
+    "report": "ginref.batch.report",
 }
 
 _SUBMODULES = frozenset({"batch", "records", "referee"})
@@ -95,6 +100,7 @@ if TYPE_CHECKING:
     from ginref.advice import Advice, KnockOption, advise
     from ginref.analysis import DiscardOption, HandAnalysis, analyze
     from ginref.batch import BatchSummary, RecordResult, verify
+    from ginref.batch.report import BatchReport, PlayerReport, Weighing, report
     from ginref.cards import Card, CardSet, card_name, mask_of
     from ginref.errors import (
         DuplicateCardError,
@@ -156,6 +162,7 @@ __all__ = [
     "PRESETS",
     "Advice",
     "Arrangement",
+    "BatchReport",
     "BatchSummary",
     "Card",
     "CardSet",
@@ -176,12 +183,14 @@ __all__ = [
     "MeldSystem",
     "NotationError",
     "Outcome",
+    "PlayerReport",
     "RecordError",
     "RecordResult",
     "Rules",
     "RulingError",
     "UnknownRulesError",
     "Verdict",
+    "Weighing",
     "__version__",
     "adjudicate",
     "advise",
@@ -204,6 +213,7 @@ __all__ = [
     "parse_melds",
     "read_records",
     "read_sheet",
+    "report",
     "score_hand",
     "settle",
     "tally",

@@ -1,9 +1,11 @@
-"""The race of a game drawn as a picture: matplotlib, an optional extra (``pip install 'ginref[plot]'``).
+"""Games drawn as pictures: matplotlib, an optional extra (``pip install 'ginref[plot]'``).
 
 :func:`plot_race` draws each player's running total after each hand, one panel per
 game of a Hollywood match, every panel on the one scale of :func:`ginref.render.race_top`,
-with the game target as a line. The format follows the file's ending (``.svg``, ``.png``,
-``.pdf``); matplotlib is imported only here, and only when a plot is asked for.
+with the game target as a line. :func:`plot_report` draws a batch audited: points per hand
+won and lost, and errors per 100 hands, per player side by side. The format follows the
+file's ending (``.svg``, ``.png``, ``.pdf``); matplotlib is imported only here, and only
+when a plot is asked for.
 """
 
 from __future__ import annotations
@@ -14,9 +16,12 @@ from typing import TYPE_CHECKING, Any
 from ginref.errors import GinrefError, OutputFileError
 
 if TYPE_CHECKING:
+    from ginref.batch.report import BatchReport
     from ginref.game import GameTally, HollywoodTally
 
 FORMATS = (".svg", ".png", ".pdf")
+MOST_ROWS = 40
+"""the rows of a report a picture shows at most: those with the most hands"""
 
 
 class PlotError(GinrefError):
@@ -31,7 +36,24 @@ def plot_race(result: GameTally | HollywoodTally, path: str | os.PathLike[str]) 
     :class:`~ginref.errors.OutputFileError` when the file cannot be written.
     """
     ending = plot_format(path)
-    figure = _figure(result)
+    _save(_figure(result), path, ending)
+
+
+def plot_report(report: BatchReport, path: str | os.PathLike[str]) -> None:
+    """Draw ``report`` (a :class:`~ginref.batch.report.BatchReport`) into the file ``path``:
+    per row, the points per hand won and lost, and the illegal moves, knocks that were not
+    the best declaration and layoffs missed per 100 hands, side by side; the
+    :data:`MOST_ROWS` rows with the most hands when there are more.
+
+    ``path`` ends in ``.svg``, ``.png`` or ``.pdf``. Returns nothing. Raises
+    :class:`PlotError` when matplotlib is missing or the ending is another, and
+    :class:`~ginref.errors.OutputFileError` when the file cannot be written.
+    """
+    ending = plot_format(path)
+    _save(_report_figure(report), path, ending)
+
+
+def _save(figure: Any, path: str | os.PathLike[str], ending: str) -> None:
     import matplotlib
 
     try:
@@ -87,4 +109,36 @@ def _figure(result: GameTally | HollywoodTally) -> Any:
         ax.legend(loc="upper left", fontsize="small")
     axes[-1].set_xlabel("hand")
     figure.suptitle(f"{' v '.join(result.players)} ({result.rules.label})")
+    return figure
+
+
+def _report_figure(report: BatchReport) -> Any:
+    require_matplotlib()
+    from matplotlib.figure import Figure
+
+    rows = [row for row in report.rows if row.hands]
+    if len(rows) > MOST_ROWS:
+        rows = sorted(rows, key=lambda row: -row.hands)[:MOST_ROWS]
+    places = list(range(len(rows)))
+    figure = Figure(figsize=(9.6, 2.2 + 0.45 * max(len(rows), 2)), layout="constrained")
+    points, errors = figure.subplots(1, 2, sharey=True)
+    bars = ((points, (("won", "points_for"), ("lost", "points_against")), 1, "points per hand"),
+            (errors, (("illegal moves", "illegal_move_count"), ("knocks not best", "knocks_not_best"),
+                      ("layoffs missed", "missed_layoffs")), 100, "per 100 hands"))
+    for ax, series, scale, label in bars:
+        height = 0.8 / len(series)
+        for k, (name, figure_name) in enumerate(series):
+            shift = (k - (len(series) - 1) / 2) * height
+            ax.barh([p + shift for p in places],
+                    [scale * getattr(row, figure_name) / row.hands for row in rows], height, label=name)
+        ax.set_xlabel(label)
+        ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=len(series), fontsize="small",
+                  frameon=False)
+        ax.grid(axis="x", linewidth=0.5, alpha=0.5)
+    points.set_yticks(places, [row.name for row in rows])
+    points.invert_yaxis()
+    title = f"ginref report: {report.games} games, {report.hands} hands, by {report.by}"
+    if len(rows) < len(report.rows):
+        title += f" ({len(rows)} of {len(report.rows)} rows: the most hands)"
+    figure.suptitle(title)
     return figure

@@ -794,3 +794,135 @@ def _advice_line(option: KnockOption, style: CardStyle) -> str:
         chances += f" and ties {_percent(option.p_tie)}"
     verdict = "" if option.points >= 0 else "; on average this knock loses"
     return f"{what} {chances}: expected {option.expected_points:+.1f} points{verdict}"
+
+
+# == report rendering ==
+
+if TYPE_CHECKING:
+    from ginref.batch.report import BatchReport, PlayerReport
+
+
+def _share(value: float | None) -> str:
+    return "-" if value is None else f"{value:.0%}"
+
+
+def _mean(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f}"
+
+
+_REPORT_TABLES: tuple[tuple[tuple[str, str], ...], ...] = (
+    (("\ngames", "games"), ("games\nwon", "games_won"), ("\nhands", "hands"), ("hands\nwon", "hands_won"),
+     ("points\nfor", "points_for"),
+     ("points\nagainst", "points_against"), ("\nknocks", "knocks"), ("\ngins", "gins"),
+     ("big\ngins", "big_gins")),
+    (("undercuts\nmade", "undercuts_made"), ("undercuts\nsuffered", "undercuts_suffered"),
+     ("deadwood\nat knock", "average_knock_deadwood"), ("ended by\nthe wall", "wall_share"),
+     ("\nunfinished", "unfinished"), ("\nforfeited", "forfeited")),
+    (("knocks\nnot best", "knocks_not_best"), ("points\ncost", "knock_not_best_points"),
+     ("layoffs\nmissed", "missed_layoffs"), ("points\ncost", "missed_layoff_points"),
+     ("illegal\nmoves", "illegal_move_count")),
+)
+"""The tables of ``report_text`` (results, knocks, errors): each column's header, two lines,
+and the :class:`~ginref.batch.report.PlayerReport` figure it shows."""
+
+
+def _report_cell(row: PlayerReport, figure: str) -> str:
+    value = getattr(row, figure)
+    if figure == "wall_share":
+        return _share(value)
+    if figure == "average_knock_deadwood":
+        return _mean(value)
+    if figure == "undercut_risk":
+        return "-" if value is None else f"{value.risky} of {value.weighed}"
+    return str(value)
+
+
+def _report_table(rows: Sequence[Sequence[str]], headers: Sequence[str]) -> str:
+    """A compact table: headers of two lines over their column, the first column left-aligned
+    and the figures right-aligned, each column as wide as its widest line, two spaces apart."""
+    heads = [head.split("\n", 1) if "\n" in head else ["", head] for head in headers]
+    widths = [max(len(cell) for cell in (*heads[i], *(row[i] for row in rows))) for i in range(len(headers))]
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(cell.ljust(w) if i == 0 else cell.rjust(w)
+                         for i, (cell, w) in enumerate(zip(cells, widths, strict=True))).rstrip()
+
+    return "\n".join([line([h[0] for h in heads]), line([h[1] for h in heads]),
+                      line(["-" * w for w in widths]), *(line(row) for row in rows)])
+
+
+def _fit(name: str, room: int) -> str:
+    """A row's name cut in the middle to ``room`` characters, keeping how it starts and ends
+    (a path's folder and file, a rule set's preset and its last knob)."""
+    if len(name) <= room:
+        return name
+    tail = (room - 3) // 2
+    return name[:room - 3 - tail] + "..." + name[len(name) - tail:]
+
+
+def _counts_text(counts: Iterable[tuple[str, int]]) -> str:
+    return ", ".join(f"{code} {count}" for code, count in counts)
+
+
+def report_text(report: BatchReport, width: int = WIDTH) -> str:
+    """A batch audited, for people: what was read, then three tables (results, knocks,
+    errors) with one row per player (game, rule set), then each row's illegal moves by code."""
+    weighing = report.weighing
+    parts = _wrapped(_report_heading(report), width, "  ")
+    tables = list(_REPORT_TABLES)
+    if weighing is not None:
+        tables[-1] += ((f"undercut\nrisk>{weighing.risk_above:.0%}", "undercut_risk"),)
+    cells = [[[_report_cell(row, figure) for _, figure in columns] for row in report.rows]
+             for columns in tables]
+    room = width
+    for columns, rows in zip(tables, cells, strict=True):
+        used = [max(len(line) for text in (head, *(row[i] for row in rows)) for line in text.split("\n"))
+                for i, (head, _) in enumerate(columns)]
+        room = min(room, max(12, width - sum(used) - 2 * len(used)))
+    names = [_fit(row.name, room) for row in report.rows]
+    for columns, rows in zip(tables, cells, strict=True) if report.rows else ():
+        table = [[name, *row] for name, row in zip(names, rows, strict=True)]
+        parts += ["", _report_table(table, [report.by, *(head for head, _ in columns)])]
+    moves = [f"{row.name}: {_counts_text(row.illegal_moves)}" for row in report.rows if row.illegal_moves]
+    if moves:
+        parts += ["", "illegal moves by code:"]
+        parts += [part for move in moves for part in _wrapped(move, width, "    ")]
+    if report.record_errors:
+        said = f"record errors (no player's move): {_counts_text(report.record_errors)}"
+        parts += ["", *_wrapped(said, width, "  ")]
+    return "\n".join(parts)
+
+
+def _report_heading(report: BatchReport) -> str:
+    records = "record" if report.records == 1 else "records"
+    said = (f"{report.records} {records}: {report.clean} clean, {report.with_findings} with findings, "
+            f"{report.unreadable} unreadable; {report.games} games, {report.hands} hands")
+    if report.weighing is not None:
+        w = report.weighing
+        said += f"; knocks weighed on {w.samples} sampled defender hands (seed {w.seed})"
+    return said
+
+
+REPORT_CSV_FIGURES = (
+    "games", "games_won", "hands", "hands_won", "points_for", "points_against", "knocks", "gins", "big_gins",
+    "undercuts_made", "undercuts_suffered", "knock_deadwood", "knocks_shown", "average_knock_deadwood",
+    "knocks_not_best", "knock_not_best_points", "missed_layoffs", "missed_layoff_points",
+    "illegal_move_count", "unfinished", "forfeited", "wall_hands", "wall_share",
+)
+"""The figures of ``report --csv``, after the row's name; then the illegal moves by code and,
+with ``--advise``, the knocks weighed, the risky ones and the undercuts to expect."""
+
+
+def report_csv(report: BatchReport) -> str:
+    """A batch audited as CSV for spreadsheets: a header, then one row per player (game, rule set)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    risk = ("knocks_weighed", "risky_knocks", "expected_undercuts") if report.weighing else ()
+    writer.writerow([report.by, *REPORT_CSV_FIGURES, "illegal_moves", *risk])
+    for row in report.rows:
+        document = row.to_dict()
+        figures = ["" if document[name] is None else document[name] for name in REPORT_CSV_FIGURES]
+        moves = " ".join(f"{code}={count}" for code, count in row.illegal_moves)
+        weighed = row.undercut_risk.to_dict().values() if row.undercut_risk else ()
+        writer.writerow([row.name, *figures, moves, *weighed])
+    return out.getvalue()

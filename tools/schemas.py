@@ -241,9 +241,33 @@ def advise() -> Schema:
     return document("advise", "ginref advise --json: each way to knock now, with its odds", body)
 
 
+def report() -> Schema:
+    from ginref.batch.report import GROUPS, PlayerReport
+
+    counts: Schema = {"type": "object", "additionalProperties": COUNT, "description": "finding code -> count"}
+    figures = {name: COUNT for name in PlayerReport.__struct_fields__
+               if name not in ("name", "illegal_moves", "undercut_risk")}
+    risk = record({"weighed": COUNT, "risky": COUNT, "expected_undercuts": {"type": "number", "minimum": 0}})
+    row = record({
+        "name": NAME, **figures, "illegal_moves": counts, "illegal_move_count": COUNT,
+        "average_knock_deadwood": nullable({"type": "number", "minimum": 0}),
+        "wall_share": nullable({"type": "number", "minimum": 0, "maximum": 1}),
+        "undercut_risk": nullable(risk),
+    })
+    summary = record({"records": COUNT, "clean": COUNT, "with_findings": COUNT, "unreadable": COUNT,
+                      "with_advisories": COUNT, "by_code": counts})
+    weighing = record({"samples": {"type": "integer", "minimum": 1}, "seed": SIGNED,
+                       "risk_above": {"type": "number", "minimum": 0, "maximum": 1}})
+    body = record({
+        "by": {"enum": list(GROUPS)}, "rows": {"type": "array", "items": row}, "games": COUNT, "hands": COUNT,
+        "summary": summary, "record_errors": counts, "advise": nullable(weighing),
+    })
+    return document("report", "ginref report --json: each player's play and errors over a batch", body)
+
+
 SCHEMAS = {"analysis": analysis, "analysis-line": analysis_line, "score": score, "layoffs": layoffs,
            "rules": rules, "rules-list": rules_list, "game": game, "adjudicate": adjudicate, "verify": verify,
-           "advise": advise}
+           "advise": advise, "report": report}
 
 
 def texts() -> dict[str, str]:

@@ -110,7 +110,8 @@ def verify(
     """
     jobs = jobs or default_jobs()
     if jobs <= 1:
-        for item in _raws(read_paths(paths, stdin, format=format, game=game, progress=progress), on_skip):
+        raws = read_paths(paths, stdin, format=format, game=game, progress=progress)
+        for item in raws_or_unreadable(raws, on_skip):
             if isinstance(item, RecordResult):
                 yield item
             else:
@@ -138,7 +139,11 @@ def _up_to_second_task(work: Iterator[Work]) -> tuple[list[Work], bool]:
     return first, True
 
 
-def _raws(items: Iterable[Item], on_skip: Callable[[str], None] | None) -> Iterator[RawRecord | RecordResult]:
+def raws_or_unreadable(
+    items: Iterable[Item], on_skip: Callable[[str], None] | None
+) -> Iterator[RawRecord | RecordResult]:
+    """The raw records of :func:`~ginref.records.io.read_paths`, a file that cannot be read as
+    its unreadable result, and each file a folder walk skipped told to ``on_skip``."""
     for item in items:
         if isinstance(item, SkippedFile):
             if on_skip is not None:

@@ -19,6 +19,7 @@ from ginref.cli.exits import UsageLine
 from ginref.cli.games import game, rules_command
 from ginref.cli.hands import advise, analyze, knock, layoffs, score
 from ginref.cli.records import adjudicate, convert, verify
+from ginref.cli.report import report
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 80}
 COMPLETE_VAR = "_GINREF_COMPLETE"
@@ -188,3 +189,4 @@ COMMANDS: Sequence[click.Command] = (
 )
 for command in COMMANDS:
     cli.add_command(command)
+cli.add_command(report)

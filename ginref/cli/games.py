@@ -21,7 +21,7 @@ from ginref.cli.options import (
     resolve_rules,
     rules_options_for,
 )
-from ginref.cli.output import emit, output_width
+from ginref.cli.output import check_plot, emit, output_width, write_plot
 from ginref.errors import GinrefError, InputFileError, RecordError
 from ginref.rules import PRESET_NAMES, PRESETS, Rules
 
@@ -158,7 +158,9 @@ def game(
         result = parsed.score()
     _print_game(result, source, errors, as_json, as_csv, chart)
     if plot_path is not None:
-        _plot(result, plot_path)
+        from ginref.plot import plot_race
+
+        write_plot(plot_race, result, plot_path)
     if errors:
         sys.exit(3)
 
@@ -192,29 +194,13 @@ def _sheet_text(sheet: str) -> tuple[str, str]:
         raise UnreadableError(str(exc)) from None
 
 
-def _plot(result: Any, plot_path: str) -> None:
-    from ginref.plot import PlotError, plot_race
-
-    try:
-        plot_race(result, plot_path)  # a file that cannot be written: OutputFileError, exit 4
-    except PlotError as exc:
-        fail(f"--plot: {exc}")
-
-
 def _check_game_outputs(as_json: bool, as_csv: bool, chart: bool, plot_path: str | None) -> None:
     """Output options that cannot go together fail before the sheet is read."""
     if as_json and as_csv:
         fail("give --json or --csv, not both")
     if chart and as_csv:
         fail("--chart draws the race as text or, with --json, as data; CSV has the running totals")
-    if plot_path is not None:
-        from ginref.plot import PlotError, plot_format, require_matplotlib
-
-        try:
-            plot_format(plot_path)
-            require_matplotlib()
-        except PlotError as exc:
-            fail(f"--plot: {exc}")
+    check_plot(plot_path)
 
 
 def _print_game(

@@ -364,6 +364,22 @@ def reader_options(f: F) -> F:
     return f
 
 
+def batch_options(f: F) -> F:
+    """``--jobs`` and ``--scheduler``: where a batch of records is checked."""
+    f = click.option(
+        "--scheduler", metavar="ADDRESS", envvar="DASK_SCHEDULER_ADDRESS", show_envvar=True,
+        help="Run on the Dask cluster at ADDRESS (tcp://host:8786); 'local' starts one of --jobs "
+        "workers. Needs the dask extra (below).",
+    )(f)
+    f = click.option(
+        "--jobs",
+        "-j",
+        type=click.IntRange(min=1),
+        help="Worker processes (with --scheduler local: the cluster's)  [default: all cores]",
+    )(f)
+    return f
+
+
 def require_paths(paths: Sequence[str]) -> None:
     """A path that does not exist is a usage error (exit 2), found before any work starts."""
     missing = [p for p in paths if p != "-" and not os.path.lexists(p)]

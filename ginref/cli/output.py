@@ -1,11 +1,12 @@
 """Where the commands' output goes: stdout, colour through ``click.style``, the terminal's
-width, and ``verify``'s progress line on stderr."""
+width, pictures (``--plot``), and ``verify``'s progress line on stderr."""
 
 from __future__ import annotations
 
 import sys
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -49,6 +50,36 @@ def screen_rows() -> int | None:
     import shutil
 
     return shutil.get_terminal_size((80, 24)).lines
+
+
+def check_plot(path: str | None) -> None:
+    """``--plot FILE``: a file ending matplotlib cannot write, or no matplotlib, fails at once
+    (exit 2), before any work."""
+    if path is not None:
+        from ginref.cli.exits import fail
+        from ginref.plot import PlotError, plot_format, require_matplotlib
+
+        try:
+            plot_format(path)
+            require_matplotlib()
+        except PlotError as exc:
+            fail(f"--plot: {exc}")
+
+
+T = TypeVar("T")
+
+
+def write_plot(draw: Callable[[T, str], None], value: T, path: str | None) -> None:
+    """Draw ``value`` into ``path`` with ``draw`` (:mod:`ginref.plot`); a file that cannot be
+    written is an ``OutputFileError`` (exit 4)."""
+    if path is not None:
+        from ginref.cli.exits import fail
+        from ginref.plot import PlotError
+
+        try:
+            draw(value, path)
+        except PlotError as exc:
+            fail(f"--plot: {exc}")
 
 
 class ProgressLine:

@@ -14,6 +14,7 @@ import click
 
 from ginref.cli.exits import EXIT_UNREADABLE, EXIT_USAGE, ClusterUnavailable, fail, input_errors
 from ginref.cli.options import (
+    batch_options,
     needs_extra,
     no_records,
     reader_options,
@@ -91,12 +92,12 @@ def adjudicate(
             documents.append(adjudicate_document(result))
 
     stdin = sys.stdin.buffer if record == "-" else None
-    results = _verify_results([record], rules, 1, None, {"stdin": stdin, "format": from_form, "game": game})
-    summary = _report(results, write, None)
+    results = batch_results([record], rules, 1, None, {"stdin": stdin, "format": from_form, "game": game})
+    summary = report_results(results, write, None)
     if as_json:
         emit(to_json(documents))
     _hint_at_verify(record, summary.records, shown)
-    _say_files_without_records([record], summary)
+    say_files_without_records([record], summary)
     sys.exit(summary.exit_code)
 
 
@@ -112,17 +113,7 @@ def _hint_at_verify(record: str, records: int, lines: int) -> None:
 
 @click.command(epilog=needs_extra("--scheduler", "Dask and fsspec", "dask"))
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...", type=click.Path(allow_dash=True))
-@click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(min=1),
-    help="Worker processes (with --scheduler local: the cluster's)  [default: all cores]",
-)
-@click.option(
-    "--scheduler", metavar="ADDRESS", envvar="DASK_SCHEDULER_ADDRESS", show_envvar=True,
-    help="Run on the Dask cluster at ADDRESS (tcp://host:8786); 'local' starts one of --jobs "
-    "workers. Needs the dask extra (below).",
-)
+@batch_options
 @record_rules_argument
 @reader_options
 @click.option("--json", "as_json", is_flag=True, help='One report: {"records": [...], "summary": {...}}.')
@@ -178,15 +169,15 @@ def verify(
     progress = ReadProgress() if ProgressLine.wanted() else None
     options = {"stdin": sys.stdin.buffer if "-" in paths else None, "on_skip": skipped.append,
                "format": from_form, "game": game, "progress": progress}
-    results = _verify_results(list(paths), rules, jobs, scheduler, options)
+    results = batch_results(list(paths), rules, jobs, scheduler, options)
     summary = _write_results(results, form, progress, fail_fast)
     if skipped:
         click.echo(skipped_files_note(skipped), err=True)
-    _say_files_without_records(list(paths), summary)
+    say_files_without_records(list(paths), summary)
     sys.exit(summary.exit_code)
 
 
-def _verify_results(
+def batch_results(
     paths: list[str], rules: Rules | None, jobs: int | None, scheduler: str | None, options: dict[str, Any]
 ) -> Results:
     """The results of the batch, from local worker processes or from a Dask cluster."""
@@ -203,7 +194,7 @@ def _verify_results(
         raise ClusterUnavailable(str(exc)) from None
 
 
-def _say_files_without_records(paths: list[str], summary: BatchSummary) -> None:
+def say_files_without_records(paths: list[str], summary: BatchSummary) -> None:
     """Every file read is in the report or named here; a batch of no record at all exits 3."""
     from ginref.batch import inputs_without_records
     from ginref.render import no_record_notes
@@ -215,7 +206,7 @@ def _say_files_without_records(paths: list[str], summary: BatchSummary) -> None:
         no_records(paths)
 
 
-def _report(
+def report_results(
     results: Results, write: Callable[[RecordResult, bool], None],
     progress: ReadProgress | None, fail_fast: bool = False,
 ) -> BatchSummary:
@@ -247,7 +238,7 @@ def _write_results(
     def write(result: RecordResult, first: bool) -> None:
         out.write(verify_result_text(result, form, first))
 
-    summary = _report(results, write, progress, fail_fast)
+    summary = report_results(results, write, progress, fail_fast)
     out.write(verify_closing(form, summary))
     out.flush()
     return summary

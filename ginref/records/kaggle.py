@@ -7,6 +7,8 @@ An episode replay is one JSON document (the structure of the sample replays unde
   ``configuration.openSpielGameString``, else ``configuration.openSpielGameParameters``;
 - the full action history, chance outcomes included: the ``serializedGameAndState`` of
   the last step's observations, else ``info.actionHistory``;
+- the agents' names: ``info.TeamNames``, else each ``info.Agents[i].Name`` (two different
+  names of printable text), else OpenSpiel's ``P0`` and ``P1``;
 - ``rewards`` and ``statuses``, one per agent. Kaggle's rewards say only who won (1, -1)
   or a draw (0, 0), so a finished hand claims ``win`` or ``draw``, not points; a hand
   that stops before its end claims ``unfinished``: ``timeout``, ``illegal_move`` or
@@ -52,8 +54,34 @@ def decode_episode(data: object, source: str = "", line: int = 1, index: int = 0
     params = _params(data, source, line)
     history = _history(data, source, line)
     tags = (("Site", "Kaggle"),) + ((("Episode", data["id"]),) if isinstance(data.get("id"), str) else ())
-    record = decode_history(history, params, source=source, index=index, tags=tags)
-    return _with_claim(record, data, source, line)
+    names = _agent_names(data)
+    record = decode_history(history, params, names=names, source=source, index=index, tags=tags)
+    return _with_claim(record, data, names, line)
+
+
+_MAX_NAME = 64
+"""the longest agent name taken from an episode (a longer one falls back to P0/P1)"""
+
+
+def _agent_names(data: dict[str, Any]) -> tuple[str, str]:
+    """The two agents' names as the episode gives them, else ``P0`` and ``P1``."""
+    info = data.get("info")
+    listed = _get(info, "TeamNames")
+    if type(listed) is not list:
+        agents = _get(info, "Agents")
+        listed = [_get(agent, "Name") for agent in agents] if type(agents) is list else None
+    if type(listed) is not list or len(listed) != 2:
+        return PLAYERS
+    first, second = listed
+    if first != second and all(_fair_name(name) for name in listed):
+        return first, second
+    return PLAYERS
+
+
+def _fair_name(name: object) -> bool:
+    """A name fit for a record: printable text, not blank at either end, not too long."""
+    return (isinstance(name, str) and 0 < len(name) <= _MAX_NAME and name.isprintable()
+            and name.strip() == name)
 
 
 def _error(message: str, source: str, line: int) -> RecordError:
@@ -98,37 +126,37 @@ def _history(data: dict[str, Any], source: str, line: int) -> History:
     raise _error("the episode has neither a serializedGameAndState nor info.actionHistory", source, line)
 
 
-def _with_claim(record: GameRecord, data: dict[str, Any], source: str, line: int) -> GameRecord:
+def _with_claim(record: GameRecord, data: dict[str, Any], names: tuple[str, str], line: int) -> GameRecord:
     hand = record.hands[0]
     rewards = data.get("rewards")
     statuses = data.get("statuses")
     place = Place(line)
     if hand.result is not None:  # the hand ended: Kaggle's rewards say who won
-        claim = _rewards_claim(rewards, place)
+        claim = _rewards_claim(rewards, names, place)
         if claim is None:
-            raise _error("the episode's rewards are not two numbers", source, line)
+            raise _error("the episode's rewards are not two numbers", record.source, line)
     else:
-        claim = _stop_claim(rewards, statuses, place)
+        claim = _stop_claim(rewards, statuses, names, place)
     return replace(record, hands=(replace(hand, result=claim, score_after=None),))
 
 
-def _rewards_claim(rewards: object, place: Place) -> ClaimedResult | None:
+def _rewards_claim(rewards: object, names: tuple[str, str], place: Place) -> ClaimedResult | None:
     if type(rewards) is not list or len(rewards) != 2 or not all(type(r) in (int, float) for r in rewards):
         return None
     if rewards[0] == rewards[1]:
         return ClaimedResult("draw", place=place)
-    return ClaimedResult("win", PLAYERS[0 if rewards[0] > rewards[1] else 1], place=place)
+    return ClaimedResult("win", names[0 if rewards[0] > rewards[1] else 1], place=place)
 
 
-def _stop_claim(rewards: object, statuses: object, place: Place) -> ClaimedResult:
+def _stop_claim(rewards: object, statuses: object, names: tuple[str, str], place: Place) -> ClaimedResult:
     """Why the game stopped, and through whom: a bad status, else the agent rewarded less."""
     if type(statuses) is list and len(statuses) == 2:
         for seat, status in enumerate(statuses):
             if status in _STATUS_REASONS:
                 return ClaimedResult("unfinished", place=place, reason=_STATUS_REASONS[status],
-                                     stopped_by=PLAYERS[seat])
-    won = _rewards_claim(rewards, place)
+                                     stopped_by=names[seat])
+    won = _rewards_claim(rewards, names, place)
     if won is not None and won.winner is not None:
-        loser = 1 - PLAYERS.index(won.winner)
-        return ClaimedResult("unfinished", place=place, reason="forfeit", stopped_by=PLAYERS[loser])
+        loser = 1 - names.index(won.winner)
+        return ClaimedResult("unfinished", place=place, reason="forfeit", stopped_by=names[loser])
     return ClaimedResult("unfinished", place=place, reason="stopped")

@@ -60,6 +60,9 @@ cards_unknown            advisory  unseen cards (e.g. unrecorded stock draws) ar
                                    hand at the end, so the result cannot be checked
 void_unverified          advisory  the record stops before the stock floor but claims a void hand
 =======================  ========  ==============================================================
+
+A finding at a player's move names that player (:attr:`Finding.player`), but for the codes
+of :data:`RECORD_CODES`, which are about what the record shows or claims, not a move.
 """
 
 from __future__ import annotations
@@ -71,7 +74,7 @@ import msgspec
 
 from ginref.records.model import Place
 
-__all__ = ["ADVISORY_CODES", "Finding", "FindingCode", "Severity", "finding"]
+__all__ = ["ADVISORY_CODES", "RECORD_CODES", "Finding", "FindingCode", "Severity", "finding"]
 
 Severity = Literal["error", "advisory"]
 
@@ -123,12 +126,24 @@ ADVISORY_CODES: frozenset[str] = frozenset({
 })
 """Codes of severity ``advisory``; every other code is an ``error``."""
 
+RECORD_CODES: frozenset[str] = frozenset({
+    "unknown_rules", "deal_incomplete", "incomplete_hand", "wrong_result", "wrong_score", "wrong_dealer",
+    "cards_unknown", "void_unverified",
+})
+"""Codes about the record itself (its rules, its deal, what it leaves out or claims), never
+about a player's move, even where they stand at one: their findings name no player."""
+
 
 class Finding(msgspec.Struct, frozen=True):
     """One thing a record gets wrong (``error``) or a player may want to know (``advisory``).
 
     ``hand`` is the 0-based index of the hand in the record, -1 for the record as
-    a whole (unknown rules, final totals).
+    a whole (unknown rules, final totals). ``player`` is whoever made the move the finding
+    stands at (a turn, its knock, a pass, a defence), None for the deal, the claims and
+    the record as a whole; left out of the JSON form, which names the place instead.
+    ``points`` are the deadwood points an advisory says the player gave away (declared or
+    left over the least the cards allowed: ``knock_not_best``, ``missed_layoff``), as data
+    for ``ginref report``; 0 for any other finding, and not in the JSON form either.
     """
 
     code: str
@@ -136,6 +151,8 @@ class Finding(msgspec.Struct, frozen=True):
     message: str
     place: Place
     hand: int
+    player: str | None = None
+    points: int = 0
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -155,5 +172,10 @@ def severity_of(code: str) -> Severity:
     return "advisory" if code in ADVISORY_CODES else "error"
 
 
-def finding(code: FindingCode, message: str, place: Place, hand: int) -> Finding:
-    return Finding(code.value, severity_of(code.value), message, place, hand)
+def finding(
+    code: FindingCode, message: str, place: Place, hand: int, player: str | None = None, points: int = 0
+) -> Finding:
+    """A finding; ``player`` made the move it stands at (dropped for :data:`RECORD_CODES`)."""
+    value = code.value
+    mover = None if value in RECORD_CODES else player
+    return Finding(value, severity_of(value), message, place, hand, mover, points)

@@ -164,7 +164,8 @@ class KnockSteps(HandState):
                      "these rules require melding as far as possible", place)
             return False
         self.add(FindingCode.KNOCK_NOT_BEST,
-                 f"{who} declared {dw} deadwood, but the same cards can be arranged with {least}", place)
+                 f"{who} declared {dw} deadwood, but the same cards can be arranged with {least}", place,
+                 points=dw - least)
         return True
 
     # -- the defence ----------------------------------------------------------------
@@ -335,7 +336,7 @@ class KnockSteps(HandState):
                 how.append("melding " + " ".join(str(m) for m in best.arrangement.melds))
             self.add(FindingCode.MISSED_LAYOFF,
                      f"{defender} left {dw} deadwood but could have left {best.deadwood_points}"
-                     + (f" by {' and '.join(how)}" if how else ""), place)
+                     + (f" by {' and '.join(how)}" if how else ""), place, points=dw - best.deadwood_points)
         return dw, tuple(m.mask for m in own), declared.layoffs
 
 

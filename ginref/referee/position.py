@@ -23,7 +23,7 @@ from ginref.referee.findings import Finding
 from ginref.referee.replay import HandReplay
 from ginref.rules import Rules, record_rules
 
-__all__ = ["Position", "position_at"]
+__all__ = ["Position", "position_at", "position_in"]
 
 
 class Position(msgspec.Struct, frozen=True):
@@ -65,10 +65,24 @@ def position_at(
                 if event.place.line == line:
                     if not isinstance(event, Turn):
                         raise RulingError(f"line {line} is not a turn: advice is given at a draw")
-                    return _replay_to(record, index, number, rules or _record_rules(record))
+                    return position_in(record, index, number, rules)
     if not read:
         raise RecordError("no record found: nothing to advise on", shown)
     raise RulingError(f"no turn on line {line} of {source} (--at needs a .gin text record)")
+
+
+def position_in(record: GameRecord, hand: int, event: int, rules: Rules | None = None) -> Position:
+    """The position of the player whose turn is event ``event`` of hand ``hand`` of ``record``
+    (0-based), after its draw: any record form, where :func:`position_at` needs a line.
+
+    Raises :class:`RulingError` when that event is not a turn or the hand cannot be followed
+    up to it.
+    """
+    if not (0 <= hand < len(record.hands) and 0 <= event < len(record.hands[hand].events)):
+        raise RulingError(f"the record has no event {event + 1} in hand {hand + 1}")
+    if not isinstance(record.hands[hand].events[event], Turn):
+        raise RulingError(f"event {event + 1} of hand {hand + 1} is not a turn: advice is given at a draw")
+    return _replay_to(record, hand, event, rules or _record_rules(record))
 
 
 def _record_rules(record: GameRecord) -> Rules:

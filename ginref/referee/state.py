@@ -14,7 +14,7 @@ from ginref.cards import Card, Mask, card_name, scan
 from ginref.melds import (
     MeldSystem,
 )
-from ginref.records.model import Defence, HandRecord, Place
+from ginref.records.model import Defence, HandRecord, Place, Turn
 from ginref.referee.findings import Finding, FindingCode, finding
 from ginref.rules import Rules
 from ginref.scoring import Ending, Step
@@ -177,17 +177,32 @@ class HandState:
         self.end = ""
         self.knocker = -1
         self.defence: Defence | None = None
+        self.movers: dict[Place, str | None] | None = None
+        """who moved at each event's place, built at the hand's first finding"""
         upcard = hand.upcard if is_card(hand.upcard) else None
         self.result.knock_limit = rules.knock_limit_for(upcard)
         self.result.multiplier = rules.multiplier(upcard)
 
     # -- findings -----------------------------------------------------------------
 
-    def add(self, code: FindingCode, message: str, place: Place | None = None) -> None:
-        """Record a finding at ``place`` (an event's), else at the hand."""
+    def add(self, code: FindingCode, message: str, place: Place | None = None, points: int = 0) -> None:
+        """Record a finding at ``place`` (an event's), else at the hand; ``points`` given away."""
         if place is None or not (place.line or place.pointer):
             place = self.hand.place
-        self.findings.append(finding(code, message, place, self.index))
+        self.findings.append(finding(code, message, place, self.index, self.mover_at(place), points))
+
+    def mover_at(self, place: Place) -> str | None:
+        """The player whose event (a turn, its knock, a pass, a defence) stands at ``place``;
+        None at the hand's own place, at no event, or where two players' events share it."""
+        if self.movers is None:
+            movers: dict[Place, str | None] = {}
+            for ev in self.hand.events:
+                places = (ev.place, ev.knock.place) if isinstance(ev, Turn) and ev.knock else (ev.place,)
+                for at in places:
+                    if at.line or at.pointer:
+                        movers[at] = ev.player if movers.get(at, ev.player) == ev.player else None
+            self.movers = movers
+        return None if place == self.hand.place else self.movers.get(place)
 
     def where(self, c: Card) -> str:
         """Where card ``c`` is known to be, for messages (``"in Bo's hand"``)."""

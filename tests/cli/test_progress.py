@@ -1,4 +1,5 @@
-"""verify's progress line: on a terminal's stderr only while stdout goes elsewhere.
+"""verify's progress line (and report's, the same): on a terminal's stderr only while stdout
+goes elsewhere.
 
 Once the bar garbled the terminal when findings were printed
 (``verifying [---#---] 11851big.jsonl:11852: ...``) and was missing for ``--jsonl > file``.
@@ -29,12 +30,14 @@ def batch(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def verify_on_a_terminal(args: list[str], *, stdout_to_terminal: bool, out: Path) -> tuple[bytes, bytes]:
-    """Run ``ginref verify`` with stderr (and maybe stdout) on a pseudo-terminal."""
+def verify_on_a_terminal(
+    args: list[str], *, stdout_to_terminal: bool, out: Path, command: str = "verify"
+) -> tuple[bytes, bytes]:
+    """Run ``ginref verify`` (or ``command``) with stderr (and maybe stdout) on a pseudo-terminal."""
     master, slave = pty.openpty()
     with open(out, "wb") as file:
         process = subprocess.Popen(
-            [sys.executable, "-m", "ginref", "verify", *args],
+            [sys.executable, "-m", "ginref", command, *args],
             stdout=slave if stdout_to_terminal else file, stderr=slave, stdin=subprocess.DEVNULL,
         )
         os.close(slave)
@@ -50,6 +53,13 @@ def test_the_line_shows_on_the_terminal_while_stdout_goes_to_a_file(batch: Path,
     assert b"verifying:" in terminal and b"/s" in terminal and b"read, about" in terminal
     assert b"verifying" not in terminal.rsplit(b"\r", 2)[-1]  # the last line drawn is erased
     assert len(written.splitlines()) == 6000 and b"verifying" not in written
+
+
+def test_report_shows_the_same_line_and_erases_it(batch: Path, tmp_path: Path) -> None:
+    terminal, written = verify_on_a_terminal([str(batch), "--jobs", "1"], stdout_to_terminal=False,
+                                             out=tmp_path / "report.txt", command="report")
+    assert b"verifying:" in terminal and b"verifying" not in terminal.rsplit(b"\r", 2)[-1]
+    assert written.startswith(b"6000 records: 6000 clean") and b"verifying" not in written
 
 
 def test_no_line_when_stdout_is_the_terminal(batch: Path, tmp_path: Path) -> None:

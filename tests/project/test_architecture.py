@@ -29,18 +29,18 @@ LAYERS: dict[str, float] = {
     "referee.findings": 8, "referee.state": 8.1, "referee.knock": 8.15, "referee.replay": 8.2,
     "referee.verdict": 8.4, "referee.position": 8.5, "referee": 8.6,
     "batch.results": 9, "batch.tasks": 9.02, "batch.run": 9.04, "batch.cluster": 9.06, "batch": 9.08,
-    "advice": 9.4,
+    "advice": 9.4, "batch.report": 9.45,
     "render": 10, "plot": 10.5,
     "cli.exits": 11, "cli.options": 11.05, "cli.output": 11.05,
-    "cli.hands": 11.1, "cli.games": 11.1, "cli.records": 11.1,
+    "cli.hands": 11.1, "cli.games": 11.1, "cli.records": 11.1, "cli.report": 11.15,
     "cli.app": 11.2, "cli.process": 11.3, "cli": 11.4, "__init__": 11, "__main__": 12,
 }
 """cards -> notation -> melds -> layoffs -> scoring -> game/sheets/records -> referee -> batch;
 render and cli are the faces."""
 
 ONLY_IN = {
-    "click": {"cli.exits", "cli.options", "cli.output", "cli.hands", "cli.games", "cli.records", "cli.app",
-              "cli.process"},
+    "click": {"cli.exits", "cli.options", "cli.output", "cli.hands", "cli.games", "cli.records", "cli.report",
+              "cli.app", "cli.process"},
     "tabulate": {"render"},
     "matplotlib": {"plot"},
     "pyparsing": {"grammar", "records.text_grammar", "sheets"},
@@ -53,7 +53,7 @@ ONLY_IN = {
         "records.io",
         "referee.findings", "referee.state", "referee.knock", "referee.replay", "referee.verdict",
         "referee.position",
-        "batch.results", "batch.run",
+        "batch.results", "batch.run", "batch.report",
     },
     "dask": {"batch.cluster"},
     "distributed": {"batch.cluster"},

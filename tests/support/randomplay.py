@@ -20,7 +20,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -131,15 +131,22 @@ def play_hand(
     players: tuple[str, str] = PLAYERS,
     *,
     style: Style | None = None,
+    styles: Mapping[str, Style] | None = None,
     number: int | None = None,
     line: int = 1,
 ) -> tuple[HandRecord, game.HandEntry]:
     """Play one hand at random; return its record (claims filled) and its game entry.
 
-    ``line`` numbers the record's places: the hand at ``line``, events after it.
+    ``styles`` gives a player its own way of playing (its draws, knocks and defence; the
+    record is kept by ``style``), as agents of a tournament. ``line`` numbers the record's
+    places: the hand at ``line``, events after it.
     """
     rules = _rules(rules)
     style = style or Style.random(rng)
+
+    def style_of(p: int) -> Style:
+        return styles[players[p]] if styles else style
+
     system = MeldSystem.from_rules(rules)
     d = players.index(dealer)
     nd = 1 - d
@@ -172,7 +179,7 @@ def play_hand(
 
     def choose_discard(p: int, taken: int) -> Card:
         options = can_discard(p, taken)
-        if taken >= 0 and not rules.no_same_card_discard and rng.random() < style.same_card:
+        if taken >= 0 and not rules.no_same_card_discard and rng.random() < style_of(p).same_card:
             return taken
         if rng.random() < 0.7:
             scored = [(min_deadwood(hands[p] & ~(1 << c), system), c) for c in options]
@@ -192,7 +199,7 @@ def play_hand(
         gin = [x for x in options if min_deadwood(hand11 & ~(1 << x), system) == 0]
         if gin and rng.random() < 0.9:
             return knock(p, c, source, rng.choice(gin))
-        if rng.random() < style.knock:
+        if rng.random() < style_of(p).knock:
             return knock(p, c, source, rng.choice(options))
         return None
 
@@ -203,7 +210,7 @@ def play_hand(
         dw = arrangement.deadwood_points
         points = system.tables.rank_points
         may_withhold = discard is not None and melds and not rules.knocker_must_meld_max
-        if may_withhold and rng.random() < style.withhold:
+        if may_withhold and rng.random() < style_of(p).withhold:
             m = rng.choice(melds)
             extra = sum(points[x % 13] for x in scan(m))
             if dw + extra <= limit:
@@ -225,10 +232,10 @@ def play_hand(
         knocker_melds = [Meld(m) for m in melds]
         best = best_defence(hands[q], knocker_melds, rules, allow_layoffs=allow)
         ddw = best.deadwood_points
-        if rng.random() < style.record_defence:
+        if rng.random() < style_of(q).record_defence:
             own = [m.mask for m in best.arrangement.melds]
             layoffs = [(lay.card, melds.index(lay.onto.mask)) for lay in best.layoffs]
-            if layoffs and rng.random() < style.skip_layoffs:
+            if layoffs and rng.random() < style_of(q).skip_layoffs:
                 layoffs = []
                 ddw += sum(points[lay.card % 13] for lay in best.layoffs)
             rng.shuffle(own)
@@ -273,7 +280,7 @@ def play_hand(
                 pos += 1
             else:
                 c, taken = None, -1
-        elif pile and rng.random() < style.discard_draw:
+        elif pile and rng.random() < style_of(p).discard_draw:
             source = "discard"
             top = pile.pop()
             c, taken = top, top
@@ -355,8 +362,10 @@ def play_game(
     first_dealer: str | None = None,
     max_hands: int = 100,
     hide_draws: bool = False,
+    styles: Mapping[str, Style] | None = None,
 ) -> GameRecord:
-    """Play hands until the game is over (or ``max_hands``), claims filled in from the truth."""
+    """Play hands until the game is over (or ``max_hands``), claims filled in from the truth;
+    ``styles``: each player's own way of playing (:func:`play_hand`)."""
     rules = _rules(rules)
     dealer = first_dealer or rng.choice(players)
     first = dealer
@@ -368,7 +377,8 @@ def play_game(
     final: dict[str, int] = dict.fromkeys(players, 0)
     while not over and len(hands) < max_hands:
         style = Style.random(rng, hide_draws=hide_draws)
-        record, entry = play_hand(rng, rules, dealer, players, style=style, number=len(hands) + 1, line=line)
+        record, entry = play_hand(rng, rules, dealer, players, style=style, styles=styles,
+                                  number=len(hands) + 1, line=line)
         entries.append(entry)
         if hollywood:
             match = game.hollywood(players, entries, rules, first)

@@ -1,0 +1,138 @@
+"""The command that audits a batch of games: ``report``."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, cast
+
+import click
+
+from ginref.cli.exits import fail
+from ginref.cli.options import batch_options, reader_options, record_rules_argument, require_paths
+from ginref.cli.output import ProgressLine, check_plot, emit, output_width, write_plot
+from ginref.cli.records import batch_results, report_results, say_files_without_records
+
+if TYPE_CHECKING:
+    from ginref.batch import RecordResult
+    from ginref.batch.report import BatchReport, Group
+    from ginref.cli.records import Results
+    from ginref.records.model import InputForm
+    from ginref.rules import Rules
+
+GROUPS = ("player", "game", "rules")
+"""``--by``: the groupings of :mod:`ginref.batch.report` (a test checks they agree)"""
+MOST_SAMPLES = 10_000
+"""``--samples``: the most defender hands drawn per knock, so that ``--advise`` stays bounded"""
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...", type=click.Path(allow_dash=True))
+@click.option("--by", type=click.Choice(GROUPS), default="player", show_default=True,
+              help="One row per player, per game (record) or per rule set.")
+@batch_options
+@record_rules_argument
+@reader_options
+@click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON document.")
+@click.option("--csv", "as_csv", is_flag=True, help="CSV for spreadsheets: a header, then one row per row.")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False, writable=True), metavar="FILE",
+              help="Also draw points per hand and error rates into FILE (.svg, .png or .pdf); "
+              "needs pip install 'ginref[plot]'.")
+@click.option("--advise", is_flag=True,
+              help="Weigh each knock's undercut risk as `ginref advise` does (sampled; in this process).")
+@click.option("--samples", type=click.IntRange(1, MOST_SAMPLES), default=200, show_default=True,
+              help="With --advise: defender hands sampled per knock.")
+@click.option("--seed", type=int, default=0, show_default=True, help="With --advise: the sample's seed.")
+def report(
+    paths: tuple[str, ...],
+    by: str,
+    jobs: int | None,
+    scheduler: str | None,
+    from_form: InputForm | None,
+    game: str,
+    as_json: bool,
+    as_csv: bool,
+    plot_path: str | None,
+    advise: bool,
+    samples: int,
+    seed: int,
+    rules: Rules | None,
+) -> None:
+    """Audit a batch of games: each player's results and errors, one row per player.
+
+    Reads what `verify` reads (files, folders, `-`, every record form,
+    OpenSpiel histories, Kaggle episodes, whose agents are named as the
+    episode names them) through the same batch, and adds up its verdicts per
+    player: games, hands won, points for and against, knocks, gins, big gins,
+    undercuts made and suffered, average deadwood at knock, knocks that were
+    not the best declaration and layoffs missed (with the deadwood points they
+    cost), illegal moves by code, unfinished and forfeited hands, and the share
+    of hands ended by the wall. An unreadable record is named on stderr and
+    counted. --advise also weighs each knock with deadwood as `ginref advise`
+    would at that moment (--samples defender hands, --seed), counting knocks
+    into an undercut risk above 30%.
+
+    Exit 0 all clean, 1 any findings (wins over 3), 3 any unreadable or no
+    record at all, 2 usage, 69 no dask or no scheduler.
+
+    \b
+    Examples:
+      ginref report samples/tournament
+      ginref report logs/ --by rules --csv > by-rules.csv
+      ginref report episodes/ --from kaggle --plot agents.svg
+      ginref report samples/tournament --advise --samples 500
+    """
+    from ginref.batch.report import Audit, Weighing, weighed
+    from ginref.files import is_url
+    from ginref.records.io import ReadProgress
+    from ginref.render import result_lines, skipped_files_note
+
+    if as_json and as_csv:
+        fail("give --json or --csv, not both")
+    if advise and scheduler:
+        fail("--advise weighs each knock in this process: leave out --scheduler")
+    source = click.get_current_context().get_parameter_source
+    typed = click.core.ParameterSource.COMMANDLINE
+    if not advise and any(source(name) is typed for name in ("samples", "seed")):
+        fail("--samples and --seed weigh the knocks of --advise: add --advise")
+    check_plot(plot_path)
+    require_paths([p for p in paths if not is_url(p)])
+    skipped: list[str] = []
+    progress = ReadProgress() if ProgressLine.wanted() else None
+    stdin = sys.stdin.buffer if "-" in paths else None
+    weighing = Weighing(samples, seed) if advise else None
+    results: Results
+    if weighing is not None:
+        results = weighed(list(paths), rules, weighing, stdin=stdin, format=from_form, game=game,
+                          progress=progress, on_skip=skipped.append)
+    else:
+        options = {"stdin": stdin, "on_skip": skipped.append, "format": from_form, "game": game,
+                   "progress": progress}
+        results = batch_results(list(paths), rules, jobs, scheduler, options)
+    audit = Audit(cast("Group", by), weighing)
+
+    def count(result: RecordResult, first: bool) -> None:
+        if result.verdict is None:
+            click.echo("\n".join(result_lines(result)), err=True)
+        audit.add(result)
+
+    summary = report_results(results, count, progress)
+    if skipped:
+        click.echo(skipped_files_note(skipped), err=True)
+    _print_report(audit.report(), as_json, as_csv, plot_path)
+    say_files_without_records(list(paths), summary)
+    sys.exit(summary.exit_code)
+
+
+def _print_report(done: BatchReport, as_json: bool, as_csv: bool, plot_path: str | None) -> None:
+    """The report as JSON, CSV or text, and drawn into ``plot_path`` when given."""
+    from ginref.jsonwrite import to_json
+    from ginref.plot import plot_report
+    from ginref.render import report_csv, report_text
+
+    if as_json:
+        emit(to_json(done.to_dict()))
+    elif as_csv:
+        click.echo(report_csv(done), nl=False)
+    else:
+        emit(report_text(done, output_width()))
+    write_plot(plot_report, done, plot_path)
