@@ -639,11 +639,11 @@ def verdict_text(source: str, line: int, verdict: Verdict, *, explain: bool = Fa
     return "\n".join(parts)
 
 
-def progress_text(records: int, seconds: float, fraction: float | None) -> str:
-    """One line of ``verify``'s progress: records so far, the rate, and with a known size
-    the part read and the time left."""
+def progress_text(records: int, seconds: float, fraction: float | None, doing: str = "verifying") -> str:
+    """One line of a batch's progress (``verify``'s, ``report``'s): records so far, the rate,
+    and with a known size the part read and the time left."""
     rate = records / seconds if seconds > 0 else 0.0
-    text = f"verifying: {records:,} records, {rate:,.0f}/s"
+    text = f"{doing}: {records:,} records, {rate:,.0f}/s"
     if fraction:
         left = round(seconds * (1 - fraction) / fraction)
         text += f", {fraction:.0%} read, about {left // 60}:{left % 60:02d} left"
@@ -895,8 +895,10 @@ def report_text(report: BatchReport, width: int = WIDTH) -> str:
 
 def _report_heading(report: BatchReport) -> str:
     records = "record" if report.records == 1 else "records"
+    games = "game" if report.games == 1 else "games"
+    hands = "hand" if report.hands == 1 else "hands"
     said = (f"{report.records} {records}: {report.clean} clean, {report.with_findings} with findings, "
-            f"{report.unreadable} unreadable; {report.games} games, {report.hands} hands")
+            f"{report.unreadable} unreadable; {report.games} {games}, {report.hands} {hands}")
     if report.weighing is not None:
         w = report.weighing
         said += f"; knocks weighed on {w.samples} sampled defender hands (seed {w.seed})"

@@ -87,8 +87,8 @@ class ProgressLine:
     read and the time left. Only where stderr is a terminal and stdout is not, so findings
     and JSON never land inside it; redrawn at most five times a second, erased at the end."""
 
-    def __init__(self, progress: ReadProgress | None) -> None:
-        self.progress = progress
+    def __init__(self, progress: ReadProgress | None, doing: str = "verifying") -> None:
+        self.progress, self.doing = progress, doing
         self.start = self.drawn = time.monotonic()
         self.width = 0
 
@@ -106,7 +106,7 @@ class ProgressLine:
         from ginref.render import progress_text
 
         self.drawn = now
-        line = progress_text(records, now - self.start, self.progress.fraction)
+        line = progress_text(records, now - self.start, self.progress.fraction, self.doing)
         sys.stderr.write("\r" + line.ljust(self.width))
         sys.stderr.flush()
         self.width = len(line)

@@ -208,15 +208,16 @@ def say_files_without_records(paths: list[str], summary: BatchSummary) -> None:
 
 def report_results(
     results: Results, write: Callable[[RecordResult, bool], None],
-    progress: ReadProgress | None, fail_fast: bool = False,
+    progress: ReadProgress | None, fail_fast: bool = False, doing: str = "verifying",
 ) -> BatchSummary:
-    """The one loop of ``adjudicate`` and ``verify``: each result written as it comes and
-    counted; the summary's exit code is both commands' (0 clean, 1 findings, 3 unreadable)."""
+    """The one loop of ``adjudicate``, ``verify`` and ``report``: each result written as it
+    comes and counted; the summary's exit code is theirs (0 clean, 1 findings, 3 unreadable);
+    ``doing`` names the work on the progress line."""
     from ginref.batch import BatchSummary
 
     summary = BatchSummary()
     # closing the results (a closed pipe, Ctrl-C, --fail-fast) stops the worker processes now
-    with ProgressLine(progress) as shown, contextlib.closing(results):
+    with ProgressLine(progress, doing) as shown, contextlib.closing(results):
         for result in results:
             write(result, not summary.records)
             summary.add(result)

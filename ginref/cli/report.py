@@ -115,7 +115,7 @@ def report(
             click.echo("\n".join(result_lines(result)), err=True)
         audit.add(result)
 
-    summary = report_results(results, count, progress)
+    summary = report_results(results, count, progress, doing="auditing")
     if skipped:
         click.echo(skipped_files_note(skipped), err=True)
     _print_report(audit.report(), as_json, as_csv, plot_path)

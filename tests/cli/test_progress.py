@@ -55,11 +55,11 @@ def test_the_line_shows_on_the_terminal_while_stdout_goes_to_a_file(batch: Path,
     assert len(written.splitlines()) == 6000 and b"verifying" not in written
 
 
-def test_report_shows_the_same_line_and_erases_it(batch: Path, tmp_path: Path) -> None:
+def test_report_shows_its_own_line_and_erases_it(batch: Path, tmp_path: Path) -> None:
     terminal, written = verify_on_a_terminal([str(batch), "--jobs", "1"], stdout_to_terminal=False,
                                              out=tmp_path / "report.txt", command="report")
-    assert b"verifying:" in terminal and b"verifying" not in terminal.rsplit(b"\r", 2)[-1]
-    assert written.startswith(b"6000 records: 6000 clean") and b"verifying" not in written
+    assert b"auditing:" in terminal and b"auditing" not in terminal.rsplit(b"\r", 2)[-1]
+    assert written.startswith(b"6000 records: 6000 clean") and b"auditing" not in written
 
 
 def test_no_line_when_stdout_is_the_terminal(batch: Path, tmp_path: Path) -> None:
