@@ -78,7 +78,7 @@ def _modules_after(*args: str) -> set[str]:
 def test_a_one_hand_analysis_loads_no_table_library(args: tuple[str, ...]) -> None:
     loaded = _modules_after(*args)
     assert "ginref.analysis" in loaded  # the command ran
-    assert not {"tabulate", "importlib.metadata", "ginref.records", "ginref.verify"} & loaded
+    assert not {"tabulate", "importlib.metadata", "ginref.records", "ginref.batch"} & loaded
 
 
 def test_an_eleven_card_analysis_lays_out_its_discards_without_tabulate() -> None:
