@@ -215,11 +215,11 @@ class TextRun(NamedTuple):
     """Lines ``first`` on of a stream, every one plain text: what :func:`numbered_lines` gives
     them as, read and decoded at once, and kept joined (``text``: the lines with ``"\n"``
     between them, no line end after the last), so that a reader can search and cut the run
-    without splitting it into ``count`` strings first."""
+    without splitting it into ``line_count`` strings first."""
 
     first: int
     text: str
-    count: int
+    line_count: int
 
     @property
     def lines(self) -> list[str]:
@@ -245,9 +245,9 @@ def numbered_runs(
             continue
         text = _plain(run, number == 1) if len(run) < limit else None
         if text is not None:
-            count = text.count("\n") + 1
-            yield TextRun(number, text, count)
-            number += count
+            line_count = text.count("\n") + 1
+            yield TextRun(number, text, line_count)
+            number += line_count
             continue
         for line in numbered_lines(io.BytesIO(run), limit, what, first=number):
             yield line

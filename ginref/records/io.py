@@ -403,7 +403,7 @@ class _TextSplitter:
             self.chunk.add(number, text, problem)
         return done
 
-    def run(self, first: int, text: str, count: int) -> list[RawRecord]:
+    def run(self, first: int, text: str) -> list[RawRecord]:
         """The records ended by text lines ``first`` on (a :class:`~ginref.files.TextRun`),
         each line read as :meth:`starts` reads it; each record's lines are cut from the run whole."""
         done: list[RawRecord] = []
@@ -474,7 +474,7 @@ def _text_units(lines: Iterable[Line | TextRun], source: str, index: int = 0) ->
     """Text records, each from its start to the next (:class:`_TextSplitter`)."""
     splitter = _TextSplitter(source, index)
     for item in lines:
-        yield from splitter.run(*item) if isinstance(item, TextRun) else splitter.line(item)
+        yield from splitter.run(item.first, item.text) if isinstance(item, TextRun) else splitter.line(item)
     yield from splitter.close()
 
 
@@ -750,7 +750,7 @@ def count_shard(shard: Shard) -> tuple[int, int]:
             nonlocal lines
             first = 1 if shard.start == 0 else 2  # line 1 alone may hold a BOM
             for item in _line_items(window, shard.format, first):
-                lines += item.count if isinstance(item, TextRun) else 1
+                lines += item.line_count if isinstance(item, TextRun) else 1
                 yield item
 
         if shard.format == "gin":  # the starts alone: the records' text is not needed
