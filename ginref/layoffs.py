@@ -280,7 +280,8 @@ def _joint_search(
 
 
 def _one_meld_search(
-    defender: Mask, options: list[list[Mask]], open_melds: list[int], best: tuple[int, int], system: MeldSystem
+    defender: Mask, options: list[list[Mask]], open_melds: list[int], best: tuple[int, int],
+    system: MeldSystem,
 ) -> tuple[int, tuple[Mask, ...]]:
     """:func:`_joint_search` where at most one meld takes cards: each of its extensions alone, in order."""
     chosen = [0] * len(options)

@@ -740,24 +740,40 @@ def read_shard_records(shard: Shard) -> Iterator[Decoded]:
 
 
 def count_shard(shard: Shard) -> tuple[int, int]:
-    """(lines, records) in a shard, placed or not: where the next shard starts."""
-    lines = 0
+    """(lines, records) in a shard, placed or not: where the next shard starts. Only the starts
+    are found, in runs of lines where they are plain text: no record's text is built."""
+    if shard.format in _WHOLE:  # one document, never cut (so never counted in a batch)
+        return _counted_units(shard)
+    lines = records = 0
     with open_any(shard.path) as handle:
         handle.seek(shard.start)
-        window = _window(handle, shard.stop)
-
-        def counted() -> Iterator[Line | TextRun]:
-            nonlocal lines
-            first = 1 if shard.start == 0 else 2  # line 1 alone may hold a BOM
-            for item in _line_items(window, shard.format, first):
-                lines += item.line_count if isinstance(item, TextRun) else 1
-                yield item
-
-        if shard.format == "gin":  # the starts alone: the records' text is not needed
-            records = sum(map(_TextSplitter(shard.source).count, counted()))
-        else:
-            records = sum(1 for _ in _units(counted(), shard.source, shard.format, shard.game))
+        first = 1 if shard.start == 0 else 2  # line 1 alone may hold a BOM
+        starts = _TextSplitter(shard.source).count if shard.format == "gin" else _line_records
+        for item in numbered_runs(_window(handle, shard.stop), MAX_LINE, "records", first=first):
+            lines += item.line_count if isinstance(item, TextRun) else 1
+            records += starts(item)
     return lines, records
+
+
+def _counted_units(shard: Shard) -> tuple[int, int]:
+    """(lines, raw records) of a shard, read as :func:`read_shard` reads it."""
+    with open_any(shard.path) as handle:
+        handle.seek(shard.start)
+        items = list(_lines(_window(handle, shard.stop), 1 if shard.start == 0 else 2))
+    return len(items), sum(1 for _ in _units(items, shard.source, shard.format, shard.game))
+
+
+_BLANK_LINE_RE = re.compile(r"\n[^\S\n]*(?=\n)")
+"""In lines each opened by a ``"\n"`` (and the last closed by one), the ``"\n"`` of each blank line"""
+
+
+def _line_records(item: Line | TextRun) -> int:
+    """How many records a line or a run holds in a form of one record a line: every line but
+    a blank one (a line that cannot be read is a record, unreadable), as :func:`_jsonl_units` reads."""
+    if isinstance(item, TextRun):
+        return item.line_count - len(_BLANK_LINE_RE.findall("\n" + item.text + "\n"))
+    _, text, problem = item
+    return 1 if problem is not None or text.strip() else 0
 
 
 def shards(
