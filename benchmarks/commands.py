@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import statistics
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -49,6 +50,10 @@ class Throughput:
 
 @dataclass(frozen=True)
 class Startup:
+    """``ginref analyze HAND`` (text and ``--json``) against ``python -c "import click"``, run
+    in turn; CPU is user+sys of the process, and each ratio is of the medians, with the range
+    of the ratios round by round."""
+
     ginref_seconds: list[float]
     click_seconds: list[float]
     ginref_median: float
@@ -57,6 +62,16 @@ class Startup:
     ginref_command: str
     click_command: str
     problems: list[str]
+    ginref_cpu: list[float]
+    text_cpu: list[float]
+    click_cpu: list[float]
+    cpu_ratio: float
+    """``--json`` against click, CPU: the figure the start-up target judges, beside ``text_cpu_ratio``"""
+    text_cpu_ratio: float
+    cpu_ratio_range: tuple[float, float]
+    text_cpu_ratio_range: tuple[float, float]
+    text_command: str
+    text_seconds: list[float]
 
 
 def _check_analyze_json(output: bytes, hands: Sequence[Hand]) -> list[str]:
@@ -111,13 +126,24 @@ def analyze_throughput(hands: Sequence[Hand], rounds: int) -> list[Throughput]:
     return results
 
 
+def _ratios(ours: list[float], theirs: list[float]) -> tuple[float, tuple[float, float]]:
+    """The ratio of the medians, and the least and greatest ratio of one round's runs."""
+    rounds = [a / b for a, b in zip(ours, theirs, strict=True) if b > 0]
+    return statistics.median(ours) / statistics.median(theirs), (min(rounds), max(rounds))
+
+
 def startup(rounds: int) -> Startup:
-    """``ginref analyze HAND --json`` against ``python -c "import click"``, interleaved."""
+    """``ginref analyze HAND`` and ``ginref analyze HAND --json`` against ``python -c "import
+    click"``, interleaved: a one-hand command should cost little more than click's own import."""
     env = child_env()
-    mine = Command("analyze HAND --json", (*ginref_argv(), "analyze", STARTUP_HAND, "--json"), env=env)
+    argv = (*ginref_argv(), "analyze", STARTUP_HAND)
+    mine = Command("analyze HAND --json", (*argv, "--json"), env=env)
+    text = Command("analyze HAND", argv, env=env)
     click = Command("import click", (sys.executable, "-c", "import click"), env=env)
-    ours, theirs = time_commands([mine, click], rounds)
-    problems = _problems(ours) + _problems(theirs)
+    ours, as_text, theirs = time_commands([mine, text, click], rounds)
+    problems = _problems(ours) + _problems(as_text) + _problems(theirs)
+    cpu_ratio, cpu_range = _ratios(ours.cpu, theirs.cpu)
+    text_ratio, text_range = _ratios(as_text.cpu, theirs.cpu)
     return Startup(
         ours.seconds,
         theirs.seconds,
@@ -127,4 +153,54 @@ def startup(rounds: int) -> Startup:
         " ".join(mine.argv),
         " ".join(click.argv),
         problems,
+        ginref_cpu=ours.cpu,
+        text_cpu=as_text.cpu,
+        click_cpu=theirs.cpu,
+        cpu_ratio=cpu_ratio,
+        text_cpu_ratio=text_ratio,
+        cpu_ratio_range=cpu_range,
+        text_cpu_ratio_range=text_range,
+        text_command=" ".join(text.argv),
+        text_seconds=as_text.seconds,
     )
+
+
+CLICK_LABEL = 'python -c "import click"'
+
+
+def _spread(values: list[float]) -> str:
+    return f"{statistics.median(values) * 1000:6.1f} ms ({min(values) * 1000:.1f}-{max(values) * 1000:.1f})"
+
+
+def startup_lines(result: Startup) -> list[str]:
+    """The start-up figures for a console: CPU and wall medians with their ranges, and the ratios."""
+
+    def row(name: str, cpu: list[float], wall: list[float], ratio: str) -> str:
+        return f"{name:28} {_spread(cpu):26} {_spread(wall):26} {ratio}"
+
+    def ratio(median: float, spread: tuple[float, float]) -> str:
+        return f"{median:.2f}x ({spread[0]:.2f}-{spread[1]:.2f})"
+
+    return [
+        f"{'command':28} {'CPU (user+sys)':26} {'wall':26} CPU ratio to click",
+        row("ginref analyze HAND", result.text_cpu, result.text_seconds,
+            ratio(result.text_cpu_ratio, result.text_cpu_ratio_range)),
+        row("ginref analyze HAND --json", result.ginref_cpu, result.ginref_seconds,
+            ratio(result.cpu_ratio, result.cpu_ratio_range)),
+        row(CLICK_LABEL, result.click_cpu, result.click_seconds, "1x"),
+    ]
+
+
+def main() -> int:
+    """``python benchmarks/commands.py [RUNS]``: the start-up figures alone."""
+    runs = int(sys.argv[1]) if len(sys.argv) > 1 else 21
+    result = startup(runs)
+    print(f"start-up, {runs} interleaved runs each, median (range):")
+    print("\n".join(startup_lines(result)))
+    for problem in result.problems:
+        print(f"problem: {problem}", file=sys.stderr)
+    return 1 if result.problems else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -33,8 +33,9 @@ METHOD = """\
   exact peer disputes; `ginref is` against `naive` is a speed ratio on that subset.
 - **Command line**, as subprocesses of the same interpreter: `ginref analyze -` reads random 10-card hands
   as text lines (output to `/dev/null`; one captured run checks every answer against the library);
-  start-up is `ginref analyze "3C 4C 5C 9D 9S 9H KH 2D 6S 7S" --json` against `python -c "import click"`,
-  interleaved; `ginref verify` reads records (one seeded random legal hand each, from
+  start-up is `ginref analyze "3C 4C 5C 9D 9S 9H KH 2D 6S 7S"`, text and `--json`, against
+  `python -c "import click"`, interleaved, in CPU time (user+sys; `python benchmarks/commands.py` times it
+  alone, with the ranges); `ginref verify` reads records (one seeded random legal hand each, from
   `tests.support.randomplay.random_hand`, so every one verifies clean; one captured run checks that)
   written into a temporary folder, once as JSON Lines and once as text, with `--jobs 1` and `--jobs 2`.
   Each figure is the median run, start-up included.

@@ -28,7 +28,7 @@ TARGET_DEADWOOD_RATIO = 1.5
 TARGET_VERIFY_JSONL = 10_000
 TARGET_VERIFY_TEXT = 2_000
 TARGET_JOBS_SPEEDUP = 1.7
-TARGET_STARTUP_RATIO = 3.0
+TARGET_STARTUP_RATIO = 1.3
 TARGET_REPORT_RATIO = 1.2
 NAIVE_TARGET = "zero disagreements with the naive search"
 
@@ -176,19 +176,23 @@ def _verify_targets(verify: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
+def _startup_target(startup: dict[str, Any]) -> dict[str, Any]:
+    """The slower of ``analyze HAND`` and ``analyze HAND --json`` against click's import, in CPU
+    time (wall time in results written before CPU was measured)."""
+    ratio = max(startup.get("cpu_ratio", startup["ratio"]), startup.get("text_cpu_ratio", 0.0))
+    return _target(
+        'start-up of `ginref analyze HAND` (and `--json`) vs `python -c "import click"`, CPU',
+        f"{ratio:.2f}x",
+        f"<= {TARGET_STARTUP_RATIO}x",
+        ratio <= TARGET_STARTUP_RATIO,
+    )
+
+
 def targets(results: Results, judge_speed: bool = True) -> list[dict[str, Any]]:
     """Every target with its figure; with ``judge_speed`` off (smoke runs), speed targets are n/a."""
     found = _deadwood_targets(results["least_deadwood"])
     if "startup" in results:
-        ratio = results["startup"]["ratio"]
-        found.append(
-            _target(
-                'start-up of `ginref analyze HAND --json` vs `python -c "import click"`',
-                f"{ratio:.2f}x",
-                f"<= {TARGET_STARTUP_RATIO}x",
-                ratio <= TARGET_STARTUP_RATIO,
-            )
-        )
+        found.append(_startup_target(results["startup"]))
     if "verify" in results:
         found.extend(_verify_targets(results["verify"]))
     if "cpu_ratio" in results.get("report", {}):
@@ -246,14 +250,20 @@ def _startup_rows(results: Results) -> list[list[str]]:
     if "startup" not in results:
         return []
     s = results["startup"]
+    if "cpu_ratio" not in s:  # results written before CPU was measured: wall time
+        return [
+            ["ginref analyze HAND --json", "start-up", f"{s['ginref_median'] * 1000:.0f} ms",
+             f"{s['ratio']:.2f}x"],
+            ['python -c "import click"', "start-up", f"{s['click_median'] * 1000:.0f} ms", "1.00x"],
+        ]
+
+    def cpu(values: list[float]) -> str:
+        return f"{statistics.median(values) * 1000:.0f} ms CPU"
+
     return [
-        [
-            "ginref analyze HAND --json",
-            "start-up",
-            f"{s['ginref_median'] * 1000:.0f} ms",
-            f"{s['ratio']:.2f}x",
-        ],
-        ['python -c "import click"', "start-up", f"{s['click_median'] * 1000:.0f} ms", "1.00x"],
+        ["ginref analyze HAND", "start-up", cpu(s["text_cpu"]), f"{s['text_cpu_ratio']:.2f}x"],
+        ["ginref analyze HAND --json", "start-up", cpu(s["ginref_cpu"]), f"{s['cpu_ratio']:.2f}x"],
+        ['python -c "import click"', "start-up", cpu(s["click_cpu"]), "1.00x"],
     ]
 
 

@@ -213,10 +213,17 @@ RUN_BYTES = 1 << 20
 
 class TextRun(NamedTuple):
     """Lines ``first`` on of a stream, every one plain text: what :func:`numbered_lines` gives
-    them as, read and decoded at once."""
+    them as, read and decoded at once, and kept joined (``text``: the lines with ``"\n"``
+    between them, no line end after the last), so that a reader can search and cut the run
+    without splitting it into ``line_count`` strings first."""
 
     first: int
-    lines: list[str]
+    text: str
+    line_count: int
+
+    @property
+    def lines(self) -> list[str]:
+        return self.text.split("\n")
 
 
 def numbered_runs(
@@ -236,10 +243,11 @@ def numbered_runs(
             yield _too_long(number, limit)
             number += 1
             continue
-        texts = _plain(run, number == 1) if len(run) < limit else None
-        if texts is not None:
-            yield TextRun(number, texts)
-            number += len(texts)
+        text = _plain(run, number == 1) if len(run) < limit else None
+        if text is not None:
+            line_count = text.count("\n") + 1
+            yield TextRun(number, text, line_count)
+            number += line_count
             continue
         for line in numbered_lines(io.BytesIO(run), limit, what, first=number):
             yield line
@@ -272,8 +280,9 @@ def _runs(read: Callable[[int], bytes], size: int, limit: int) -> Iterator[bytes
         yield b"".join(held)
 
 
-def _plain(run: bytes, line_one: bool) -> list[str] | None:
-    """The lines of ``run`` as :func:`_line` reads them, when all are text; None otherwise."""
+def _plain(run: bytes, line_one: bool) -> str | None:
+    """The lines of ``run`` as :func:`_line` reads them, joined by ``"\n"``, when all are
+    text; None otherwise."""
     if b"\x00" in run:
         return None
     try:
@@ -284,11 +293,8 @@ def _plain(run: bytes, line_one: bool) -> list[str] | None:
         text = text.removeprefix("\ufeff")
     if "\r" in text:
         text = text.replace("\r\n", "\n")
-    lines = text.split("\n")
-    last = lines.pop()
-    if not run.endswith(b"\n"):
-        lines.append(last.removesuffix("\r"))
-    return lines
+        return text[:-1] if run.endswith(b"\n") else text.removesuffix("\r")
+    return text[:-1] if run.endswith(b"\n") else text
 
 
 def read_text_file(path: str | os.PathLike[str], *, limit: int = MAX_TEXT_FILE) -> str:

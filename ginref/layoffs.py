@@ -257,6 +257,8 @@ def _joint_search(
     best = (min_deadwood(defender, system), 0)
     chosen = [0] * len(options)
     best_choice = tuple(chosen)
+    if len(open_melds) < 2:  # most knocks: no meld or one takes cards, and the walk is a loop
+        return _one_meld_search(defender, options, open_melds, best, system)
 
     def walk(at: int, laid: Mask) -> None:
         nonlocal best, best_choice
@@ -275,6 +277,21 @@ def _joint_search(
 
     walk(0, 0)
     return best[0], best_choice
+
+
+def _one_meld_search(
+    defender: Mask, options: list[list[Mask]], open_melds: list[int], best: tuple[int, int],
+    system: MeldSystem,
+) -> tuple[int, tuple[Mask, ...]]:
+    """:func:`_joint_search` where at most one meld takes cards: each of its extensions alone, in order."""
+    chosen = [0] * len(options)
+    for index in open_melds:
+        for extra in options[index]:
+            if extra:
+                key = (min_deadwood(defender & ~extra, system), extra.bit_count())
+                if key < best:
+                    best, chosen[index] = key, extra
+    return best[0], tuple(chosen)
 
 
 def _layoff_choices(

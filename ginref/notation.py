@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from functools import cached_property
 
 import msgspec
 
@@ -133,14 +134,36 @@ _CARD_RE = (
     f"(?:{_RANK_RE}{_SUIT_RE}|{_SUIT_RE}{_RANK_RE}|{_CODEPOINT_RE})"
     f"(?=\\Z|\\W|[{_CARD_START}])"
 )
-_card_re = re.compile(_CARD_RE)
 _LONGEST_CARD = max(len(r) for r in _RANK_SPELLINGS) + max(len(u) for u in _SUIT_SPELLINGS)
 """No card spelling is longer (a codepoint card with its selector is two characters)."""
-_ace_as_one_re = re.compile(f"1({_SUIT_RE})|({_SUIT_RE})1")
 
-_separator_run = re.compile(f"[{re.escape(SEPARATORS)}]*")
-_spaced_card_re = re.compile(f"[{re.escape(SEPARATORS)}]*({_CARD_RE})")
-_token_re = re.compile(f"[^{re.escape(''.join(sorted(_TOKEN_END)))}]*")
+
+class _Patterns:
+    """The notation's regular expressions, each compiled on first use: compiling them all
+    took a quarter of a one-hand command's own start-up, and plain names need none."""
+
+    @cached_property
+    def card(self) -> re.Pattern[str]:
+        return re.compile(_CARD_RE)
+
+    @cached_property
+    def ace_as_one(self) -> re.Pattern[str]:
+        return re.compile(f"1({_SUIT_RE})|({_SUIT_RE})1")
+
+    @cached_property
+    def separator_run(self) -> re.Pattern[str]:
+        return re.compile(f"[{re.escape(SEPARATORS)}]*")
+
+    @cached_property
+    def spaced_card(self) -> re.Pattern[str]:
+        return re.compile(f"[{re.escape(SEPARATORS)}]*({_CARD_RE})")
+
+    @cached_property
+    def token(self) -> re.Pattern[str]:
+        return re.compile(f"[^{re.escape(''.join(sorted(_TOKEN_END)))}]*")
+
+
+_PATTERNS = _Patterns()
 
 # --- explaining what is wrong ------------------------------------------------
 
@@ -207,7 +230,7 @@ class CardProblem(msgspec.Struct, frozen=True):
 
 
 def _skip_separators(s: str, loc: int) -> int:
-    match = _separator_run.match(s, loc)
+    match = _PATTERNS.separator_run.match(s, loc)
     return loc if match is None else match.end()
 
 
@@ -218,7 +241,7 @@ def _token_end(s: str, loc: int) -> int:
     Which offsets start a run of cards to the end of the word is worked out once,
     from the right, so this is linear in the word.
     """
-    word = _token_re.match(s, loc)
+    word = _PATTERNS.token.match(s, loc)
     end = loc if word is None else word.end()
     runs_from = bytearray(end - loc + 1)
     runs_from[end - loc] = 1
@@ -228,7 +251,7 @@ def _token_end(s: str, loc: int) -> int:
         if at < frontier - _LONGEST_CARD:
             break  # no card reaches past a gap this wide: nothing further left can run
         if s[at] in starts:
-            card = _card_re.match(s, at, end)
+            card = _PATTERNS.card.match(s, at, end)
             if card is not None and runs_from[card.end() - loc]:
                 runs_from[at - loc] = 1
                 frontier = at
@@ -252,7 +275,7 @@ def explain_bad_card(s: str, loc: int) -> CardProblem:
         return CardProblem(s, loc, f"joker {shown}", token, "jokers are not used in gin rummy")
     if bare in _KNIGHTS:
         return CardProblem(s, loc, f"knight {shown}", token, "knights are not used in gin rummy")
-    if _ace_as_one_re.fullmatch(token):
+    if _PATTERNS.ace_as_one.fullmatch(token):
         hint = f"write the ace as 'A' ({token.replace('1', 'A')!r})"
         return CardProblem(s, loc, f"unknown card {shown}", token, hint)
     start = _word_start(s, loc)
@@ -320,7 +343,7 @@ def explain_outside_meld(s: str, loc: int) -> CardProblem:
     """Something other than a meld where melds were expected, at ``loc``."""
     if s[loc] == "]":
         return CardProblem(s, loc, "unmatched ']'", "]")
-    match = _card_re.match(s, loc)
+    match = _PATTERNS.card.match(s, loc)
     if match:
         token = match.group()
         hint = "put each meld in brackets"
@@ -355,7 +378,7 @@ def _read_cards(s: str, loc: int, limit: int) -> tuple[list[tuple[int, str]], in
     """Cards from ``loc`` on (offset and spelling), up to ``limit`` of them or the
     first thing that is not a card; and the offset after them and any separators."""
     found: list[tuple[int, str]] = []
-    match = _spaced_card_re.match
+    match = _PATTERNS.spaced_card.match
     while len(found) < limit:
         card = match(s, loc)
         if card is None:

@@ -7,8 +7,6 @@ and with suit glyphs (red hearts and diamonds) when asked.
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -106,6 +104,8 @@ def _table(
     wrap: dict[int, int] | None = None,
 ) -> str:
     """A table; columns ``right`` right-aligned (numbers), ``wrap`` column -> most characters."""
+    if not wrap and _plain_cells(rows, headers):
+        return _plain_table(rows, headers, right)
     from tabulate import tabulate
 
     count = max([len(headers), *(len(row) for row in rows)])
@@ -121,13 +121,49 @@ def _table(
     return text.replace(_NO_BREAK, " ")
 
 
+def _plain_cells(rows: Sequence[Sequence[object]], headers: Sequence[str]) -> bool:
+    """True for a table :func:`_plain_table` lays out as tabulate would: rows of one length
+    (the headers' too, if any) of non-empty printable ASCII text without edge spaces."""
+    if not rows:
+        return False
+    count = len(headers) if headers else len(rows[0])
+    for row in (headers, *rows) if headers else rows:
+        if len(row) != count:
+            return False
+        for cell in row:
+            if type(cell) is not str or not cell or not cell.isascii() or not cell.isprintable():
+                return False
+            if cell[0] == " " or cell[-1] == " ":
+                return False
+    return True
+
+
+def _plain_table(rows: Sequence[Sequence[object]], headers: Sequence[str], right: Sequence[int]) -> str:
+    """tabulate's ``plain`` table (``simple`` with headers) of :func:`_plain_cells`, without
+    importing it: a one-hand command needs no more, and tabulate costs a third of its start-up."""
+    cells = [[str(cell) for cell in row] for row in rows]
+    widths = [max(map(len, column)) for column in zip(*cells, strict=True)]
+    if headers:
+        widths = [max(w, len(h) + 2) for w, h in zip(widths, headers, strict=True)]
+
+    def line(row: Sequence[str]) -> str:
+        return "  ".join(cell.rjust(w) if i in right else cell.ljust(w)
+                         for i, (cell, w) in enumerate(zip(row, widths, strict=True))).rstrip()
+
+    lines = [line(row) for row in cells]
+    if headers:
+        lines[:0] = [line(headers), "  ".join("-" * w for w in widths)]
+    return "\n".join(lines)
+
+
 _NO_BREAK = "\xa0"
-_BRACKETED = re.compile(r"(?:\S+ onto )?\[[^\]]*\]")
+_BRACKETED = r"(?:\S+ onto )?\[[^\]]*\]"
+"""A meld, or a layoff onto one: compiled when a table wraps (most never do)."""
 
 
 def _unbreakable(text: str) -> str:
     """``text`` with the spaces inside each ``[meld]`` kept from wrapping (no-break spaces)."""
-    return _BRACKETED.sub(lambda m: m.group().replace(" ", _NO_BREAK), text)
+    return re.sub(_BRACKETED, lambda m: m.group().replace(" ", _NO_BREAK), text)
 
 
 def _wrapped(line: str, width: int, indent: str) -> list[str]:
@@ -470,6 +506,9 @@ def hollywood_text(result: HollywoodTally) -> str:
 def game_csv(result: GameTally | HollywoodTally) -> str:
     """The hands of a sheet as CSV for spreadsheets: one row per hand, each player's running
     total (per game, for Hollywood) and who deals next; numbers as plain integers."""
+    import csv
+    import io
+
     from ginref.game import GameTally
 
     a, b = result.players
@@ -591,6 +630,9 @@ CSV_HEADER = ("source", "index", "record_line", "line", "column", "pointer", "st
 
 def csv_rows(result: RecordResult) -> str:
     """A verify result's rows of CSV (none for a clean record without advisories)."""
+    import csv
+    import io
+
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     for row in result.rows:

@@ -21,10 +21,9 @@ import functools
 import os
 import re
 import sys
-import types
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Literal, Union, get_args, get_origin, get_type_hints
+from typing import Literal, get_args, get_origin
 
 import msgspec
 
@@ -296,7 +295,7 @@ _MAX_POWER = 15
 MAX_NUMBER = 10**_MAX_POWER
 """Knob values, points and counts at or above this are refused: no game comes near it,
 and it keeps text Python cannot turn into an int (over 4,300 digits) away from ``int()``."""
-_NUMBER_RE = re.compile(r"[+-]?[0-9]{1,16}")
+_NUMBER = r"[+-]?[0-9]{1,16}"
 
 
 def _shown(value: object) -> str:
@@ -307,7 +306,7 @@ def _shown(value: object) -> str:
 def parse_number(text: str) -> int | None:
     """The whole number ``text`` spells (a sign, then ASCII digits) if below ``MAX_NUMBER``
     in size, else None; never ``int()`` of text too long for Python."""
-    if not _NUMBER_RE.fullmatch(text):
+    if not re.fullmatch(_NUMBER, text):
         return None
     number = int(text)
     return number if -MAX_NUMBER < number < MAX_NUMBER else None
@@ -372,22 +371,25 @@ def _too_big(raw: object) -> bool:
     return isinstance(raw, int) and not isinstance(raw, bool) and abs(raw) >= MAX_NUMBER
 
 
-def _knob_spec(name: str, hint: object) -> _Knob:
-    if hint is bool:
+def _knob_spec(name: str, annotation: object) -> _Knob:
+    """A knob's kind from its annotation as written: ``bool``, ``int``, ``int | None`` or a
+    ``Literal`` alias of this module. Read as text: ``get_type_hints`` compiled each of them,
+    a tenth of a one-hand command's own start-up."""
+    if annotation == "bool":
         return _Knob(name, "bool")
-    if hint is int:
+    if annotation == "int":
         return _Knob(name, "int", minimum=_MINIMUM.get(name, 0),
                      int_choices=_INT_CHOICES.get(name, ()))
-    if get_origin(hint) in (Union, types.UnionType) and set(get_args(hint)) == {int, type(None)}:
+    if annotation == "int | None":
         return _Knob(name, "optional_int", minimum=_MINIMUM.get(name, 0))
-    if get_origin(hint) is Literal:
-        return _Knob(name, "choice", choices=tuple(str(a) for a in get_args(hint)))
-    raise TypeError(f"rule knob {name!r} has an unsupported type {hint!r}")  # pragma: no cover
+    alias = globals().get(annotation) if isinstance(annotation, str) else None
+    if get_origin(alias) is Literal:
+        return _Knob(name, "choice", choices=tuple(str(a) for a in get_args(alias)))
+    raise TypeError(f"rule knob {name!r} has an unsupported type {annotation!r}")  # pragma: no cover
 
 
-_HINTS = get_type_hints(Rules)
 _KNOBS: dict[str, _Knob] = {
-    f.name: _knob_spec(f.name, _HINTS[f.name])
+    f.name: _knob_spec(f.name, f.type)
     for f in dataclasses.fields(Rules)
     if f.name not in _NOT_KNOBS
 }
@@ -720,17 +722,17 @@ def _read_toml(where: str, text: str) -> dict[str, object]:
     except tomllib.TOMLDecodeError as exc:
         raise UnknownRulesError(f"{where}:{_toml_error(exc, text)}") from None
     except RecursionError:
-        line = _first_line(text, _DEEP_RE)
+        line = _first_line(text, _DEEP)
         raise UnknownRulesError(f"{where}:{line}: values nested too deeply for a rules file") from None
     except ValueError:
-        line = _first_line(text, _LONG_NUMBER_RE)
+        line = _first_line(text, _LONG_NUMBER)
         raise UnknownRulesError(
             f"{where}:{line}: a number too long to read (over 4,300 digits)"
         ) from None
     return data
 
 
-_DEEP_RE = re.compile(r"(?:[\[{]\s*){32}")
+_DEEP = r"(?:[\[{]\s*){32}"
 _MAX_DEPTH = 32
 """Deepest nesting of values a rules file may hold (its knobs need two levels at most)."""
 
@@ -744,12 +746,12 @@ def _nested_deeper(value: object, limit: int) -> bool:
         if not level:
             return False
     return True
-_LONG_NUMBER_RE = re.compile(r"[0-9_]{4300}")
+_LONG_NUMBER = r"[0-9_]{4300}"
 
 
-def _first_line(text: str, pattern: re.Pattern[str]) -> int:
+def _first_line(text: str, pattern: str) -> int:
     """The line of the first match of ``pattern`` (1 when there is none)."""
-    match = pattern.search(text)
+    match = re.search(pattern, text)
     return 1 if match is None else text.count("\n", 0, match.start()) + 1
 
 
@@ -789,11 +791,11 @@ def _toml_error(exc: ValueError, text: str) -> str:
     elif message.endswith("(at end of document)"):
         where = f"{max(1, len(text.splitlines()))}: "
         message = message.removesuffix("(at end of document)") + "(at end of file)"
-    message = _LONG_WORD_RE.sub(lambda word: word[0][:40] + "...", message)  # tomllib quotes keys whole
+    message = re.sub(_LONG_WORD, lambda word: word[0][:40] + "...", message)  # tomllib quotes keys whole
     return where + message[:1].lower() + message[1:]
 
 
-_LONG_WORD_RE = re.compile(r"\S{41,}")
+_LONG_WORD = r"\S{41,}"
 
 
 def _located(where: str, text: str, key: str, message: str) -> str:

@@ -354,14 +354,14 @@ class _TextChunk:
             return
         self.parts = []
 
-    def extend(self, first: int, texts: list[str]) -> None:
-        """Lines ``first`` on, all text: :meth:`add` for each, at once where they fit."""
-        size = self.size + sum(map(len, texts)) + len(texts)
+    def extend(self, first: int, lines: str) -> None:
+        """Lines ``first`` on, all text, joined by ``"\n"``: :meth:`add` for each, at once where they fit."""
+        size = self.size + len(lines) + 1
         if self.problem is None and size <= MAX_RECORD:
-            self.parts.extend(texts)
+            self.parts.append(lines)
             self.size = size
             return
-        for number, text in enumerate(texts, first):
+        for number, text in enumerate(lines.split("\n"), first):
             self.add(number, text, None)
 
     def unit(self) -> RawRecord:
@@ -403,25 +403,27 @@ class _TextSplitter:
             self.chunk.add(number, text, problem)
         return done
 
-    def run(self, first: int, texts: list[str]) -> list[RawRecord]:
-        """The records ended by text lines ``first`` on, each line read as :meth:`starts` reads it."""
+    def run(self, first: int, text: str) -> list[RawRecord]:
+        """The records ended by text lines ``first`` on (a :class:`~ginref.files.TextRun`),
+        each line read as :meth:`starts` reads it; each record's lines are cut from the run whole."""
         done: list[RawRecord] = []
-        begun = 0
-        for at in self._run_starts(texts):
-            if self.chunk is not None:
-                self.chunk.extend(first + begun, texts[begun:at])
-            done.extend(self._open(first + at))
-            begun = at
+        joined = "\n" + text
+        begun = begun_line = 0  # the lines not yet handed on: from the one the "\n" at ``begun`` opens
+        for line, at in self._run_starts(joined):
+            if self.chunk is not None and line > begun_line:
+                self.chunk.extend(first + begun_line, joined[begun + 1 : at])
+            done.extend(self._open(first + line))
+            begun, begun_line = at, line
         if self.chunk is not None:
-            self.chunk.extend(first + begun, texts[begun:])
+            self.chunk.extend(first + begun_line, joined[begun + 1 :])
         return done
 
-    def _run_starts(self, texts: list[str]) -> list[int]:
-        """Where records start in ``texts``: the first line that is not blank, then each game tag
-        line with a line of the hands (neither blank nor a game tag) since the last start.
-        The lines are searched joined, in C; only the game tag lines are visited here."""
-        joined = "\n" + "\n".join(texts)  # a line is found by the "\n" that opens it
-        found: list[int] = []
+    def _run_starts(self, joined: str) -> list[tuple[int, int]]:
+        """Where records start in a run of lines joined, each opened by a ``"\n"``: the first
+        line that is not blank, then each game tag line with a line of the hands (neither blank
+        nor a game tag) since the last start; as (line of the run, offset of its ``"\n"``).
+        The lines are searched in C; only the game tag lines are visited here."""
+        found: list[tuple[int, int]] = []
         pos = line = 0  # where to search on, and the index of the next line opened from there
         in_hands = self.in_hands
         if not self.started:
@@ -429,7 +431,7 @@ class _TextSplitter:
             if first is None:
                 return found
             line = joined.count("\n", 0, first.start())
-            found.append(line)
+            found.append((line, first.start()))
             self.started, in_hands = True, GAME_TAG_LINE_RE.match(joined, first.start()) is None
             pos, line = first.start() + 1, line + 1
         for tag in GAME_TAG_LINE_RE.finditer(joined, pos):
@@ -438,7 +440,7 @@ class _TextSplitter:
                 in_hands = True
             line += joined.count("\n", pos, start)
             if in_hands:
-                found.append(line)
+                found.append((line, start))
                 in_hands = False
             pos, line = start + 1, line + 1
         self.in_hands = in_hands or CONTENT_LINE_RE.search(joined, pos) is not None
@@ -447,7 +449,7 @@ class _TextSplitter:
     def count(self, item: Line | TextRun) -> int:
         """How many records a line or a run starts, keeping none of them (a shard's count)."""
         if isinstance(item, TextRun):
-            return len(self._run_starts(item.lines))
+            return len(self._run_starts("\n" + item.text))
         return 1 if self.starts(item[1], item[2]) else 0
 
     def _open(self, number: int) -> list[RawRecord]:
@@ -472,7 +474,7 @@ def _text_units(lines: Iterable[Line | TextRun], source: str, index: int = 0) ->
     """Text records, each from its start to the next (:class:`_TextSplitter`)."""
     splitter = _TextSplitter(source, index)
     for item in lines:
-        yield from splitter.run(*item) if isinstance(item, TextRun) else splitter.line(item)
+        yield from splitter.run(item.first, item.text) if isinstance(item, TextRun) else splitter.line(item)
     yield from splitter.close()
 
 
@@ -738,24 +740,40 @@ def read_shard_records(shard: Shard) -> Iterator[Decoded]:
 
 
 def count_shard(shard: Shard) -> tuple[int, int]:
-    """(lines, records) in a shard, placed or not: where the next shard starts."""
-    lines = 0
+    """(lines, records) in a shard, placed or not: where the next shard starts. Only the starts
+    are found, in runs of lines where they are plain text: no record's text is built."""
+    if shard.format in _WHOLE:  # one document, never cut (so never counted in a batch)
+        return _counted_units(shard)
+    lines = records = 0
     with open_any(shard.path) as handle:
         handle.seek(shard.start)
-        window = _window(handle, shard.stop)
-
-        def counted() -> Iterator[Line | TextRun]:
-            nonlocal lines
-            first = 1 if shard.start == 0 else 2  # line 1 alone may hold a BOM
-            for item in _line_items(window, shard.format, first):
-                lines += len(item.lines) if isinstance(item, TextRun) else 1
-                yield item
-
-        if shard.format == "gin":  # the starts alone: the records' text is not needed
-            records = sum(map(_TextSplitter(shard.source).count, counted()))
-        else:
-            records = sum(1 for _ in _units(counted(), shard.source, shard.format, shard.game))
+        first = 1 if shard.start == 0 else 2  # line 1 alone may hold a BOM
+        starts = _TextSplitter(shard.source).count if shard.format == "gin" else _line_records
+        for item in numbered_runs(_window(handle, shard.stop), MAX_LINE, "records", first=first):
+            lines += item.line_count if isinstance(item, TextRun) else 1
+            records += starts(item)
     return lines, records
+
+
+def _counted_units(shard: Shard) -> tuple[int, int]:
+    """(lines, raw records) of a shard, read as :func:`read_shard` reads it."""
+    with open_any(shard.path) as handle:
+        handle.seek(shard.start)
+        items = list(_lines(_window(handle, shard.stop), 1 if shard.start == 0 else 2))
+    return len(items), sum(1 for _ in _units(items, shard.source, shard.format, shard.game))
+
+
+_BLANK_LINE_RE = re.compile(r"\n[^\S\n]*(?=\n)")
+"""In lines each opened by a ``"\n"`` (and the last closed by one), the ``"\n"`` of each blank line"""
+
+
+def _line_records(item: Line | TextRun) -> int:
+    """How many records a line or a run holds in a form of one record a line: every line but
+    a blank one (a line that cannot be read is a record, unreadable), as :func:`_jsonl_units` reads."""
+    if isinstance(item, TextRun):
+        return item.line_count - len(_BLANK_LINE_RE.findall("\n" + item.text + "\n"))
+    _, text, problem = item
+    return 1 if problem is not None or text.strip() else 0
 
 
 def shards(

@@ -288,15 +288,9 @@ class _TextReader:
     # -- lines ----------------------------------------------------------------------------
 
     def feed(self, line: int, text: str) -> None:
-        """Read one line (without its line end)."""
+        """Read one line (without its line end); :func:`read_text` takes a remembered plain
+        turn line itself, before it comes here."""
         self.line = line
-        known = _PLAIN_TURNS.get(text)
-        if known is not None:
-            hand = self.hand  # None before the first hand tag and after the final totals
-            if hand is not None and not hand.claimed:
-                player, source, card, discard, column = known
-                hand.events.append(Turn(player, source, card, discard, None, Place(line, column)))
-                return
         if "#" in text:
             text = _strip_comment(text)
         stripped = text.strip()
@@ -396,14 +390,14 @@ class _TextReader:
                 "here (read files of several records with read_records)", column,
             )
         if known == "Rules":
-            (value,) = self.values(name, values, 1)
+            (value,) = self.values(name.text, name.loc, values, 1)
             if self.rules is not None:
                 self.fail("the record has two [Rules] tags", column)
             if not value.text.strip():
                 self.fail("[Rules] needs a rule set name", value.loc + 1)
             self.rules = value.text.strip()
         elif known == "Set":
-            (value,) = self.values(name, values, 1)
+            (value,) = self.values(name.text, name.loc, values, 1)
             knob, sep, setting = value.text.partition("=")
             knob, setting = knob.strip(), setting.strip()
             if not sep or not KNOB_RE.fullmatch(knob):
@@ -412,28 +406,28 @@ class _TextReader:
                 self.fail(f"the record sets {knob} twice", value.loc + 1)
             self.overrides.append((knob, setting))
         elif known == "Players":
-            first, second = self.values(name, values, 2)
+            first, second = self.values(name.text, name.loc, values, 2)
             if self.players is not None:
                 self.fail("the record has two [Players] tags", column)
             self.players = (first.text, second.text)
         else:
-            (value,) = self.values(name, values, 1)
+            (value,) = self.values(name.text, name.loc, values, 1)
             if any(k == name.text for k, _ in self.tags):
                 self.fail(f"the record has two [{name.text}] tags", column)
             self.tags.append((name.text, value.text))
 
-    def values(self, name: RecordToken, values: Sequence[RecordToken], count: int) -> Sequence[RecordToken]:
+    def values(self, tag: str, loc: int, values: Sequence[RecordToken], count: int) -> Sequence[RecordToken]:
+        """``values`` when the tag written ``tag`` (its name at ``loc``) has ``count`` of them."""
         if len(values) == count:
             return values
         what = "one value" if count == 1 else f"{count} values"
-        column = values[count].loc + 1 if len(values) > count else name.loc + len(name.text) + 1
-        self.fail(f"[{name.text}] takes {what}, got {len(values)}", column)
+        column = values[count].loc + 1 if len(values) > count else loc + len(tag) + 1
+        self.fail(f"[{tag}] takes {what}, got {len(values)}", column)
 
     def hand_tag(self, tag: str, values: Sequence[RecordToken], column: int) -> None:
         hand = self.hand
-        name = RecordToken(column, tag)
         if tag == "Hand":
-            (value,) = self.values(name, values, 1)
+            (value,) = self.values(tag, column, values, 1)
             if not _COUNT_RE.fullmatch(value.text):
                 too_big = value.text.isdigit()
                 self.fail(f"[Hand] needs a hand number{' below 10**15' if too_big else ''}, "
@@ -441,7 +435,7 @@ class _TextReader:
             self.new_hand(column).number = int(value.text)
             return
         if tag == "Dealer":
-            (value,) = self.values(name, values, 1)
+            (value,) = self.values(tag, column, values, 1)
             if hand is None or hand.dealer is not None or hand.started:
                 hand = self.new_hand(column)
             hand.dealer = value.text
@@ -452,12 +446,12 @@ class _TextReader:
             self.fail(f"[{tag}] after the hand's events; start the next hand with [Hand] or [Dealer]",
                       column)
         if tag == "Deal":
-            player, dealt = self.values(name, values, 2)
+            player, dealt = self.values(tag, column, values, 2)
             if hand.deal and any(p == player.text for p, _ in hand.deal):
                 self.fail(f"the hand deals to {player.text} twice", column)
             hand.deal.append((player.text, self.cards(dealt)))
         elif tag == "Upcard":
-            (value,) = self.values(name, values, 1)
+            (value,) = self.values(tag, column, values, 1)
             if hand.upcard_seen:
                 self.fail("the hand has two [Upcard] tags", column)
             cards = self.cards(value)
@@ -465,7 +459,7 @@ class _TextReader:
                 self.fail(f"[Upcard] takes one card, got {len(cards)}", value.loc + 1)
             hand.upcard, hand.upcard_seen = cards[0], True
         else:  # Stock
-            (value,) = self.values(name, values, 1)
+            (value,) = self.values(tag, column, values, 1)
             if hand.stock is not None:
                 self.fail("the hand has two [Stock] tags", column)
             hand.stock = self.cards(value)
@@ -547,7 +541,7 @@ class _TextReader:
         for i in range(1, n, 2):
             if i + 1 >= n or not self.bare(words[i]) or not _INT_RE.fullmatch(words[i + 1]):
                 return None
-            if any(name.text == words[i] for name, _ in pairs):
+            if words[i] in words[1:i:2]:
                 return None  # the grammar's path reports where
             pairs.append((RecordToken(0, words[i]), int(words[i + 1])))
         return {"claim": word, "totals": pairs}
@@ -561,9 +555,11 @@ class _TextReader:
 
     def totals(self, pairs: Iterable[tuple[RecordToken, int]]) -> tuple[tuple[str, int], ...]:
         out: list[tuple[str, int]] = []
+        named: set[str] = set()
         for token, points in pairs:
-            if any(name == token.text for name, _ in out):
+            if token.text in named:
                 self.fail(f"{token.text} is named twice", token.loc + 1)
+            named.add(token.text)
             out.append((token.text, points))
         return tuple(out)
 
@@ -711,8 +707,18 @@ def read_text(text: str, *, source: str = "", first_line: int = 1, index: int = 
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()  # the end of the last line, not a line
+    if "\r" in text:
+        lines = [line[:-1] if line.endswith("\r") else line for line in lines]
+    remembered, feed = _PLAIN_TURNS.get, reader.feed
     for number, line in enumerate(lines, first_line):
-        reader.feed(number, line[:-1] if line.endswith("\r") else line)
+        known = remembered(line)
+        if known is not None:  # a plain turn line read before: where a hand's events may go, made here
+            hand = reader.hand  # None before the first hand tag and after the final totals
+            if hand is not None and not hand.claimed:
+                player, drawn_from, card, discard, column = known
+                hand.events.append(Turn(player, drawn_from, card, discard, None, Place(number, column)))
+                continue
+        feed(number, line)
     return reader.finish()
 
 

@@ -136,3 +136,51 @@ def test_verify_over_shards_reports_what_one_process_reports(tmp_path: Path) -> 
     serial = results(1)
     assert len(serial) > 100 and {"clean", "unreadable"} <= {r[3] for r in serial}
     assert results(2) == serial
+
+
+_HEAD = '[Rules "standard"]\n[Players "Ann" "Bo"]\n'
+_HAND = '[Dealer "Ann"]\nAnn pass\nBo draw 7C discard 7C\n'
+CUTS = {
+    "records back to back": _HEAD + _HAND + _HEAD + _HAND + _HEAD + _HAND,
+    "comments and blank runs between records": (
+        "# a log\n\n\n" + _HEAD + _HAND + "\n\n  \n# [Rules \"x\"] in a comment\n\n" + _HEAD + "\n"
+        + _HAND + "   # after a turn\n\n\n"
+    ),
+    "a game tag in a hand's comment, and one in the hands": (
+        _HEAD + _HAND + "# [Event \"no\"]\n" + _HAND + '[Event "yes"]\n' + _HEAD + _HAND
+    ),
+    "CRLF line ends": (_HEAD + _HAND + "\n" + _HEAD + _HAND).replace("\n", "\r\n"),
+    "no line end after the last line": _HEAD + _HAND + _HEAD + _HAND.rstrip("\n"),
+    "one record longer than any shard": _HEAD + _HAND * 40 + _HEAD + _HAND,
+    "hand tags only after the first record": _HEAD + _HAND + '[Hand "2"]\n' + _HAND + _HEAD + _HAND,
+}
+"""Text files where a cut falls in every kind of place: a batch cuts them at every byte offset."""
+
+
+@pytest.mark.parametrize("name", CUTS)
+def test_a_text_file_cut_at_any_byte_reads_as_one_reader_reads_it(name: str, tmp_path: Path) -> None:
+    """A cut moves on to the first record start at or after the line it falls in; the records
+    the workers read then are those of the whole file, with their lines and indexes."""
+    path = tmp_path / "records.gin"
+    path.write_bytes(CUTS[name].encode())
+    expected = list(map(seen, whole(path, None)))
+    assert len(expected) >= 2
+    for size in range(1, path.stat().st_size + 1):
+        assert list(map(seen, sharded(path, None, size))) == expected, f"cut every {size} bytes"
+
+
+JSONL_CUTS = {
+    "blank and white space lines": b'{"a": 1}\n\n  \n\xe3\x80\x80\n{"b": 2}\n\x1c\n{"c": 3}\n',
+    "CRLF and no end on the last line": b'{"a": 1}\r\n\r\n{"b": 2}\r\n{"c": 3}',
+    "lines that are not text": b'{"a": 1}\n\xff\xfe\n\x00\n{"b": 2}\n\xef\xbb\xbf{"c": 3}\n',
+}
+"""JSON Lines files whose records a shard's count finds in runs of lines, not one by one."""
+
+
+@pytest.mark.parametrize("name", JSONL_CUTS)
+def test_a_json_lines_file_cut_at_any_byte_counts_as_it_reads(name: str, tmp_path: Path) -> None:
+    path = tmp_path / "records.jsonl"
+    path.write_bytes(JSONL_CUTS[name])
+    expected = list(map(seen, whole(path, None)))
+    for size in range(1, path.stat().st_size + 1):
+        assert list(map(seen, sharded(path, None, size))) == expected, f"cut every {size} bytes"

@@ -1,0 +1,87 @@
+"""A one-hand command loads only what it uses: the plain table twin of tabulate, and which
+modules ``ginref analyze HAND`` imports, in a real process."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from tabulate import tabulate
+
+from ginref.render import _plain_cells, _plain_table, _table
+
+HAND = "3C 4C 5C 9D 9S 9H KH 2D 6S 7S"
+
+_cell = st.text(st.characters(min_codepoint=32, max_codepoint=126), min_size=1, max_size=12)
+
+
+def _tabulated(rows: list[list[str]], headers: list[str], right: tuple[int, ...]) -> str:
+    count = len(rows[0])
+    align = ["right" if i in right else "left" for i in range(count)]
+    if headers:
+        return tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True, colalign=align)
+    return tabulate(rows, tablefmt="plain", disable_numparse=True, colalign=align)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 5).flatmap(lambda n: st.tuples(
+    st.lists(st.lists(_cell, min_size=n, max_size=n), min_size=1, max_size=6),
+    st.one_of(st.just([]), st.lists(_cell, min_size=n, max_size=n)),
+    st.sets(st.integers(0, n - 1)),
+)))
+def test_the_plain_table_is_tabulates_own(table: tuple[list[list[str]], list[str], set[int]]) -> None:
+    rows, headers, right = table
+    if not _plain_cells(rows, headers):  # a cell with an edge space: tabulate's, not the twin's
+        assert any(c[0] == " " or c[-1] == " " for row in [headers, *rows] for c in row)
+        return
+    assert _plain_table(rows, headers, tuple(right)) == _tabulated(rows, headers, tuple(right))
+
+
+@pytest.mark.parametrize(
+    ("rows", "headers", "plain"),
+    [
+        ([["hand", "3C 4C"]], [], True),
+        ([["discard", "3", "[3C 4C 5C]", "no"], ["KH", "12", "none", "yes"]],
+         ["discard", "deadwood", "melds", "knock"], True),
+        ([["a", "x"], ["bb", ""]], [], False),  # an empty cell
+        ([["a", "x"], ["bb"]], [], False),  # ragged rows
+        ([["a", "x"]], ["h"], False),  # fewer headers than cells
+        ([["\u2663 7", "x"]], [], False),  # a glyph
+        ([["\x1b[31m7H\x1b[0m", "x"]], [], False),  # a colour
+        ([["7H", 3]], [], False),  # not text
+        ([], ["a", "b"], False),  # no rows
+    ],
+)
+def test_only_plain_tables_skip_tabulate(rows: list[list[object]], headers: list[str], plain: bool) -> None:
+    assert _plain_cells(rows, headers) is plain
+    if plain:
+        text = [[str(c) for c in row] for row in rows]
+        assert _table(rows, headers, right=(1,)) == _tabulated(text, headers, (1,))
+
+
+def _modules_after(*args: str) -> set[str]:
+    code = (
+        "import sys\n"
+        "from ginref.cli import main\n"
+        f"sys.argv = ['ginref', *{list(args)!r}]\n"
+        "try:\n    main()\nexcept SystemExit as exit:\n    assert not exit.code, exit.code\n"
+        "print(' '.join(sorted(sys.modules)), file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return set(done.stderr.split())
+
+
+@pytest.mark.parametrize("args", [("analyze", HAND), ("analyze", HAND, "--json")])
+def test_a_one_hand_analysis_loads_no_table_library(args: tuple[str, ...]) -> None:
+    loaded = _modules_after(*args)
+    assert "ginref.analysis" in loaded  # the command ran
+    assert not {"tabulate", "importlib.metadata", "ginref.records", "ginref.batch"} & loaded
+
+
+def test_an_eleven_card_analysis_lays_out_its_discards_without_tabulate() -> None:
+    loaded = _modules_after("analyze", HAND + " 8S")
+    assert "ginref.analysis" in loaded
+    assert "tabulate" not in loaded
