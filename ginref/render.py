@@ -959,6 +959,9 @@ with ``--advise``, the knocks weighed, the risky ones and the undercuts to expec
 
 def report_csv(report: BatchReport) -> str:
     """A batch audited as CSV for spreadsheets: a header, then one row per player (game, rule set)."""
+    import csv
+    import io
+
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     risk = ("knocks_weighed", "risky_knocks", "expected_undercuts") if report.weighing else ()
