@@ -29,9 +29,9 @@ from typing import IO, Literal, cast
 import msgspec
 
 from ginref.batch.results import BatchSummary, RecordResult, check_decoded
-from ginref.batch.run import raws_or_unreadable
+from ginref.batch.run import checked_here
 from ginref.errors import GinrefError
-from ginref.records.io import Decoded, ReadProgress, decoded, read_paths
+from ginref.records.io import Decoded, ReadProgress, decoded
 from ginref.records.model import GameRecord, InputForm, Turn
 from ginref.referee import Verdict
 from ginref.referee.findings import Finding
@@ -380,12 +380,8 @@ def weighed(
 ) -> Generator[RecordResult, None, None]:
     """The batch of :func:`ginref.batch.verify` in this process, each readable record's knocks
     weighed (:class:`WeighedResult`); the same results, in the same order, never raising."""
-    for item in raws_or_unreadable(read_paths(paths, stdin, format=format, game=game, progress=progress),
-                                   on_skip):
-        if isinstance(item, RecordResult):
-            yield item
-        else:
-            yield from _weighed_items(decoded((item,)), rules, weighing)
+    yield from checked_here(paths, lambda raw: _weighed_items(decoded((raw,)), rules, weighing),
+                            stdin=stdin, format=format, game=game, progress=progress, on_skip=on_skip)
 
 
 # -- the library call ---------------------------------------------------------------------

@@ -68,7 +68,6 @@ CHUNK = 128
 # -- the batch ----------------------------------------------------------------------------
 
 
-Item = RawRecord | SkippedFile | InputFileError
 
 
 def default_jobs() -> int:
@@ -110,12 +109,8 @@ def verify(
     """
     jobs = jobs or default_jobs()
     if jobs <= 1:
-        raws = read_paths(paths, stdin, format=format, game=game, progress=progress)
-        for item in raws_or_unreadable(raws, on_skip):
-            if isinstance(item, RecordResult):
-                yield item
-            else:
-                yield from check_raw(item, rules)
+        yield from checked_here(paths, lambda raw: check_raw(raw, rules), stdin=stdin, format=format,
+                                game=game, progress=progress, on_skip=on_skip)
         return
     work = batch_work(paths, stdin=stdin, chunk=chunk, format=format, game=game, on_skip=on_skip,
                       shard_bytes=shard_bytes, parts=jobs * 4, progress=progress)
@@ -139,19 +134,22 @@ def _up_to_second_task(work: Iterator[Work]) -> tuple[list[Work], bool]:
     return first, True
 
 
-def raws_or_unreadable(
-    items: Iterable[Item], on_skip: Callable[[str], None] | None
-) -> Iterator[RawRecord | RecordResult]:
-    """The raw records of :func:`~ginref.records.io.read_paths`, a file that cannot be read as
-    its unreadable result, and each file a folder walk skipped told to ``on_skip``."""
-    for item in items:
+def checked_here(
+    paths: Sequence[str], check: Callable[[RawRecord], Iterable[RecordResult]], *,
+    stdin: IO[bytes] | None = None, format: InputForm | None = None, game: str = "",
+    progress: ReadProgress | None = None, on_skip: Callable[[str], None] | None = None,
+) -> Iterator[RecordResult]:
+    """Every record under ``paths`` read (:func:`~ginref.records.io.read_paths`) and checked in
+    this process by ``check``, in input order: a file that cannot be read is its unreadable
+    result, and each file a folder walk skipped is told to ``on_skip``."""
+    for item in read_paths(paths, stdin, format=format, game=game, progress=progress):
         if isinstance(item, SkippedFile):
             if on_skip is not None:
                 on_skip(item.source)
         elif isinstance(item, InputFileError):
             yield from_file_error(item)
         else:
-            yield item
+            yield from check(item)
 
 
 def _batches(
