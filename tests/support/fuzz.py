@@ -917,11 +917,12 @@ ENTRY_POINTS: dict[str, EntryPoint] = {
             ("[Meta]\nVersion: 1\n\n[Game]\ngin_rummy(knock_card=9)\n[State]\n"
              + "\n".join(map(str, range(21))) + "\n54\n").encode(),
         ), None),
-        _records_entry("kaggle", lambda: (json.dumps({
+        _records_entry("kaggle", lambda: tuple(json.dumps({
             "name": "open_spiel_gin_rummy", "rewards": [1, -1], "statuses": ["DONE", "DONE"],
             "configuration": {"openSpielGameParameters": {"oklahoma": False}},
-            "info": {"actionHistory": [str(c) for c in range(21)] + ["54", "54", "53", "30"]},
-        }).encode(),), None),
+            "info": {"actionHistory": [str(c) for c in range(21)] + ["54", "54", "53", "30"], **names},
+        }).encode() for names in ({}, {"TeamNames": ["keen-bot", "lazy-bot"]},
+                                  {"Agents": [{"Name": "keen-bot"}, {"Name": "lazy-bot"}]})), None),
     )
 }
 
