@@ -35,7 +35,8 @@ from ginref.records.io import Decoded, ReadProgress, decoded
 from ginref.records.model import GameRecord, InputForm, Turn
 from ginref.referee import Verdict
 from ginref.referee.findings import Finding
-from ginref.referee.verdict import HandVerdict
+from ginref.referee.state import WALL_ENDS
+from ginref.referee.verdict import HandVerdict, two_players
 from ginref.rules import Rules
 
 __all__ = ["GROUPS", "Audit", "BatchReport", "Group", "KnockRisks", "PlayerReport", "WeighedResult",
@@ -45,8 +46,6 @@ Group = Literal["player", "game", "rules"]
 GROUPS: tuple[Group, ...] = ("player", "game", "rules")
 Counts = tuple[tuple[str, int], ...]
 """finding code -> count, by code"""
-WALL_ENDS = frozenset({"wall", "stock"})
-"""how a hand ends when the stock runs down to its floor with no knock"""
 
 
 class KnockRisks(msgspec.Struct, frozen=True):
@@ -258,10 +257,7 @@ class _Row:
 
 def seats_of(verdict: Verdict) -> tuple[str, ...]:
     """The record's players, when they are two different names (else none: no one to credit)."""
-    players = verdict.players
-    if len(players) == 2 and players[0] != players[1] and all(isinstance(p, str) and p for p in players):
-        return players
-    return ()
+    return verdict.players if two_players(verdict.players) else ()
 
 
 class Audit:

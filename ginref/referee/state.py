@@ -29,6 +29,11 @@ GO, STOP, ABANDON = object(), object(), object()
 """What a step tells the replay: go on; stop and rule on what was seen; abandon the hand."""
 
 
+WALL_ENDS = frozenset({"wall", "stock"})
+"""how a hand's ``end`` reads when the stock ran down to its floor with no knock (the replay
+sets ``wall`` for a pass at the wall, ``stock`` for the last stock card drawn)"""
+
+
 class Unfinished(msgspec.Struct, frozen=True):
     """A hand that stopped before its end, as its record claims, and where play stood.
 

@@ -34,6 +34,7 @@ Rulings where the sources are silent (see ``shared/rules/VARIANTS.md``):
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 
 import msgspec
 
@@ -214,6 +215,11 @@ def _meld_names(mask: Mask) -> list[str]:
 # -- rules ------------------------------------------------------------------------------
 
 
+def two_players(players: Sequence[object]) -> bool:
+    """Whether a record's players can be ruled on: two different names of text."""
+    return len(players) == 2 and players[0] != players[1] and all(isinstance(p, str) and p for p in players)
+
+
 Ruled = tuple[Rules, MeldSystem, tuple[str, ...]]
 
 
@@ -279,11 +285,7 @@ def adjudicate(record: GameRecord, rules: Rules | None = None) -> Verdict:
     else:
         system = MeldSystem.from_rules(rules)
     players = record.players
-    if (
-        len(players) != 2
-        or players[0] == players[1]
-        or not all(isinstance(name, str) and name for name in players)
-    ):
+    if not two_players(players):
         findings.append(finding(FindingCode.UNKNOWN_PLAYER,
                                  f"a record needs two different players, got {tuple(players)!r}",
                                  record.place, -1))
