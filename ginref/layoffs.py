@@ -240,6 +240,25 @@ def best_defence(
         left = Arrangement(arrangement.melds, arrangement.deadwood & ~_union(choice), points)
         return DefenderResponse(left, _layoff_list(knocker_melds, choice))
     _, choice = _joint_search(defender, masks, rules.layoff_chaining, system)
+    return _joint_response(defender, knocker_melds, choice, system)
+
+
+def best_defence_from(
+    defender: Mask, knocker_melds: Sequence[Meld], choice: tuple[Mask, ...], rules: Rules,
+    system: MeldSystem, *, allow_layoffs: bool = True,
+) -> DefenderResponse:
+    """:func:`best_defence`, given the ``choice`` :func:`least_defence` made for the same hand,
+    melds and rules: the referee asks for both, and the joint search then runs once."""
+    if not allow_layoffs or not knocker_melds:
+        return DefenderResponse(optimal_arrangements(defender, system)[0], ())
+    if rules.defender_layoff_mode == "meld_first":  # its arrangement is the search's, not rebuilt
+        return best_defence(defender, knocker_melds, rules, allow_layoffs=allow_layoffs)
+    return _joint_response(defender, knocker_melds, choice, system)
+
+
+def _joint_response(
+    defender: Mask, knocker_melds: Sequence[Meld], choice: tuple[Mask, ...], system: MeldSystem
+) -> DefenderResponse:
     arrangement = optimal_arrangements(defender & ~_union(choice), system)[0]
     return DefenderResponse(arrangement, _layoff_list(knocker_melds, choice))
 

@@ -9,7 +9,7 @@ import operator
 from collections.abc import Sequence
 
 from ginref.cards import Card, Mask, card_name, mask_of, scan
-from ginref.layoffs import Layoff, best_defence, defence_as_declared, layoff_order, least_defence
+from ginref.layoffs import Layoff, best_defence_from, defence_as_declared, layoff_order, least_defence
 from ginref.melds import (
     Meld,
     MeldKind,
@@ -327,8 +327,9 @@ class KnockSteps(HandState):
             self.add(FindingCode.DEADWOOD_MISDECLARED,
                      f"{defender} announced {event.deadwood} deadwood, but the cards show {dw}"
                      + (f" ({card_names(dead)})" if dead else ""), place)
-        if least_defence(hand, self.melds, rules, system, allow_layoffs=allow)[0] < dw:
-            best = best_defence(hand, knocker_melds, rules, allow_layoffs=allow)
+        least, choice = least_defence(hand, self.melds, rules, system, allow_layoffs=allow)
+        if least < dw:
+            best = best_defence_from(hand, knocker_melds, choice, rules, system, allow_layoffs=allow)
             how = []
             if best.layoffs:
                 how.append("laying off " + ", ".join(str(lay) for lay in best.layoffs))

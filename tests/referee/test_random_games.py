@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from ginref import game
 from ginref.cards import mask_of
-from ginref.layoffs import best_defence, least_defence
+from ginref.layoffs import best_defence, best_defence_from, least_defence
 from ginref.melds import Meld, MeldSystem, optimal_arrangements
 from ginref.records import GameRecord, Turn
 from ginref.referee import Verdict, adjudicate
@@ -177,6 +177,24 @@ def test_least_defence_matches_best_defence(name: str, chaining: bool) -> None:
             assert not laid & extra
             laid |= extra
         assert not laid & ~defender
+
+
+@pytest.mark.parametrize("name", ["standard", "round_the_corner", "hoyle", "eaai"])
+@pytest.mark.parametrize("mode", ["joint", "meld_first"])
+@pytest.mark.parametrize("allow", [True, False])
+def test_best_defence_from_the_least_defence_choice(name: str, mode: str, allow: bool) -> None:
+    rules = rules_of(name, {"defender_layoff_mode": mode})
+    system = MeldSystem.from_rules(rules)
+    rng = random.Random(2026)
+    for _ in range(150):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        knocker, defender = mask_of(deck[:10]), mask_of(deck[10:21 - rng.randrange(2)])
+        melds = [m.mask for m in optimal_arrangements(knocker, system)[0].melds]
+        _, choice = least_defence(defender, melds, rules, system, allow_layoffs=allow)
+        shown = [Meld(m) for m in melds]
+        assert best_defence_from(defender, shown, choice, rules, system, allow_layoffs=allow) == (
+            best_defence(defender, shown, rules, allow_layoffs=allow))
 
 
 # -- corruptions ------------------------------------------------------------------------
