@@ -139,7 +139,37 @@ def card_text(c: object) -> str:
 
 
 class HandState:
-    """One hand's cards, phase and findings, as the replay steps leave them."""
+    """One hand's cards, phase and findings, as the replay steps leave them.
+
+    What most hands never change starts as a class attribute (immutable values only), so a
+    replay sets up only what each hand needs of its own.
+    """
+
+    # card state: known cards and count of unseen cards per hand (lists: set per hand)
+    unseen = 0
+    stock: Sequence[Card] | None = None
+    stock_pos = 0
+    # the knock, as checked by knock() for defend()
+    ending: Ending = "knock"
+    melds: tuple[Mask, ...] = ()
+    declared_index: tuple[int, ...] = ()
+    knocker_dw = 0
+    # the play
+    passes = 0
+    draws = 0
+    """discard draws counted for max_discard_draws"""
+    repeat = False
+    turns = 0
+    stock_left = 31
+    taken = -1
+    """the card just taken from the discard pile, -1 after a stock draw"""
+    awaiting_discard = False
+    """the last event is a draw with no discard: the record stops mid-turn"""
+    end = ""
+    knocker = -1
+    defence: Defence | None = None
+    movers: dict[Place, str | None] | None = None
+    """who moved at each event's place, built at the hand's first finding"""
 
     def __init__(
         self, hand: HandRecord, index: int, players: tuple[str, str], rules: Rules,
@@ -151,42 +181,18 @@ class HandState:
         self.rules = rules
         self.system = system
         self.findings = findings
-        self.result = HandRuling(hand.dealer if hand.dealer in players else None)
-        # card state: known cards and count of unseen cards per hand
+        dealt = hand.dealer in players
+        self.result = result = HandRuling(hand.dealer if dealt else None)
         self.held = [0, 0]
         self.unknown = [0, 0]
-        self.unseen = 0
         self.pile: list[Card] = []
-        self.stock: Sequence[Card] | None = None
-        self.stock_pos = 0
-        # the knock, as checked by knock() for defend()
-        self.ending: Ending = "knock"
-        self.melds: tuple[Mask, ...] = ()
-        self.declared_index: tuple[int, ...] = ()
-        self.knocker_dw = 0
         self.knock_place = hand.place
-        # the play
         self.phase = FIRST_PHASE[rules.first_turn]
-        self.non_dealer = 1 - players.index(hand.dealer) if hand.dealer in players else 1
+        self.non_dealer = 1 - players.index(hand.dealer) if dealt else 1
         self.expected = self.non_dealer
-        self.passes = 0
-        self.draws = 0
-        """discard draws counted for max_discard_draws"""
-        self.repeat = False
-        self.turns = 0
-        self.stock_left = 31
-        self.taken = -1
-        """the card just taken from the discard pile, -1 after a stock draw"""
-        self.awaiting_discard = False
-        """the last event is a draw with no discard: the record stops mid-turn"""
-        self.end = ""
-        self.knocker = -1
-        self.defence: Defence | None = None
-        self.movers: dict[Place, str | None] | None = None
-        """who moved at each event's place, built at the hand's first finding"""
         upcard = hand.upcard if is_card(hand.upcard) else None
-        self.result.knock_limit = rules.knock_limit_for(upcard)
-        self.result.multiplier = rules.multiplier(upcard)
+        result.knock_limit = rules.knock_limit_for(upcard)
+        result.multiplier = rules.multiplier(upcard)
 
     # -- findings -----------------------------------------------------------------
 
