@@ -67,6 +67,10 @@ def _shown(path: str) -> str:
     return path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
+READ_BUFFER = 1 << 16
+"""bytes read from a file at a time: a batch reads megabytes, and each read is a system call"""
+
+
 def open_input(path: str | os.PathLike[str]) -> IO[bytes]:
     """Open ``path`` for reading bytes; refuse anything but a regular file without blocking.
 
@@ -83,7 +87,7 @@ def open_input(path: str | os.PathLike[str]) -> IO[bytes]:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
             raise InputFileError(f"{where}: cannot read {_kind(mode)}; give a regular file", where)
-        return os.fdopen(fd, "rb")
+        return os.fdopen(fd, "rb", buffering=READ_BUFFER)
     except BaseException:
         os.close(fd)
         raise

@@ -237,7 +237,9 @@ def _write_results(
     out.write(verify_opening(form))
 
     def write(result: RecordResult, first: bool) -> None:
-        out.write(verify_result_text(result, form, first))
+        text = verify_result_text(result, form, first)
+        if text:  # a clean record's text form is nothing: no write (one call each when unbuffered)
+            out.write(text)
 
     summary = report_results(results, write, progress, fail_fast)
     out.write(verify_closing(form, summary))
