@@ -101,7 +101,8 @@ class BatchSummary(msgspec.Struct):
             self.unreadable += 1
         if len(result.codes) > len(result.error_codes):
             self.advisories += 1
-        self.by_code.update(result.codes)
+        if result.codes:
+            self.by_code.update(result.codes)
 
     @property
     def exit_code(self) -> int:
@@ -144,8 +145,9 @@ def from_file_error(error: InputFileError) -> RecordResult:
 def check_record(record: GameRecord, line: int, rules: Rules | None = None) -> RecordResult:
     """Adjudicate one decoded record that starts on ``line``."""
     verdict = adjudicate(record, rules)
-    codes = verdict.codes
-    errors = tuple(f.code for f in verdict.findings if f.severity == "error")
+    findings = verdict.findings
+    codes = verdict.codes if findings else ()
+    errors = tuple([f.code for f in findings if f.severity == "error"]) if findings else ()
     status: Status = "findings" if errors else "clean"
     return RecordResult(record.source, record.index, line, status, codes, errors, verdict)
 

@@ -217,7 +217,10 @@ def _meld_names(mask: Mask) -> list[str]:
 
 def two_players(players: Sequence[object]) -> bool:
     """Whether a record's players can be ruled on: two different names of text."""
-    return len(players) == 2 and players[0] != players[1] and all(isinstance(p, str) and p for p in players)
+    if len(players) != 2:
+        return False
+    first, second = players
+    return isinstance(first, str) and isinstance(second, str) and first != second and first != "" != second
 
 
 Ruled = tuple[Rules, MeldSystem, tuple[str, ...]]
