@@ -866,6 +866,9 @@ class _Refused(Exception):
 
 _BIT_OF = {token: 1 << c for token, c in CARD_TOKENS.items()}.__getitem__
 _CARD_OF = CARD_TOKENS.__getitem__
+_CARD_OR_NONE: dict[str | None, Card | None] = {None: None}
+_CARD_OR_NONE.update(CARD_TOKENS)
+"""a wire card (a token the Structs checked, or None) as the model's"""
 
 
 def _fast_records(
@@ -939,25 +942,22 @@ def _wire_hand(hand: _WireHand, h: int) -> HandRecord:
 
 
 def _wire_events(events: list[_WireTurn | _WirePass | _WireDefence], h: int) -> tuple[Event, ...]:
-    places = _event_places(h, len(events))
-    cards = CARD_TOKENS
+    card_of = _CARD_OR_NONE
     turn, pass_ = Turn, Pass
     out: list[Event] = []
     append = out.append
-    for e, ev in enumerate(events):
+    for ev, (place, knock_place) in zip(events, _event_places(h, len(events))):
         if type(ev) is _WireTurn:
-            c, x, k = ev.card, ev.discard, ev.knock
-            if ev.source == "none" and (c is not None or (x is None and k is None)):
+            source, k = ev.source, ev.knock
+            if source == "none" and (ev.card is not None or (ev.discard is None and k is None)):
                 raise _Refused
-            place, knock_place = places[e]
-            append(turn(ev.player, ev.source, None if c is None else cards[c],
-                        None if x is None else cards[x],
+            append(turn(ev.player, source, card_of[ev.card], card_of[ev.discard],
                         None if k is None else _wire_knock(k, knock_place), place))
         elif type(ev) is _WirePass:
-            append(pass_(ev.player, places[e][0]))
+            append(pass_(ev.player, place))
         elif type(ev) is _WireDefence:
-            layoffs = tuple([(cards[item.card], item.onto) for item in ev.layoffs])
-            append(Defence(ev.player, _wire_melds(ev.melds), layoffs, ev.deadwood, places[e][0]))
+            layoffs = tuple([(_CARD_OF(item.card), item.onto) for item in ev.layoffs])
+            append(Defence(ev.player, _wire_melds(ev.melds), layoffs, ev.deadwood, place))
     return tuple(out)
 
 
