@@ -23,6 +23,7 @@ from ginref.melds import (
     Meld,
     MeldKind,
     MeldSystem,
+    best_arrangement,
     is_meld,
     mask_points_in,
     meld_masks,
@@ -233,7 +234,7 @@ def best_defence(
     defender = hand_mask(defender)
     system = MeldSystem.from_rules(rules)
     if not allow_layoffs or not knocker_melds:
-        return DefenderResponse(optimal_arrangements(defender, system)[0], ())
+        return DefenderResponse(best_arrangement(defender, system), ())
     masks = [meld.mask for meld in knocker_melds]
     if rules.defender_layoff_mode == "meld_first":
         points, arrangement, choice = _meld_first_search(defender, masks, rules, system)
@@ -250,7 +251,7 @@ def best_defence_from(
     """:func:`best_defence`, given the ``choice`` :func:`least_defence` made for the same hand,
     melds and rules: the referee asks for both, and the joint search then runs once."""
     if not allow_layoffs or not knocker_melds:
-        return DefenderResponse(optimal_arrangements(defender, system)[0], ())
+        return DefenderResponse(best_arrangement(defender, system), ())
     if rules.defender_layoff_mode == "meld_first":  # its arrangement is the search's, not rebuilt
         return best_defence(defender, knocker_melds, rules, allow_layoffs=allow_layoffs)
     return _joint_response(defender, knocker_melds, choice, system)
@@ -259,7 +260,7 @@ def best_defence_from(
 def _joint_response(
     defender: Mask, knocker_melds: Sequence[Meld], choice: tuple[Mask, ...], system: MeldSystem
 ) -> DefenderResponse:
-    arrangement = optimal_arrangements(defender & ~_union(choice), system)[0]
+    arrangement = best_arrangement(defender & ~_union(choice), system)
     return DefenderResponse(arrangement, _layoff_list(knocker_melds, choice))
 
 

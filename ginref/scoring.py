@@ -24,6 +24,7 @@ from ginref.melds import (
     Hand,
     Meld,
     MeldSystem,
+    best_arrangement,
     is_meld,
     mask_points_in,
     meld_masks,
@@ -438,7 +439,7 @@ def _illegal_knock(
     knock: _Knock, reason: str, arrangement: Arrangement, discard: Card | None, *, found: bool = False
 ) -> HandScore:
     """No score: the knock breaks the rules for ``reason``; the defender keeps its own melds."""
-    defence = DefenderResponse(optimal_arrangements(knock.defender, knock.system)[0], ())
+    defence = DefenderResponse(best_arrangement(knock.defender, knock.system), ())
     no_score = Settlement(Outcome.ILLEGAL_KNOCK, None, 0, knock.multiplier, ())
     cited = _step(f"illegal knock: {reason}; no score", rules=knock.rules, knobs=("illegal_knock",))
     steps = [*knock.steps, cited]
@@ -541,7 +542,7 @@ def _melds_in(hand: Mask, system: MeldSystem) -> list[int]:
 def _best_declaration(knock: _Knock) -> HandScore:
     knocker, rules, system = knock.knocker, knock.rules, knock.system
     if knocker.bit_count() == 11 and rules.big_gin_bonus is not None and min_deadwood(knocker, system) == 0:
-        return _rule(knock, optimal_arrangements(knocker, system)[0], None, True)
+        return _rule(knock, best_arrangement(knocker, system), None, True)
     options: list[tuple[Card | None, Mask]] = (
         [(c, knocker & ~(1 << c)) for c in scan(knocker)] if knocker.bit_count() == 11 else [(None, knocker)]
     )
@@ -557,7 +558,7 @@ def _best_declaration(knock: _Knock) -> HandScore:
             ((min_deadwood(hand, system), discard, hand) for discard, hand in options), key=lambda o: o[0]
         )
         reason = f"the knocker's least deadwood is {least}, over the knock limit {knock.limit}"
-        return _illegal_knock(knock, reason, optimal_arrangements(hand, system)[0], shown, found=True)
+        return _illegal_knock(knock, reason, best_arrangement(hand, system), shown, found=True)
     _, arrangement, discard = best
     return _rule(_why_this_declaration(knock, arrangement, discard), arrangement, discard, True)
 
@@ -576,7 +577,7 @@ def declaration_candidates(hand: Mask, rules: Rules, system: MeldSystem, limit: 
     if rules.knocker_must_meld_max:
         return optimal_arrangements(hand, system)
     if least == 0 and not rules.layoff_on_gin:
-        return [optimal_arrangements(hand, system)[0]]
+        return [best_arrangement(hand, system)]
     return list(declarations(hand, system, limit))
 
 
