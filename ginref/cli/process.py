@@ -3,6 +3,7 @@ signals and pipes handled so that no traceback is ever printed (see :mod:`ginref
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import sys
@@ -34,6 +35,10 @@ class Terminated(BaseException):
 
 def main(args: Sequence[str] | None = None) -> NoReturn:
     """The ``ginref`` program: one command, the documented exit code, never a traceback."""
+    # What exists now (click, the group, the modules) lives as long as the process: out of the
+    # collector's sight, the collections at exit no longer walk it (25 M instructions of a
+    # one-hand command's 308 M). The command's own objects are collected as ever.
+    gc.freeze()
     _raise_on_sigterm()
     sys.exit(_run(args))
 
