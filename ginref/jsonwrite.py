@@ -8,7 +8,7 @@ business (``to_dict()``, :func:`ginref.records.to_json_dict`).
 
 from __future__ import annotations
 
-import json
+from collections.abc import Callable
 
 import msgspec
 
@@ -28,6 +28,8 @@ def json_line(value: object) -> str:
     try:
         return _LINE_ENCODER.encode(value).decode()
     except (TypeError, ValueError, OverflowError, msgspec.EncodeError):  # UnicodeEncodeError is a ValueError
+        import json  # here: the json module costs a text command's start-up 5 M instructions
+
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -35,6 +37,8 @@ def to_json(document: object, *, compact: bool = False) -> str:
     """One JSON document: indented by two, or on one line for streams (JSON Lines)."""
     if compact:
         return json_line(document)
+    import json
+
     return json.dumps(document, indent=2, ensure_ascii=False)
 
 
@@ -42,22 +46,24 @@ def readable_json(value: object, *, indent: int = 0, width: int = 100) -> str:
     """``value`` as readable JSON starting in a line indented by ``indent`` (the first line
     not indented): nested, but lists of plain values and anything that fits within ``width``
     kept on one line."""
-    return _readable(value, indent, width, 0)
+    import json
+
+    return _readable(value, indent, width, 0, json.dumps)
 
 
-def _readable(value: object, indent: int, width: int, lead: int) -> str:
+def _readable(value: object, indent: int, width: int, lead: int, dumps: Callable[..., str]) -> str:
     """JSON for ``value`` starting ``lead`` characters into a line indented by ``indent``."""
-    flat = json.dumps(value, ensure_ascii=False)
+    flat = dumps(value, ensure_ascii=False)
     if indent + lead + len(flat) <= width or not isinstance(value, (dict, list)) or not value:
         return flat
     inner = " " * (indent + 2)
     if isinstance(value, dict):
         items = []
         for k, v in value.items():
-            key = json.dumps(k, ensure_ascii=False) + ": "
-            items.append(inner + key + _readable(v, indent + 2, width, len(key) + 1))
+            key = dumps(k, ensure_ascii=False) + ": "
+            items.append(inner + key + _readable(v, indent + 2, width, len(key) + 1, dumps))
         return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
     if all(not isinstance(v, (dict, list)) for v in value):
         return flat
-    items = [inner + _readable(v, indent + 2, width, 1) for v in value]
+    items = [inner + _readable(v, indent + 2, width, 1, dumps) for v in value]
     return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"

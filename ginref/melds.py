@@ -13,7 +13,6 @@ round-the-corner knobs use the same search.
 
 from __future__ import annotations
 
-import array
 import functools
 import itertools
 import sys
@@ -276,6 +275,8 @@ class _Tables(msgspec.Struct, eq=False, dict=True):  # dict: cached properties
     def saved(self) -> bytes:
         """``best``, ``capable`` and ``discard_gain`` as bytes, for :meth:`build` to restore:
         little-endian, after a CRC-32 of the rest, so a damaged file is computed instead."""
+        import array  # here: reading them back (:meth:`_restore`) needs no array module
+
         gain = [0, *self.discard_gain[1:]]  # the empty suit's NO_CARD does not fit a byte
         capable = array.array("H", self.capable)
         if sys.byteorder == "big":
@@ -288,14 +289,11 @@ class _Tables(msgspec.Struct, eq=False, dict=True):  # dict: cached properties
         body = saved[4:]
         if len(body) != 4 * size or zlib.crc32(body).to_bytes(4, "little") != saved[:4]:
             return False
-        best, capable, gain = array.array("B"), array.array("H"), array.array("b")
-        best.frombytes(body[:size])
-        capable.frombytes(body[size : 3 * size])
-        if sys.byteorder == "big":
-            capable.byteswap()
-        gain.frombytes(body[3 * size :])
-        self.best, self.capable = best.tolist(), capable.tolist()
-        self.__dict__["discard_gain"] = [NO_CARD, *gain.tolist()[1:]]
+        pairs = body[size : 3 * size]
+        if sys.byteorder == "big":  # the file's 16-bit cells are little-endian
+            pairs = bytes(pairs[i ^ 1] for i in range(len(pairs)))
+        self.best, self.capable = list(body[:size]), memoryview(pairs).cast("H").tolist()
+        self.__dict__["discard_gain"] = [NO_CARD, *memoryview(body[3 * size :]).cast("b").tolist()[1:]]
         return True
 
     def _least_run_deadwood(self) -> list[int]:

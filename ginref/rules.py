@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import operator
 import os
 import re
 import sys
@@ -29,7 +30,6 @@ import msgspec
 
 from ginref.cards import Card, card_points, rank_of, suit_of
 from ginref.errors import GinrefError, UnknownRulesError
-from ginref.files import read_text_file
 from ginref.notation import excerpt
 
 __all__ = [
@@ -66,7 +66,7 @@ _SPADES = 3
 _OFF = "off"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False, eq=False)  # both written below
 class Rules:
     """One rule set. Defaults are the ``standard`` preset (seed 000: Pagat/Bicycle).
 
@@ -210,6 +210,17 @@ class Rules:
         """True when a hand is the whole match (``game_target == 0``)."""
         return self.game_target == 0
 
+    def __eq__(self, other: object) -> bool:
+        """Field by field, as the dataclass would compare. ``dataclasses`` compiles each method
+        it writes from source at every import: for 37 fields its ``__eq__`` and ``__hash__``
+        (and the ``__repr__`` this class replaces) cost 5 M instructions of every start-up."""
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return _field_values(self) == _field_values(other)
+
+    def __hash__(self) -> int:
+        return hash(_field_values(self))
+
     def __repr__(self) -> str:
         """``find_rules('hoyle')``, or ``with_overrides(find_rules('hoyle'), {'gin_bonus': 30})``:
         what gives this value back; field by field for rules built some other way."""
@@ -246,6 +257,10 @@ class Rules:
             out[knob] = _json_value(getattr(self, knob))
         out["overrides"] = {knob: _json_value(getattr(self, knob)) for knob, _ in self.overrides}
         return out
+
+
+_field_values = operator.attrgetter(*(f.name for f in dataclasses.fields(Rules)))
+"""a rule set's fields in order, as a tuple: what it compares and hashes by"""
 
 
 KNOB_MEANINGS: Mapping[str, str] = {
@@ -688,6 +703,8 @@ def load_rules_file(path: str | os.PathLike[str]) -> Rules:
 
     ``path`` is the file. Returns the :class:`Rules`.
     """
+    from ginref.files import read_text_file  # here: only rules files are read
+
     where = os.fspath(path)
     text = read_text_file(path)
     table = _knob_table(where, text, _read_toml(where, text))

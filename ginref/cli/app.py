@@ -8,27 +8,46 @@ this for every command, so it holds under ``main`` and click's ``CliRunner`` ali
 
 from __future__ import annotations
 
+import importlib
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
 import click
 
 from ginref.cli.exits import UsageLine
-from ginref.cli.games import game, rules_command
-from ginref.cli.hands import advise, analyze, knock, layoffs, score
-from ginref.cli.records import adjudicate, convert, verify
-from ginref.cli.report import report
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 80}
 COMPLETE_VAR = "_GINREF_COMPLETE"
 """the environment variable through which a shell asks click for completions"""
 SHELLS = ("bash", "zsh", "fish")
+COMMANDS: Mapping[str, tuple[str, str]] = {
+    "analyze": ("hands", "analyze"), "knock": ("hands", "knock"), "layoffs": ("hands", "layoffs"),
+    "score": ("hands", "score"), "advise": ("hands", "advise"),
+    "rules": ("games", "rules_command"), "game": ("games", "game"),
+    "adjudicate": ("records", "adjudicate"), "verify": ("records", "verify"),
+    "convert": ("records", "convert"),
+    "report": ("report", "report"),
+}
+"""Each command but ``completion``: the module of :mod:`ginref.cli` that defines it and its name
+there, imported only when the command is asked for (click's lazy group), so that one command
+does not build the options of every other."""
 
 
 class GinrefGroup(click.Group):
-    """The group whose usage errors, its own and its commands', are one line each."""
+    """The group whose usage errors, its own and its commands', are one line each, and whose
+    commands load as they are needed (:data:`COMMANDS`)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.commands or cmd_name not in COMMANDS:
+            return self.commands.get(cmd_name)
+        module, name = COMMANDS[cmd_name]
+        command: click.Command = getattr(importlib.import_module(f"ginref.cli.{module}"), name)
+        return command
 
     def make_context(
         self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any
@@ -184,9 +203,4 @@ def completion_script(command: click.Command, shell: str) -> str:
     return complete(command, {}, "ginref", COMPLETE_VAR).source()
 
 
-COMMANDS: Sequence[click.Command] = (
-    analyze, knock, rules_command, layoffs, score, advise, game, adjudicate, verify, convert, completion,
-)
-for command in COMMANDS:
-    cli.add_command(command)
-cli.add_command(report)
+cli.add_command(completion)

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NoReturn, TypeVar
 
 import click
-from click.shell_completion import CompletionItem
 
 from ginref.cards import Card, Mask
 from ginref.cli.exits import UnreadableError, fail, input_errors
@@ -23,6 +22,8 @@ from ginref.rules import RULE_NAMES, Rules
 F = TypeVar("F", bound=Callable[..., Any])
 
 if TYPE_CHECKING:
+    from click.shell_completion import CompletionItem
+
     ParamBase = click.ParamType[Any, Any]  # generic in the click this is checked with
 else:
     ParamBase = click.ParamType
@@ -42,12 +43,16 @@ def check_rules_name(ctx: click.Context, param: click.Parameter, value: str | No
 
 def complete_rule_names(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     """Rule set names and aliases that start with what was typed."""
+    from click.shell_completion import CompletionItem  # here: only completion needs it
+
     typed = incomplete.lower()
     return [CompletionItem(name) for name in RULE_NAMES if name.startswith(typed)]
 
 
 def complete_knobs(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     """``--set``: knob names (``gin_bonus=``), then the values a knob takes (``tie_policy=no_score``)."""
+    from click.shell_completion import CompletionItem
+
     from ginref.errors import UnknownRulesError
     from ginref.rules import KNOB_NAMES, knob_choices
 
@@ -340,9 +345,9 @@ def hand_argument(sizes: tuple[int, ...] = (10, 11), who: str = "", stdin: bool 
 
 def _game_string(ctx: click.Context, param: click.Parameter, value: str) -> str:
     """``--game``: checked at once, so a bad game string is a usage error."""
-    from ginref.records.openspiel import parse_game_string
-
     if value:
+        from ginref.records.openspiel import parse_game_string
+
         try:
             parse_game_string(value)
         except GinrefError as exc:

@@ -6,11 +6,14 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import click
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tabulate import tabulate
 
+from ginref.cli import cli
+from ginref.cli.app import COMMANDS
 from ginref.render import _plain_cells, _plain_table, _table
 
 HAND = "3C 4C 5C 9D 9S 9H KH 2D 6S 7S"
@@ -79,6 +82,13 @@ def test_a_one_hand_analysis_loads_no_table_library(args: tuple[str, ...]) -> No
     loaded = _modules_after(*args)
     assert "ginref.analysis" in loaded  # the command ran
     assert not {"tabulate", "importlib.metadata", "ginref.records", "ginref.batch"} & loaded
+    assert not {"ginref.cli.games", "ginref.cli.records", "ginref.cli.report"} & loaded  # no other command's
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_each_command_loads_as_the_name_it_is_listed_by(name: str) -> None:
+    command = cli.get_command(click.Context(cli), name)
+    assert command is not None and command.name == name
 
 
 def test_an_eleven_card_analysis_lays_out_its_discards_without_tabulate() -> None:

@@ -689,3 +689,22 @@ def test_load_rules_file_unreadable(tmp_path: Path) -> None:
     with pytest.raises(InputFileError) as info:
         load_rules_file(bad)
     assert str(info.value) == f"{bad}:1:6: invalid UTF-8 (byte 0xe9); the file must be UTF-8 text"
+
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_rules_compare_and_hash_field_by_field_as_a_dataclass_would(name: str) -> None:
+    """``Rules`` writes its own ``__eq__`` and ``__hash__`` (start-up): the dataclass's meaning."""
+    rules = find_rules(name)
+    twin = Rules(**{f.name: getattr(rules, f.name) for f in dataclasses.fields(Rules)})
+    assert twin == rules and hash(twin) == hash(rules) == hash(dataclasses.astuple(rules))
+    assert rules != dataclasses.astuple(rules) and rules != name
+    for field in dataclasses.fields(Rules):  # one field changed, to another preset's value
+        for other in PRESETS.values():
+            value = getattr(other, field.name)
+            if value != getattr(rules, field.name):
+                try:
+                    changed = dataclasses.replace(rules, **{field.name: value})
+                except UnknownRulesError:  # wraparound without ace = high_or_low
+                    continue
+                assert changed != rules and not changed == rules  # noqa: SIM201
