@@ -946,7 +946,7 @@ def _wire_events(events: list[_WireTurn | _WirePass | _WireDefence], h: int) -> 
     turn, pass_ = Turn, Pass
     out: list[Event] = []
     append = out.append
-    for ev, (place, knock_place) in zip(events, _event_places(h, len(events))):
+    for ev, (place, knock_place) in zip(events, _event_places(h, len(events)), strict=False):
         if type(ev) is _WireTurn:
             source, k = ev.source, ev.knock
             if source == "none" and (ev.card is not None or (ev.discard is None and k is None)):

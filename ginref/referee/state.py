@@ -14,7 +14,7 @@ from ginref.cards import Card, Mask, card_name, scan
 from ginref.melds import (
     MeldSystem,
 )
-from ginref.records.model import Defence, HandRecord, Place, Turn
+from ginref.records.model import Defence, HandRecord, Pass, Place, Turn
 from ginref.referee.findings import Finding, FindingCode, finding
 from ginref.rules import Rules
 from ginref.scoring import Ending, Step
@@ -138,6 +138,20 @@ def card_text(c: object) -> str:
 
 
 
+def _movers(events: Sequence[Pass | Turn | Defence]) -> dict[Place, str | None]:
+    """Who moved at each place an event (or a turn's knock) stands at; None where two players did."""
+    movers: dict[Place, str | None] = {}
+    for ev in events:
+        who, at = ev.player, ev.place
+        if (at.line or at.pointer) and movers.setdefault(at, who) != who:
+            movers[at] = None
+        if isinstance(ev, Turn) and ev.knock is not None:
+            at = ev.knock.place
+            if (at.line or at.pointer) and movers.setdefault(at, who) != who:
+                movers[at] = None
+    return movers
+
+
 class HandState:
     """One hand's cards, phase and findings, as the replay steps leave them.
 
@@ -206,13 +220,7 @@ class HandState:
         """The player whose event (a turn, its knock, a pass, a defence) stands at ``place``;
         None at the hand's own place, at no event, or where two players' events share it."""
         if self.movers is None:
-            movers: dict[Place, str | None] = {}
-            for ev in self.hand.events:
-                places = (ev.place, ev.knock.place) if isinstance(ev, Turn) and ev.knock else (ev.place,)
-                for at in places:
-                    if at.line or at.pointer:
-                        movers[at] = ev.player if movers.get(at, ev.player) == ev.player else None
-            self.movers = movers
+            self.movers = _movers(self.hand.events)
         return None if place == self.hand.place else self.movers.get(place)
 
     def where(self, c: Card) -> str:
