@@ -427,21 +427,21 @@ class HandReplay(KnockSteps):
         left, taken, draws = self.stock_left, self.taken, self.draws
         rules = self.rules
         floor, cap = rules.stock_floor, rules.max_discard_draws
+        if left <= floor:
+            return i  # the wall: no turn here is plain
         same_banned, repeat_ends, repeat = rules.no_same_card_discard, rules.repeat_discard_draw, self.repeat
         mover, waiting = self.players if expected == 0 else self.players[::-1]
         mine, theirs = held[expected], held[1 - expected]  # the mover's cards, the other's
-        done = start = i
-        for i in range(start, len(events)):
-            ev = events[i]
+        # Each plain turn is one stock draw (``left`` falls) or one discard draw (``draws``
+        # rises): how many were applied is counted from those, not in the loop.
+        for ev in events[i:]:
             if type(ev) is not Turn or ev.knock is not None or ev.player != mover:
                 break
             x, c = ev.discard, ev.card
             if type(x) is not int or not 0 <= x < 52:
                 break
             bit = 1 << x
-            if ev.source == "stock":
-                if left <= floor:
-                    break
+            if ev.source == "stock":  # above the floor: the loop stops when the stock reaches it
                 if stock is not None:
                     top = stock[pos]
                     hand = mine | 1 << top
@@ -472,18 +472,18 @@ class HandReplay(KnockSteps):
                 break
             mine, theirs = theirs, hand ^ bit
             mover, waiting = waiting, mover
-            expected = 1 - expected
-            done = i + 1
             if left <= floor:
                 break  # the stock floor: turn_over below ends the hand or opens the wall
-        if done > start:
+        moved = self.stock_left - left + draws - self.draws
+        if moved:
+            expected ^= moved & 1
             held[expected], held[1 - expected] = mine, theirs
             self.stock_pos, self.unseen, self.stock_left, self.taken = pos, unseen, left, taken
             self.draws = draws
-            self.turns += done - start
+            self.turns += moved
             self.repeat = repeat
             self.turn_over(1 - expected)
-        return done
+        return i + moved
 
     def finish(self, i: int) -> HandRuling:
         """Rule on the hand as the events left it."""
