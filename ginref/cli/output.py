@@ -100,8 +100,10 @@ class ProgressLine:
         return self
 
     def update(self, records: int) -> None:
+        if self.progress is None:
+            return
         now = time.monotonic()
-        if self.progress is None or now - self.drawn < 0.2:
+        if now - self.drawn < 0.2:
             return
         from ginref.render import progress_text
 
