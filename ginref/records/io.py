@@ -770,22 +770,24 @@ def _opened_lines(handle: IO[bytes], size: int) -> int | None:
     first byte ``{``), so is one record, read as :func:`_line_records` reads it; None as
     soon as a line does not (a blank one, a BOM), which that count then reads. The fast twin
     of :func:`count_shard`'s reading (``tests/batch/test_shards.py`` holds them to one count):
-    bytes counted in C, no line decoded, one small buffer."""
+    line ends found by ``find`` (memchr), no line decoded, one small buffer."""
     readinto = getattr(handle, "readinto", None)
     if readinto is None:
         return None
     buffer = bytearray(min(size, _COUNT_BLOCK))
-    view = memoryview(buffer)
-    ends = opened = 0
-    line_start = True  # the next byte starts a line
+    view, find = memoryview(buffer), buffer.find
+    lines, line_start = 0, True  # whether the next byte starts a line
     while size > 0 and (got := readinto(view[: min(size, len(buffer))])):
         size -= got
-        ends += buffer.count(b"\n", 0, got)
-        opened += buffer.count(b"\n{", 0, got) + (line_start and buffer[0] == 0x7B)
-        line_start = buffer[got - 1] == 0x0A
-        if opened != ends + (not line_start):
+        start = 0
+        if line_start and buffer[0] != 0x7B:
             return None
-    return opened
+        while (end := find(b"\n", start, got)) >= 0:
+            lines, start = lines + 1, end + 1
+            if start < got and buffer[start] != 0x7B:
+                return None
+        line_start = start == got
+    return lines + (not line_start)
 
 
 def _counted_units(shard: Shard) -> tuple[int, int]:
