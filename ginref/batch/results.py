@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from typing import Literal, NamedTuple
+from typing import Literal, NamedTuple, cast
 
 import msgspec
 from msgspec.structs import replace
@@ -17,6 +17,7 @@ from ginref.errors import InputFileError, RecordError
 from ginref.records.io import Decoded, RawRecord, decoded
 from ginref.records.model import GameRecord
 from ginref.referee import Verdict, adjudicate
+from ginref.referee.findings import Finding
 from ginref.rules import Rules
 
 Status = Literal["clean", "findings", "unreadable"]
@@ -34,11 +35,17 @@ class FindingRow(NamedTuple):
     message: str
 
 
-def finding_rows(verdict: Verdict) -> tuple[FindingRow, ...]:
+def finding_rows(verdict: Verdict | _Findings) -> tuple[FindingRow, ...]:
     return tuple(
         FindingRow(f.place.line, f.place.column, f.place.pointer, f.severity, f.code, f.message)
         for f in verdict.findings
     )
+
+
+class _Findings(msgspec.Struct, frozen=True, gc=False):
+    """The part of a packed verdict that its rows show: decoding only it skips the hands."""
+
+    findings: tuple[Finding, ...]
 
 
 class RecordResult(msgspec.Struct, frozen=True, dict=True, array_like=True):
@@ -90,10 +97,11 @@ class RecordResult(msgspec.Struct, frozen=True, dict=True, array_like=True):
     @property
     def rows(self) -> tuple[FindingRow, ...]:
         """its findings, or the reason it is unreadable, as rows"""
-        verdict = self.verdict
-        if verdict is None:
+        if self.ruling is None:
             return (FindingRow(self.line, self.column, "", "error", "unreadable", self.error),)
-        return finding_rows(verdict)
+        if isinstance(self.ruling, bytes) and "verdict" not in self.__dict__:  # not decoded yet
+            return finding_rows(_FINDINGS.decode(self.ruling))
+        return finding_rows(cast(Verdict, self.verdict))
 
     def to_dict(self) -> dict[str, object]:
         document: dict[str, object] = {"source": self.source, "index": self.index, "line": self.line}
@@ -110,6 +118,7 @@ class RecordResult(msgspec.Struct, frozen=True, dict=True, array_like=True):
 
 _ENCODE = msgspec.msgpack.Encoder().encode
 _VERDICT = msgspec.msgpack.Decoder(Verdict)
+_FINDINGS = msgspec.msgpack.Decoder(_Findings)
 _RESULTS = msgspec.msgpack.Decoder(list[RecordResult])
 
 
