@@ -22,6 +22,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import functools
+import gc
 import itertools
 import os
 from collections.abc import Callable, Collection, Generator, Iterable, Iterator, Sequence
@@ -393,12 +394,17 @@ def _parallel(
     from concurrent.futures import ProcessPoolExecutor
 
     _warm_up()
+    # What is loaded by now lives as long as the batch: garbage collection need not walk it
+    # again and again, here or in the workers that inherit it (nor write to its pages there).
+    gc.freeze()
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=set_worker, initargs=(rules,))
     try:
         yield from run_batch(work, _PoolRunner(pool), in_flight=jobs * 3, ahead=jobs * 2, progress=progress)
     except BaseException:
         _stop(pool)
         raise
+    finally:
+        gc.unfreeze()
     pool.shutdown()
 
 
