@@ -90,9 +90,9 @@ class RecordResult(msgspec.Struct, frozen=True, dict=True, array_like=True):
         return hash(self._compared())
 
     def __repr__(self) -> str:
-        shown = ", ".join(f"{name}={value!r}" for name, value in
+        shown = ", ".join(f"{'verdict' if name == 'ruling' else name}={value!r}" for name, value in
                           zip(self.__struct_fields__, self._compared(), strict=True))
-        return f"{type(self).__name__}({shown.replace('ruling=', 'verdict=', 1)})"
+        return f"{type(self).__name__}({shown})"
 
     @property
     def rows(self) -> tuple[FindingRow, ...]:
