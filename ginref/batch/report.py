@@ -182,7 +182,7 @@ class BatchReport(msgspec.Struct, frozen=True):
         }
 
 
-class WeighedResult(RecordResult, frozen=True, gc=False):
+class WeighedResult(RecordResult, frozen=True):
     """A record's result with the undercut risk of each knock with deadwood that could be
     weighed: ``(hand index, risk)``."""
 

@@ -12,8 +12,8 @@ input. An unreadable record becomes a result of its own: nothing stops the batch
 nothing is lost, and every record given is reported exactly once, in order; a task that
 fails reports its records as unreadable, saying why.
 
-:func:`run_batch` drives any :class:`Runner` with the same tasks (:func:`check_shard`,
-:func:`check_chunk`, :func:`shard_extent`, :func:`record_starts`): a pool of processes
+:func:`run_batch` drives any :class:`Runner` with the same tasks (:func:`packed_shard`,
+:func:`packed_chunk`, :func:`shard_extent`, :func:`record_starts`): a pool of processes
 here, a Dask cluster in :mod:`ginref.batch.cluster`.
 """
 
@@ -22,6 +22,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import functools
+import gc
 import itertools
 import os
 from collections.abc import Callable, Collection, Generator, Iterable, Iterator, Sequence
@@ -30,10 +31,10 @@ from typing import IO, TYPE_CHECKING, Generic, Protocol, TypeVar, cast
 import msgspec
 from msgspec.structs import replace
 
-from ginref.batch.results import RecordResult, check_raw, from_file_error, unreadable
+from ginref.batch.results import RecordResult, check_raw, from_file_error, unpack_results, unreadable
 from ginref.batch.tasks import (
-    check_chunk,
-    check_shard,
+    packed_chunk,
+    packed_shard,
     record_starts,
     set_worker,
     shard_extent,
@@ -207,23 +208,23 @@ class Waitable(Protocol[T_co]):
 
 class Runner(Protocol):
     """Where the tasks of a batch run: a pool of worker processes, a Dask cluster, or this
-    process for a batch of one task. Each method starts the task of the same name above
-    (:func:`check_shard`, ...)."""
+    process for a batch of one task. Each method starts the task of its name
+    (:func:`~ginref.batch.tasks.packed_shard`, ...)."""
 
     def count(self, shard: Shard) -> Waitable[tuple[int, int]]: ...
 
-    def check(self, shard: Shard) -> Waitable[list[RecordResult]]: ...
+    def check(self, shard: Shard) -> Waitable[bytes]: ...
 
-    def check_chunk(self, chunk: list[RawRecord]) -> Waitable[list[RecordResult]]: ...
+    def check_chunk(self, chunk: list[RawRecord]) -> Waitable[bytes]: ...
 
     def starts(self, shard: Shard) -> Waitable[list[tuple[int, int]]]: ...
 
 
 class _Task(msgspec.Struct, frozen=True):
-    """A piece of work under way: its future, the bytes of input it covers, and what to report
-    for its records if it fails."""
+    """A piece of work under way: its future (its results, packed), the bytes of input it
+    covers, and what to report for its records if it fails."""
 
-    done: Waitable[list[RecordResult]]
+    done: Waitable[bytes]
     size: int
     lost: Callable[[str], list[RecordResult]]
 
@@ -337,10 +338,10 @@ class _PoolRunner:
     def count(self, shard: Shard) -> Future[tuple[int, int]]:
         return self.pool.submit(shard_extent, shard)
 
-    def check(self, shard: Shard) -> Future[list[RecordResult]]:
+    def check(self, shard: Shard) -> Future[bytes]:
         return self.pool.submit(worker_check_shard, shard)
 
-    def check_chunk(self, chunk: list[RawRecord]) -> Future[list[RecordResult]]:
+    def check_chunk(self, chunk: list[RawRecord]) -> Future[bytes]:
         return self.pool.submit(worker_check_chunk, chunk)
 
     def starts(self, shard: Shard) -> Future[list[tuple[int, int]]]:
@@ -377,11 +378,11 @@ class _InlineRunner:
     def count(self, shard: Shard) -> _Done[tuple[int, int]]:
         return _Done(shard_extent, shard)
 
-    def check(self, shard: Shard) -> _Done[list[RecordResult]]:
-        return _Done(check_shard, shard, self.rules)
+    def check(self, shard: Shard) -> _Done[bytes]:
+        return _Done(packed_shard, shard, self.rules)
 
-    def check_chunk(self, chunk: list[RawRecord]) -> _Done[list[RecordResult]]:
-        return _Done(check_chunk, chunk, self.rules)
+    def check_chunk(self, chunk: list[RawRecord]) -> _Done[bytes]:
+        return _Done(packed_chunk, chunk, self.rules)
 
     def starts(self, shard: Shard) -> _Done[list[tuple[int, int]]]:
         return _Done(record_starts, shard)
@@ -393,12 +394,17 @@ def _parallel(
     from concurrent.futures import ProcessPoolExecutor
 
     _warm_up()
+    # What is loaded by now lives as long as the batch: garbage collection need not walk it
+    # again and again, here or in the workers that inherit it (nor write to its pages there).
+    gc.freeze()
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=set_worker, initargs=(rules,))
     try:
         yield from run_batch(work, _PoolRunner(pool), in_flight=jobs * 3, ahead=jobs * 2, progress=progress)
     except BaseException:
         _stop(pool)
         raise
+    finally:
+        gc.unfreeze()
     pool.shutdown()
 
 
@@ -448,7 +454,7 @@ def _resolve(item: Pending, progress: ReadProgress | None) -> Iterator[RecordRes
         yield item
         return
     try:
-        results = item.done.result()
+        results = unpack_results(item.done.result())
     except Exception as exc:
         results = item.lost(task_failure(exc))
     if progress is not None:

@@ -2,14 +2,18 @@
 
 Each takes a shard (a byte range of whole records) or a chunk of raw records and gives back
 its results, data only (the process that reports the batch renders them); none raises for
-any input (a file that fails to read ends its shard with that error).
+any input (a file that fails to read ends its shard with that error). A batch's runner
+starts the packed twins (:func:`packed_shard`, :func:`packed_chunk`): the same results as a
+few hundred bytes each (:func:`~ginref.batch.results.pack_results`), which the process that
+reports them reads without decoding a verdict it does not show.
 """
 
 from __future__ import annotations
 
+import gc
 import signal
 
-from ginref.batch.results import RecordResult, check_decoded, from_file_error, unreadable
+from ginref.batch.results import RecordResult, check_decoded, from_file_error, pack_results, unreadable
 from ginref.errors import InputFileError
 from ginref.records.io import RawRecord, Shard, count_shard, decoded, read_shard, read_shard_records
 from ginref.rules import Rules
@@ -32,6 +36,14 @@ def check_chunk(chunk: list[RawRecord], rules: Rules | None = None) -> list[Reco
     return list(check_decoded(decoded(chunk), rules))
 
 
+def packed_shard(shard: Shard, rules: Rules | None = None) -> bytes:
+    return pack_results(check_shard(shard, rules))
+
+
+def packed_chunk(chunk: list[RawRecord], rules: Rules | None = None) -> bytes:
+    return pack_results(check_chunk(chunk, rules))
+
+
 def shard_extent(shard: Shard) -> tuple[int, int]:
     """:func:`~ginref.records.io.count_shard`, or none for a file that fails to read (its check says why)."""
     try:
@@ -50,15 +62,18 @@ _RULES: Rules | None = None
 
 
 def set_worker(rules: Rules | None) -> None:
-    """Worker set-up: the batch's rules, and Ctrl-C left to the main process."""
+    """Worker set-up: the batch's rules, and Ctrl-C left to the main process. What the worker
+    inherited (modules, tables) is frozen out of garbage collection, which would otherwise
+    walk all of it again each time the results of a shard pile up."""
     global _RULES
     _RULES = rules
+    gc.freeze()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def worker_check_chunk(chunk: list[RawRecord]) -> list[RecordResult]:
-    return check_chunk(chunk, _RULES)
+def worker_check_chunk(chunk: list[RawRecord]) -> bytes:
+    return packed_chunk(chunk, _RULES)
 
 
-def worker_check_shard(shard: Shard) -> list[RecordResult]:
-    return check_shard(shard, _RULES)
+def worker_check_shard(shard: Shard) -> bytes:
+    return packed_shard(shard, _RULES)

@@ -747,12 +747,47 @@ def count_shard(shard: Shard) -> tuple[int, int]:
     lines = records = 0
     with open_any(shard.path) as handle:
         handle.seek(shard.start)
+        if shard.format == "jsonl":
+            opened = _opened_lines(handle, shard.stop - shard.start)
+            if opened is not None:
+                return opened, opened
+            handle.seek(shard.start)
         first = 1 if shard.start == 0 else 2  # line 1 alone may hold a BOM
         starts = _TextSplitter(shard.source).count if shard.format == "gin" else _line_records
         for item in numbered_runs(_window(handle, shard.stop), MAX_LINE, "records", first=first):
             lines += item.line_count if isinstance(item, TextRun) else 1
             records += starts(item)
     return lines, records
+
+
+_COUNT_BLOCK = 1 << 16
+"""Bytes :func:`_opened_lines` reads at a time, into one buffer: small enough to be reused,
+where a fresh megabyte costs its page faults each time."""
+
+
+def _opened_lines(handle: IO[bytes], size: int) -> int | None:
+    """How many lines ``size`` bytes of JSON Lines hold when every one opens an object (its
+    first byte ``{``), so is one record, read as :func:`_line_records` reads it; None as
+    soon as a line does not (a blank one, a BOM), which that count then reads. The fast twin
+    of :func:`count_shard`'s reading (``tests/batch/test_shards.py`` holds them to one count):
+    line ends found by ``find`` (memchr), no line decoded, one small buffer."""
+    readinto = getattr(handle, "readinto", None)
+    if readinto is None:
+        return None
+    buffer = bytearray(min(size, _COUNT_BLOCK))
+    view, find = memoryview(buffer), buffer.find
+    lines, line_start = 0, True  # whether the next byte starts a line
+    while size > 0 and (got := readinto(view[: min(size, len(buffer))])):
+        size -= got
+        start = 0
+        if line_start and buffer[0] != 0x7B:
+            return None
+        while (end := find(b"\n", start, got)) >= 0:
+            lines, start = lines + 1, end + 1
+            if start < got and buffer[start] != 0x7B:
+                return None
+        line_start = start == got
+    return lines + (not line_start)
 
 
 def _counted_units(shard: Shard) -> tuple[int, int]:

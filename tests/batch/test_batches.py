@@ -118,3 +118,24 @@ def test_stopping_a_pool_with_half_a_result_in_its_pipe_does_not_hang_the_exit()
     _stop(pool)
     manager.join(timeout=30)
     assert not manager.is_alive()
+
+
+def test_results_a_worker_packs_read_back_as_they_were(tmp_path: Path) -> None:
+    """What a worker hands back (its verdicts as bytes) is the result it checked: the same
+    rows before the verdict is decoded, the same verdict, JSON, equality and hash after."""
+    from ginref.batch import verify
+    from ginref.batch.results import pack_results, unpack_results
+
+    (tmp_path / "hostile.jsonl").write_text("\n".join([*HOSTILE, format_jsonl(random_hand(5))]) + "\n")
+    paths = [str(Path(__file__).parents[2] / "samples" / "records"), str(tmp_path)]
+    results = list(verify(paths, jobs=1))
+    assert any(r.verdict is None for r in results) and any(r.rows for r in results if r.verdict)
+    packed = pack_results(results)
+    assert [r.rows for r in unpack_results(packed)] == [r.rows for r in results]
+    back = unpack_results(packed)
+    assert back == results
+    assert [hash(r) for r in back] == [hash(r) for r in results]
+    assert [r.to_dict() for r in back] == [r.to_dict() for r in results]
+    assert [repr(r) for r in back] == [repr(r) for r in results]
+    hands = [(h.steps, h.system) for r in results if r.verdict for h in r.verdict.hands]
+    assert [(h.steps, h.system) for r in back if r.verdict for h in r.verdict.hands] == hands

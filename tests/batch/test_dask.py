@@ -329,14 +329,14 @@ class _Broken:
         return self._run("count", shard_extent, shard)
 
     def check(self, shard: Any) -> _Ready:
-        from ginref.batch.tasks import check_shard
+        from ginref.batch.tasks import packed_shard
 
-        return self._run("check", check_shard, shard)
+        return self._run("check", packed_shard, shard)
 
     def check_chunk(self, chunk: Any) -> _Ready:
-        from ginref.batch.tasks import check_chunk
+        from ginref.batch.tasks import packed_chunk
 
-        return _Ready(check_chunk, chunk)
+        return _Ready(packed_chunk, chunk)
 
     def starts(self, shard: Any) -> _Ready:
         from ginref.batch.tasks import record_starts

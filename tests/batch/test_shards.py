@@ -184,3 +184,34 @@ def test_a_json_lines_file_cut_at_any_byte_counts_as_it_reads(name: str, tmp_pat
     expected = list(map(seen, whole(path, None)))
     for size in range(1, path.stat().st_size + 1):
         assert list(map(seen, sharded(path, None, size))) == expected, f"cut every {size} bytes"
+
+
+OBJECT_LINES = [format_jsonl(r).encode() for r in GOOD[:2]] + [
+    b"{", b"{}", b"{\xff}", b"{\x00}", b"{" + b"x" * 70_000,
+    b"", b" ", b"\xe3\x80\x80", b"\xef\xbb\xbf{}", b"[1]",
+]
+"""Lines of JSON Lines, most opening an object (which a shard's count takes in bulk), a few
+not: the count then reads them one by one."""
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    pieces=st.lists(st.sampled_from(OBJECT_LINES[:5]) | st.sampled_from(OBJECT_LINES), max_size=30),
+    ends=st.lists(st.sampled_from([b"\n", b"\r\n"]), min_size=30, max_size=30),
+    last_end=st.booleans(),
+    size=st.sampled_from([1, 7, 64, 500, 1 << 16, 1 << 20]),
+)
+def test_a_json_lines_shard_counted_in_bulk_counts_as_read_line_by_line(
+    pieces: list[bytes], ends: list[bytes], last_end: bool, size: int
+) -> None:
+    data = b"".join(piece + end for piece, end in zip(pieces, ends, strict=False))
+    if not last_end:
+        data = data.removesuffix(b"\r\n").removesuffix(b"\n")
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "records.jsonl"
+        path.write_bytes(data)
+        assert list(map(seen, sharded(path, "jsonl", size))) == list(map(seen, whole(path, "jsonl")))
+        for shard in shards([str(path)], size=size):
+            assert isinstance(shard, Shard)
+            # history lines are counted line by line, as JSON Lines are when not in bulk
+            assert count_shard(shard) == count_shard(msgspec.structs.replace(shard, format="openspiel"))

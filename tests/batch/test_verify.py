@@ -158,10 +158,10 @@ def test_a_failing_task_of_a_batch_of_one_reports_its_records_as_the_workers_wou
 
     (tmp_path / "one.jsonl").write_text("\n".join(jsonl_records(3)) + "\n")
 
-    def broken(*_: object) -> list[object]:
+    def broken(*_: object) -> bytes:
         raise RuntimeError("a bug\nover two lines")
 
-    monkeypatch.setattr(ginref.batch.run, "check_shard", broken)
+    monkeypatch.setattr(ginref.batch.run, "packed_shard", broken)
     results = list(verify([str(tmp_path / "one.jsonl")], jobs=2))
     assert [(r.index, r.line, r.status) for r in results] == [(0, 1, "unreadable"), (1, 2, "unreadable"),
                                                               (2, 3, "unreadable")]
