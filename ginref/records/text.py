@@ -115,6 +115,11 @@ _SHORT_TAG_RE = re.compile(
 _ODD_SPACE_RE = re.compile(r'"(?:[^"\\]|\\.)*(?:"|$)|([^\S \t])')
 """White space the format does not separate words with (the group): an error outside quotes, part
 of a value inside, so the match steps over quoted text (to the line's end if it is not closed)"""
+_PLAIN_HAND_TAG_RE = re.compile(
+    r'\[(Deal|Stock|Upcard|Dealer|Hand) "([^"\\\x00-\x1f#]+)"(?: "([^"\\\x00-\x1f#]+)")?\]'
+)
+"""A hand tag line as the formatter writes it: no space but one before each value, no comment;
+:meth:`_TextReader.plain_hand_tag` takes it"""
 _INT_RE = re.compile(r"[+-]?[0-9]{1,15}")
 """numbers the fast paths take; longer ones go to the grammar, which refuses them"""
 _COUNT_RE = re.compile(r"[0-9]{1,15}")
@@ -358,6 +363,56 @@ class _TextReader:
         return self.hand
 
     # -- tags -----------------------------------------------------------------------------
+
+    def plain_hand_tag(self, text: str) -> bool:
+        """Take a hand tag line as :func:`format_text` writes it (``[Deal "P0" "TC 3S ..."]``,
+        ``[Stock ...]``, ``[Upcard ...]``, ``[Dealer ...]``, ``[Hand ...]``) that reads without
+        an error, as :meth:`feed` would; False, having changed nothing, for any other line (the
+        twin of :meth:`feed` for these lines: tests compare them)."""
+        plain = _PLAIN_HAND_TAG_RE.fullmatch(text)
+        if plain is None or self.final is not None or self.place is None:
+            return False
+        tag, value, second = plain.groups()
+        hand = self.hand
+        if tag == "Dealer":
+            if second is not None:
+                return False
+            if hand is None or hand.dealer is not None or hand.started:
+                hand = self.new_hand(1)
+            hand.dealer = value
+            return True
+        if tag == "Hand":
+            if second is not None or not _COUNT_RE.fullmatch(value):
+                return False
+            self.new_hand(1).number = int(value)
+            return True
+        if hand is not None and hand.started:
+            return False
+        if tag == "Deal":
+            return second is not None and self.plain_deal(hand, value, second)
+        if second is not None:
+            return False
+        cards = tuple(map(CARD_TOKENS.get, value.split(" ")))
+        if None in cards:
+            return False
+        if tag == "Stock":
+            if hand is not None and hand.stock is not None:
+                return False
+            (hand or self.new_hand(1)).stock = cards  # type: ignore[assignment]
+            return True
+        if len(cards) != 1 or (hand is not None and hand.upcard_seen):
+            return False
+        hand = hand or self.new_hand(1)
+        hand.upcard, hand.upcard_seen = cards[0], True
+        return True
+
+    def plain_deal(self, hand: _Hand | None, player: str, dealt: str) -> bool:
+        """:meth:`plain_hand_tag` for ``[Deal]``, on a ``hand`` whose events have not begun."""
+        cards = tuple(map(CARD_TOKENS.get, dealt.split(" ")))
+        if None in cards or (hand is not None and any(p == player for p, _ in hand.deal)):
+            return False
+        (hand or self.new_hand(1)).deal.append((player, cards))  # type: ignore[arg-type]
+        return True
 
     def tag(self, text: str, column: int) -> None:
         """A tag line; ``column`` is its ``[``'s."""
@@ -710,15 +765,18 @@ def read_text(text: str, *, source: str = "", first_line: int = 1, index: int = 
     if "\r" in text:
         lines = [line[:-1] if line.endswith("\r") else line for line in lines]
     remembered, feed = _PLAIN_TURNS.get, reader.feed
+    events = None  # the events of a hand that may still take some; only a fed line changes it
     for number, line in enumerate(lines, first_line):
         known = remembered(line)
-        if known is not None:  # a plain turn line read before: where a hand's events may go, made here
-            hand = reader.hand  # None before the first hand tag and after the final totals
-            if hand is not None and not hand.claimed:
-                player, drawn_from, card, discard, column = known
-                hand.events.append(Turn(player, drawn_from, card, discard, None, Place(number, column)))
-                continue
-        feed(number, line)
+        if known is not None and events is not None:  # a plain turn line read before, made here
+            player, drawn_from, card, discard, column = known
+            events.append(Turn(player, drawn_from, card, discard, None, Place(number, column)))
+            continue
+        reader.line = number
+        if line[:1] != "[" or not reader.plain_hand_tag(line):
+            feed(number, line)
+        hand = reader.hand  # None before the first hand tag and after the final totals
+        events = hand.events if hand is not None and not hand.claimed else None
     return reader.finish()
 
 

@@ -1,0 +1,145 @@
+"""The text reader's fast paths for whole lines against the checked path they stand beside.
+
+``read_text`` takes a hand tag line as the formatter writes it (``[Deal "P0" "TC 3S ..."]``,
+``[Stock]``, ``[Upcard]``, ``[Dealer]``, ``[Hand]``) without the tag reader; with that switched
+off every such line goes through ``_TextReader.feed``. Both must read every text the same:
+the record with every place, or the same error at the same line and column.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ginref.errors import RecordError
+from ginref.records import format_text, read_text
+from ginref.records.text import _TextReader
+from ginref.rules import PRESET_NAMES
+from tests.support.randomplay import random_game, random_hand
+
+SAMPLES = Path(__file__).resolve().parents[2] / "samples" / "records"
+
+
+def read_whole(text: str) -> str:
+    """The record read from ``text`` with every field and place (equality leaves places out),
+    or its error with line and column."""
+    try:
+        return repr(read_text(text, source="x", first_line=3))
+    except RecordError as exc:
+        return f"{exc} @ {exc.line}:{exc.column}"
+
+
+def checked_only(text: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    with monkeypatch.context() as patch:
+        patch.setattr(_TextReader, "plain_hand_tag", lambda self, text: False)
+        return read_whole(text)
+
+
+def games(seed: int) -> list[str]:
+    out = []
+    for i, name in enumerate(PRESET_NAMES):
+        out.append(format_text(random_hand(seed * 100 + i, name)))
+        out.append(format_text(random_game(seed * 100 + i, name, max_hands=3)))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_plain_tags_and_the_checked_path_agree_on_games(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    for text in games(seed):
+        assert read_whole(text) == checked_only(text, monkeypatch)
+
+
+def test_they_agree_on_the_samples(monkeypatch: pytest.MonkeyPatch) -> None:
+    texts = [path.read_text(encoding="utf-8") for path in sorted(SAMPLES.rglob("*.gin"))]
+    assert len(texts) > 3
+    for text in texts:
+        assert read_whole(text) == checked_only(text, monkeypatch)
+
+
+HAND_TAGS = [
+    '[Hand "1"]', '[Hand "007"]', '[Hand "0"]', '[Hand "1234567890123456"]', '[Hand "x"]', '[Hand "1" "2"]',
+    '[Dealer "Ann"]', '[Dealer "Bo"]', '[Dealer "A#n"]', '[Dealer "Ann" "Bo"]', '[Dealer "Cy"]',
+    '[Deal "Ann" "AC 2C 3C 4C 5C 6C 7C 8C 9C TC"]', '[Deal "Bo" "AD 2D 3D 4D 5D 6D 7D 8D 9D TD"]',
+    '[Deal "Bo" "AD 2D 3D 4D 5D 6D 7D 8D 9D"]', '[Deal "Ann" "AC AC 3C"]', '[Deal "Ann" "ac 10C 3C"]',
+    '[Deal "Ann" "AC  2C"]', '[Deal "Ann" "AC 2C "]', '[Deal "Ann" "AC XX"]', '[Deal "Ann"]',
+    '[Deal "Ann" "AC" "2C"]', '[Deal "Ann" "AC\xa02C"]', '[Deal "é" "JS"]', '[Deal "" "AC"]',
+    '[Upcard "JC"]', '[Upcard "JC QC"]', '[Upcard "J"]', '[Upcard "JC" "QC"]', '[Upcard "jc"]',
+    '[Stock "KC QC JD"]', '[Stock "KC"]', '[Stock "KC KC"]', '[Stock "KC  QC"]', '[Stock "KC" "QC"]',
+]
+OTHER_LINES = [
+    '[Rules "standard"]', '[Players "Ann" "Bo"]', '[Event "x"]', "", "# a comment",
+    "Ann take JC discard TC", "Bo draw KC discard 9D", "Ann pass", "Bo pass", "result void",
+    "score Ann 0 Bo 0", "next_dealer Ann", "final Ann 0 Bo 0",
+]
+_EDITS = st.sampled_from(["", " ", "\t", " # c", "\r", "x", '"', "\\"])
+LINE = st.one_of(
+    st.sampled_from(HAND_TAGS),
+    st.sampled_from(OTHER_LINES),
+    st.tuples(st.sampled_from(HAND_TAGS), _EDITS, _EDITS).map(lambda p: p[1] + p[0] + p[2]),
+    st.tuples(st.sampled_from(HAND_TAGS), st.integers(0, 40), _EDITS).map(
+        lambda p: p[0][: p[1]] + p[2] + p[0][p[1] + 1 :]
+    ),
+)
+"""Hand tag lines as written and changed every way, among the other lines of a record"""
+
+
+HEAD = '[Rules "standard"]\n[Players "Ann" "Bo"]\n'
+DEALT = HEAD + '[Dealer "Bo"]\n[Deal "Ann" "AC 2C"]\n'
+TAG_ORDERS = [
+    # each plain tag line where it reads and where it is an error: the checked path decides those
+    DEALT + '[Deal "Bo" "3C"]\n[Upcard "JC"]\n[Stock "KC QC"]\nAnn pass\n',
+    DEALT + 'Ann pass\n[Deal "Bo" "3C"]\n',
+    DEALT + 'Ann pass\n[Stock "3C"]\n',
+    DEALT + 'Ann pass\n[Upcard "3C"]\n',
+    DEALT + 'Ann pass\n[Dealer "Ann"]\n[Upcard "3C"]\n',
+    DEALT + 'result void\n[Upcard "3C"]\n',
+    DEALT + 'result void\n[Dealer "Ann"]\n',
+    DEALT + 'result void\nfinal Ann 0 Bo 0\n[Dealer "Ann"]\n',
+    DEALT + 'result void\nfinal Ann 0 Bo 0\n[Stock "3C"]\n',
+    DEALT + 'result void\nfinal Ann 0 Bo 0\n[Hand "2"]\n',
+    DEALT + '[Deal "Ann" "3C"]\n',
+    DEALT + '[Upcard "3C"]\n[Upcard "4C"]\n',
+    DEALT + '[Stock "3C"]\n[Stock "4C"]\n',
+    DEALT + '[Dealer "Ann"]\n[Deal "Ann" "3C"]\n',
+    HEAD + '[Hand "1"]\nAnn pass\n[Dealer "Bo"]\n',
+    HEAD + '[Hand "1"]\n[Hand "2"]\n[Dealer "Bo"]\n',
+    HEAD + '[Upcard "3C"]\n[Stock "4C"]\n[Deal "Ann" "5C"]\n[Dealer "Bo"]\n[Dealer "Ann"]\n',
+    '[Dealer "Bo"]\n[Deal "Ann" "AC 2C"]\n' + HEAD,
+    '[Stock "4C"]\n' + HEAD,
+    '\n# only a comment\n[Hand "1"]\n' + HEAD,
+]
+
+
+@pytest.mark.parametrize("text", TAG_ORDERS)
+def test_they_agree_wherever_a_tag_stands(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert read_whole(text) == checked_only(text, monkeypatch)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(LINE, max_size=14), st.sampled_from(["", HEAD, DEALT]))
+def test_they_agree_on_any_order_of_tag_lines(lines: list[str], head: str) -> None:
+    text = head + "\n".join(lines) + "\n"
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        assert read_whole(text) == checked_only(text, monkeypatch)
+
+
+def test_the_plain_tag_path_is_taken() -> None:
+    """Without this the comparisons above would compare the checked path with itself."""
+    taken = 0
+    original = _TextReader.plain_hand_tag
+
+    def counting(self: _TextReader, text: str) -> bool:
+        nonlocal taken
+        took = original(self, text)
+        taken += took
+        return took
+
+    _TextReader.plain_hand_tag = counting  # type: ignore[method-assign]
+    try:
+        read_text(games(0)[0])
+    finally:
+        _TextReader.plain_hand_tag = original  # type: ignore[method-assign]
+    assert taken >= 5
