@@ -250,6 +250,30 @@ _SHORT_TAG_TEXT = 40
 _SHORT_TAGS_MAX = 1 << 12
 
 
+_Claimed = tuple[ClaimedResult | tuple[tuple[str, int], ...] | str, int]
+"""A plain claim of a hand and its column: the result (placed where it was first read), the
+score's totals or the next dealer"""
+
+_PLAIN_CLAIMS: dict[str, _Claimed] = {}
+"""The result, score and next_dealer lines :meth:`_TextReader.claim` read, by their text: a log
+repeats them as it repeats turns. Cleared when full."""
+_PLAIN_CLAIMS_MAX = 1 << 12
+
+
+def _claimed(hand: _Hand, res: Any) -> _Claimed:
+    """What ``hand`` was just given by the plain claim ``res``, for :data:`_PLAIN_CLAIMS`."""
+    word: RecordToken = res["claim"]
+    column = word.loc + 1
+    if word.text == "result":
+        assert hand.result is not None
+        return hand.result, column
+    if word.text == "score":
+        assert hand.score_after is not None
+        return hand.score_after, column
+    assert hand.next_dealer is not None
+    return hand.next_dealer, column
+
+
 _Known = TypeVar("_Known")
 
 
@@ -296,6 +320,7 @@ class _TextReader:
         """Read one line (without its line end); :func:`read_text` takes a remembered plain
         turn line itself, before it comes here."""
         self.line = line
+        original = text
         if "#" in text:
             text = _strip_comment(text)
         stripped = text.strip()
@@ -313,7 +338,7 @@ class _TextReader:
         if not text.isprintable():  # a tab, or other white space
             self.refuse_odd_space(text)
         if words[0] in _CLAIMS:
-            self.claim(text)
+            self.claim(text, original)
         else:
             self.event(text, words, column)
 
@@ -532,10 +557,18 @@ class _TextReader:
 
     # -- claims ---------------------------------------------------------------------------
 
-    def claim(self, text: str) -> None:
-        res: Any = self.fast_claim(text)
+    def claim(self, text: str, original: str) -> None:
+        """A claim line (``text``: ``original`` without its comment); a plain result, score
+        or next_dealer line is remembered for :meth:`remembered_claim`."""
+        res = self.fast_claim(text)
         if res is None:
-            res = self.parse("claim", text)
+            self.checked_claim(self.parse("claim", text))
+        elif self.checked_claim(res) and self.hand is not None:
+            _remember(_PLAIN_CLAIMS, _PLAIN_CLAIMS_MAX, original, _claimed(self.hand, res))
+
+    def checked_claim(self, res: Any) -> bool:
+        """Apply the claim the grammar's names in ``res`` say; True for result, score and
+        next_dealer, the claims of a hand."""
         word: RecordToken = res["claim"]
         column = word.loc + 1
         if word.text == "final":
@@ -544,7 +577,7 @@ class _TextReader:
             self.close_hand()
             self.final = self.totals(res["totals"])
             self.final_place = Place(self.line, column)
-            return
+            return False
         hand = self.hand
         if hand is None:
             self.fail(f"a {word.text!r} line before the hand's tags; a hand starts with [Hand] "
@@ -568,6 +601,30 @@ class _TextReader:
                 self.fail("the hand has two 'next_dealer' lines", column)
             hand.next_dealer = res["name"].text
         hand.claimed = True
+        return True
+
+    def remembered_claim(self, known: _Claimed) -> bool:
+        """Take a result, score or next_dealer line read before (:data:`_PLAIN_CLAIMS`) as
+        :meth:`feed` would; False, having changed nothing, where it would be an error."""
+        hand = self.hand  # None after the final totals too
+        if hand is None:
+            return False
+        claimed, column = known
+        if type(claimed) is ClaimedResult:
+            if hand.result is not None:
+                return False
+            hand.result = ClaimedResult(claimed.outcome, claimed.winner, claimed.points,
+                                        Place(self.line, column), claimed.reason, claimed.stopped_by)
+        elif type(claimed) is tuple:
+            if hand.score_after is not None:
+                return False
+            hand.score_after = claimed
+        elif type(claimed) is str:
+            if hand.next_dealer is not None:
+                return False
+            hand.next_dealer = claimed
+        hand.claimed = True
+        return True
 
     def fast_claim(self, text: str) -> dict[str, Any] | None:
         """The claim's parts, as the grammar names them, for plain lines; None otherwise."""
@@ -764,7 +821,7 @@ def read_text(text: str, *, source: str = "", first_line: int = 1, index: int = 
         lines.pop()  # the end of the last line, not a line
     if "\r" in text:
         lines = [line[:-1] if line.endswith("\r") else line for line in lines]
-    remembered, feed = _PLAIN_TURNS.get, reader.feed
+    remembered, claimed, feed = _PLAIN_TURNS.get, _PLAIN_CLAIMS.get, reader.feed
     events = None  # the events of a hand that may still take some; only a fed line changes it
     for number, line in enumerate(lines, first_line):
         known = remembered(line)
@@ -773,7 +830,10 @@ def read_text(text: str, *, source: str = "", first_line: int = 1, index: int = 
             events.append(Turn(player, drawn_from, card, discard, None, Place(number, column)))
             continue
         reader.line = number
-        if line[:1] != "[" or not reader.plain_hand_tag(line):
+        if line[:1] == "[":
+            if not reader.plain_hand_tag(line):
+                feed(number, line)
+        elif (claim := claimed(line)) is None or not reader.remembered_claim(claim):
             feed(number, line)
         hand = reader.hand  # None before the first hand tag and after the final totals
         events = hand.events if hand is not None and not hand.claimed else None

@@ -1,9 +1,10 @@
 """The text reader's fast paths for whole lines against the checked path they stand beside.
 
 ``read_text`` takes a hand tag line as the formatter writes it (``[Deal "P0" "TC 3S ..."]``,
-``[Stock]``, ``[Upcard]``, ``[Dealer]``, ``[Hand]``) without the tag reader; with that switched
-off every such line goes through ``_TextReader.feed``. Both must read every text the same:
-the record with every place, or the same error at the same line and column.
+``[Stock]``, ``[Upcard]``, ``[Dealer]``, ``[Hand]``) without the tag reader, and a result,
+score or next_dealer line it has read before from its memo; with those switched off every
+such line goes through ``_TextReader.feed``. Both must read every text the same: the record
+with every place, or the same error at the same line and column.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from hypothesis import strategies as st
 
 from ginref.errors import RecordError
 from ginref.records import format_text, read_text
-from ginref.records.text import _TextReader
+from ginref.records import text as text_module
+from ginref.records.text import _PLAIN_CLAIMS, _PLAIN_TURNS, _SHORT_TAGS, _TextReader
 from ginref.rules import PRESET_NAMES
 from tests.support.randomplay import random_game, random_hand
 
@@ -33,9 +35,18 @@ def read_whole(text: str) -> str:
 
 
 def checked_only(text: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    """``text`` read with no fast path for whole lines and nothing remembered."""
+    for memo in (_PLAIN_TURNS, _PLAIN_CLAIMS, _SHORT_TAGS):
+        memo.clear()
     with monkeypatch.context() as patch:
         patch.setattr(_TextReader, "plain_hand_tag", lambda self, text: False)
+        patch.setattr(text_module, "_remember", lambda *_: None)
         return read_whole(text)
+
+
+def twice(text: str) -> list[str]:
+    """``text`` read as it comes and again, its lines remembered by then."""
+    return [read_whole(text), read_whole(text)]
 
 
 def games(seed: int) -> list[str]:
@@ -49,14 +60,14 @@ def games(seed: int) -> list[str]:
 @pytest.mark.parametrize("seed", range(4))
 def test_plain_tags_and_the_checked_path_agree_on_games(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     for text in games(seed):
-        assert read_whole(text) == checked_only(text, monkeypatch)
+        assert twice(text) == [checked_only(text, monkeypatch)] * 2
 
 
 def test_they_agree_on_the_samples(monkeypatch: pytest.MonkeyPatch) -> None:
     texts = [path.read_text(encoding="utf-8") for path in sorted(SAMPLES.rglob("*.gin"))]
     assert len(texts) > 3
     for text in texts:
-        assert read_whole(text) == checked_only(text, monkeypatch)
+        assert twice(text) == [checked_only(text, monkeypatch)] * 2
 
 
 HAND_TAGS = [
@@ -72,7 +83,9 @@ HAND_TAGS = [
 OTHER_LINES = [
     '[Rules "standard"]', '[Players "Ann" "Bo"]', '[Event "x"]', "", "# a comment",
     "Ann take JC discard TC", "Bo draw KC discard 9D", "Ann pass", "Bo pass", "result void",
-    "score Ann 0 Bo 0", "next_dealer Ann", "final Ann 0 Bo 0",
+    "score Ann 0 Bo 0", "next_dealer Ann", "final Ann 0 Bo 0", "result knock Ann 12", "result gin Bo",
+    "result tie", "score Ann 25 Bo 0", "score Ann 1", "score Ann 1 Ann 2", "next_dealer Bo", "next_dealer",
+    "result undercut Bo 30", " result tie", "\tscore Ann 0 Bo 0", "result tie # c", "final Ann 10 Bo 0",
 ]
 _EDITS = st.sampled_from(["", " ", "\t", " # c", "\r", "x", '"', "\\"])
 LINE = st.one_of(
@@ -100,6 +113,15 @@ TAG_ORDERS = [
     DEALT + 'result void\nfinal Ann 0 Bo 0\n[Dealer "Ann"]\n',
     DEALT + 'result void\nfinal Ann 0 Bo 0\n[Stock "3C"]\n',
     DEALT + 'result void\nfinal Ann 0 Bo 0\n[Hand "2"]\n',
+    DEALT + 'result void\nscore Ann 0 Bo 0\nnext_dealer Ann\n[Dealer "Ann"]\nresult void\nscore Ann 0 Bo 0\n',
+    DEALT + 'result void\nresult void\n',
+    DEALT + 'score Ann 0 Bo 0\nscore Ann 0 Bo 0\n',
+    DEALT + 'next_dealer Ann\nnext_dealer Ann\n',
+    DEALT + 'result void\nfinal Ann 0 Bo 0\nresult void\n',
+    DEALT + 'result void\nfinal Ann 0 Bo 0\nscore Ann 0 Bo 0\n',
+    HEAD + 'result void\n[Dealer "Bo"]\n',
+    'score Ann 0 Bo 0\n' + HEAD,
+    DEALT + 'result void # why\nscore Ann 0 Bo 0\t\nnext_dealer\tAnn\n',
     DEALT + '[Deal "Ann" "3C"]\n',
     DEALT + '[Upcard "3C"]\n[Upcard "4C"]\n',
     DEALT + '[Stock "3C"]\n[Stock "4C"]\n',
@@ -114,16 +136,17 @@ TAG_ORDERS = [
 
 
 @pytest.mark.parametrize("text", TAG_ORDERS)
-def test_they_agree_wherever_a_tag_stands(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    assert read_whole(text) == checked_only(text, monkeypatch)
+def test_they_agree_wherever_a_tag_or_claim_stands(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert twice(text) == [checked_only(text, monkeypatch)] * 2
 
 
 @settings(max_examples=600, deadline=None)
 @given(st.lists(LINE, max_size=14), st.sampled_from(["", HEAD, DEALT]))
-def test_they_agree_on_any_order_of_tag_lines(lines: list[str], head: str) -> None:
+def test_they_agree_on_any_order_of_lines(lines: list[str], head: str) -> None:
     text = head + "\n".join(lines) + "\n"
     with pytest.MonkeyPatch.context() as monkeypatch:
-        assert read_whole(text) == checked_only(text, monkeypatch)
+        expected = checked_only(text, monkeypatch)
+    assert twice(text) == [expected] * 2
 
 
 def test_the_plain_tag_path_is_taken() -> None:
@@ -143,3 +166,29 @@ def test_the_plain_tag_path_is_taken() -> None:
     finally:
         _TextReader.plain_hand_tag = original  # type: ignore[method-assign]
     assert taken >= 5
+
+
+def test_claims_are_remembered_and_bounded() -> None:
+    """The remembered claims are taken (else the comparisons above compare the checked path with
+    itself) and their memo stays bounded, whatever the scores."""
+    _PLAIN_CLAIMS.clear()
+    for points in range(text_module._PLAIN_CLAIMS_MAX + 50):
+        read_text(DEALT + f"result knock Ann {points}\nscore Ann {points} Bo 0\n")
+        assert len(_PLAIN_CLAIMS) <= text_module._PLAIN_CLAIMS_MAX
+    taken = 0
+    original = _TextReader.remembered_claim
+
+    def counting(self: _TextReader, known: object) -> bool:
+        nonlocal taken
+        took = original(self, known)  # type: ignore[arg-type]
+        taken += took
+        return took
+
+    claims = DEALT + "result knock Ann 7\nscore Ann 7 Bo 0\n"
+    read_text(claims)
+    _TextReader.remembered_claim = counting  # type: ignore[method-assign]
+    try:
+        read_text(claims)
+    finally:
+        _TextReader.remembered_claim = original  # type: ignore[method-assign]
+    assert taken == 2
