@@ -130,33 +130,44 @@ _ENDING_RE = re.compile(r"(?<!\S)(?:knock|gin|big_gin)(?!\S)")
 def _fast_melds(words: list[str], i: int, melds: list[Mask]) -> int:
     """Read bracketed melds from ``words[i:]`` into ``melds``; the next index, or -1 when
     the text is not plain (the grammar then reads the line)."""
-    n = len(words)
-    cards = CARD_TOKENS
-    while i < n and words[i][:1] == "[":
-        word = words[i][1:]
-        mask = 0
-        count = 0
-        while True:
-            closed = word.endswith("]")
-            if closed:
-                word = word[:-1]
-            if word:
-                c = cards.get(word)
-                if c is None:
-                    return -1
-                mask |= 1 << c
-                count += 1
-            if closed:
-                break
-            i += 1
-            if i >= n or words[i][:1] == "[":
+    if i >= len(words) or words[i][:1] != "[":
+        return i
+    spread = _SPREAD_RE.match(" ".join(words[i:]))
+    if spread is None:
+        return -1
+    text = spread.group()
+    for meld in text[1 : text.rindex("]")].split("] ["):
+        mask = _MELD_MASKS.get(meld)
+        if mask is None:
+            mask = _meld_mask(meld)
+            if mask < 0:
                 return -1
-            word = words[i]
-        if mask.bit_count() != count:
-            return -1
+            _remember(_MELD_MASKS, _MELD_MASKS_MAX, meld, mask)
         melds.append(mask)
-        i += 1
-    return i
+    return i + text.count(" ") + (not text.endswith(" "))
+
+
+_SPREAD_RE = re.compile(r"(?:\[[^\[\]]*\](?: |$))+")
+"""Bracketed melds, one word after another, in words joined by single spaces (a word that
+opens a meld but does not end one there is not plain: :func:`_fast_melds` refuses it)"""
+
+
+def _meld_mask(meld: str) -> Mask:
+    """The cards of one meld's text (between its brackets), or -1 when it is not plain: a token
+    that is not a card, a card twice."""
+    mask = 0
+    for token in meld.split():
+        c = CARD_TOKENS.get(token)
+        if c is None or mask >> c & 1:
+            return -1
+        mask |= 1 << c
+    return mask
+
+
+_MELD_MASKS: dict[str, Mask] = {}
+"""The melds :func:`_fast_melds` read, by their text between the brackets: knocks and defences
+repeat them (a few hundred runs and sets). Cleared when full."""
+_MELD_MASKS_MAX = 1 << 12
 
 
 def _fast_deadwood(words: list[str], i: int) -> tuple[int | None, int]:
@@ -274,11 +285,21 @@ def _claimed(hand: _Hand, res: Any) -> _Claimed:
     return hand.next_dealer, column
 
 
+_BARE_NAMES: dict[str, bool] = {}
+"""Whether a word is a player name needing no quotes, by the word: the same players play
+record after record. Cleared when full."""
+_BARE_NAMES_MAX = 1 << 10
+
+
 _Known = TypeVar("_Known")
+_REMEMBERED_TEXT = 200
 
 
 def _remember(memo: dict[str, _Known], most: int, text: str, known: _Known) -> None:
-    """Keep what a line was read as, in a memo of at most ``most`` lines (cleared when full)."""
+    """Keep what a line was read as, in a memo of at most ``most`` lines (cleared when full) of at
+    most :data:`_REMEMBERED_TEXT` characters (a longer line is not kept)."""
+    if len(text) > _REMEMBERED_TEXT:
+        return
     if len(memo) >= most:
         memo.clear()
     memo[text] = known
@@ -300,8 +321,6 @@ class _TextReader:
         self.final: tuple[tuple[str, int], ...] | None = None
         self.final_place = NOWHERE
         self.line = 0
-        self.names: dict[str, bool] = {}
-        """bare-word names seen, so the fast path checks each name once"""
 
     # -- errors ---------------------------------------------------------------------------
 
@@ -659,10 +678,11 @@ class _TextReader:
         return {"claim": word, "totals": pairs}
 
     def bare(self, name: str) -> bool:
-        """True if ``name`` is a player name written without quotes (cached)."""
-        bare = self.names.get(name)
+        """True if ``name`` is a player name written without quotes (remembered)."""
+        bare = _BARE_NAMES.get(name)
         if bare is None:
-            bare = self.names[name] = _NAME_RE.fullmatch(name) is not None
+            bare = _NAME_RE.fullmatch(name) is not None
+            _remember(_BARE_NAMES, _BARE_NAMES_MAX, name, bare)
         return bare
 
     def totals(self, pairs: Iterable[tuple[RecordToken, int]]) -> tuple[tuple[str, int], ...]:

@@ -192,3 +192,47 @@ def test_claims_are_remembered_and_bounded() -> None:
     finally:
         _TextReader.remembered_claim = original  # type: ignore[method-assign]
     assert taken == 2
+
+
+def spread_lines() -> list[str]:
+    """Knock and defence lines of random games, the lines whose melds the fast path reads."""
+    lines = [
+        line for text in games(0) + games(1) for line in text.splitlines()
+        if not line.startswith("result")
+        and any(f" {word} " in line for word in ("knock", "gin", "big_gin", "defend"))
+    ]
+    assert len(lines) > 20
+    return lines
+
+
+SPREADS = spread_lines()
+_SPREAD_PIECES = st.sampled_from(["[", "]", " ", "\t", "  ", "3D", "10d", "3D]", "[3D", ">", "2", "deadwood"])
+SPREAD_LINE = st.tuples(st.sampled_from(SPREADS), st.lists(st.tuples(st.integers(0, 80), _SPREAD_PIECES,
+                                                                      st.integers(0, 2)), max_size=3))
+"""A knock or defence line with up to three cuts, each taking 0 to 2 characters out and putting a piece in"""
+
+
+def edited(line: str, edits: list[tuple[int, str, int]]) -> str:
+    for at, piece, cut in edits:
+        line = line[:at] + piece + line[at + cut :]
+    return line
+
+
+@settings(max_examples=800, deadline=None)
+@given(SPREAD_LINE)
+def test_a_spread_the_fast_path_reads_is_the_grammars(case: tuple[str, list[tuple[int, str, int]]]) -> None:
+    line = edited(*case)
+    reader = _TextReader("x", 0)
+    reader.line = 4
+    column = len(line) - len(line.lstrip()) + 1
+    fast = reader.fast_event(line, line.split(), column) if line.strip() else None
+    if fast is None:
+        return
+    slow = reader.parsed_event(line)
+    assert repr(fast) == repr(slow), line
+
+
+def test_spreads_are_read_by_the_fast_path() -> None:
+    reader = _TextReader("x", 0)
+    reader.line = 4
+    assert all(reader.fast_event(line, line.split(), 1) is not None for line in SPREADS)
