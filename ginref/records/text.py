@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from operator import add
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 from ginref.cards import Card, Mask, mask_of, scan
@@ -115,11 +116,34 @@ _SHORT_TAG_RE = re.compile(
 _ODD_SPACE_RE = re.compile(r'"(?:[^"\\]|\\.)*(?:"|$)|([^\S \t])')
 """White space the format does not separate words with (the group): an error outside quotes, part
 of a value inside, so the match steps over quoted text (to the line's end if it is not closed)"""
-_PLAIN_HAND_TAG_RE = re.compile(
-    r'\[(Deal|Stock|Upcard|Dealer|Hand) "([^"\\\x00-\x1f#]+)"(?: "([^"\\\x00-\x1f#]+)")?\]'
-)
-"""A hand tag line as the formatter writes it: no space but one before each value, no comment;
-:meth:`_TextReader.plain_hand_tag` takes it"""
+def _card_table(part: Callable[[int], int], letter: int) -> bytes:
+    """A ``bytes.translate`` table from one letter of each canonical card name to ``part`` of
+    its number; 255 for any other byte."""
+    table = bytearray(b"\xff" * 256)
+    for c, name in enumerate(CARD_NAMES):
+        table[ord(name[letter])] = part(c)
+    return bytes(table)
+
+
+_RANK_TABLE = _card_table(lambda c: c % 13, 0)
+_SUIT_TABLE = _card_table(lambda c: c - c % 13, 1)
+
+
+def _plain_cards(text: str) -> tuple[Card, ...] | None:
+    """The cards of a tag value written as the formatter writes them (canonical names, one space
+    between), read a byte at a time; None for any other text (:meth:`_TextReader.cards` reads it)."""
+    if len(text) % 3 != 2 or not text.isascii():
+        return None
+    raw = text.encode()
+    ranks, suits = raw[::3].translate(_RANK_TABLE), raw[1::3].translate(_SUIT_TABLE)
+    if 255 in ranks or 255 in suits or raw[2::3].lstrip(b" "):
+        return None
+    return tuple(map(add, ranks, suits))
+
+
+_PLAIN_VALUE_RE = re.compile(r'[^"\\\x00-\x1f#]+')
+"""A tag value :meth:`_TextReader.plain_hand_tag` takes as it stands (a player's name): quoted
+without escapes, no comment sign"""
 _INT_RE = re.compile(r"[+-]?[0-9]{1,15}")
 """numbers the fast paths take; longer ones go to the grammar, which refuses them"""
 _COUNT_RE = re.compile(r"[0-9]{1,15}")
@@ -413,49 +437,53 @@ class _TextReader:
         ``[Stock ...]``, ``[Upcard ...]``, ``[Dealer ...]``, ``[Hand ...]``) that reads without
         an error, as :meth:`feed` would; False, having changed nothing, for any other line (the
         twin of :meth:`feed` for these lines: tests compare them)."""
-        plain = _PLAIN_HAND_TAG_RE.fullmatch(text)
-        if plain is None or self.final is not None or self.place is None:
+        if text[-2:] != '"]' or self.final is not None or self.place is None:
             return False
-        tag, value, second = plain.groups()
+        tag, _, value = text[1:-2].partition(' "')
         hand = self.hand
         if tag == "Dealer":
-            if second is not None:
+            if not _PLAIN_VALUE_RE.fullmatch(value):
                 return False
             if hand is None or hand.dealer is not None or hand.started:
                 hand = self.new_hand(1)
             hand.dealer = value
             return True
         if tag == "Hand":
-            if second is not None or not _COUNT_RE.fullmatch(value):
+            if not _COUNT_RE.fullmatch(value):
                 return False
             self.new_hand(1).number = int(value)
             return True
         if hand is not None and hand.started:
             return False
         if tag == "Deal":
-            return second is not None and self.plain_deal(hand, value, second)
-        if second is not None:
-            return False
-        cards = tuple(map(CARD_TOKENS.get, value.split(" ")))
-        if None in cards:
+            return self.plain_deal(hand, *value.partition('" "'))
+        cards = _plain_cards(value)
+        if cards is None:
             return False
         if tag == "Stock":
             if hand is not None and hand.stock is not None:
                 return False
-            (hand or self.new_hand(1)).stock = cards  # type: ignore[assignment]
+            (hand or self.new_hand(1)).stock = cards
             return True
-        if len(cards) != 1 or (hand is not None and hand.upcard_seen):
+        if tag != "Upcard" or len(cards) != 1 or (hand is not None and hand.upcard_seen):
             return False
         hand = hand or self.new_hand(1)
         hand.upcard, hand.upcard_seen = cards[0], True
         return True
 
-    def plain_deal(self, hand: _Hand | None, player: str, dealt: str) -> bool:
+    def plain_deal(self, hand: _Hand | None, player: str, between: str, dealt: str) -> bool:
         """:meth:`plain_hand_tag` for ``[Deal]``, on a ``hand`` whose events have not begun."""
-        cards = tuple(map(CARD_TOKENS.get, dealt.split(" ")))
-        if None in cards or (hand is not None and any(p == player for p, _ in hand.deal)):
+        if not between or not _PLAIN_VALUE_RE.fullmatch(player):
             return False
-        (hand or self.new_hand(1)).deal.append((player, cards))  # type: ignore[arg-type]
+        cards = _plain_cards(dealt)
+        if cards is None:
+            return False
+        if hand is None:
+            hand = self.new_hand(1)
+        for dealt_to, _ in hand.deal:
+            if dealt_to == player:
+                return False
+        hand.deal.append((player, cards))
         return True
 
     def tag(self, text: str, column: int) -> None:

@@ -16,9 +16,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ginref.errors import RecordError
+from ginref.notation import CARD_NAMES
 from ginref.records import format_text, read_text
 from ginref.records import text as text_module
-from ginref.records.text import _PLAIN_CLAIMS, _PLAIN_TURNS, _SHORT_TAGS, _TextReader
+from ginref.records.lexicon import RecordToken
+from ginref.records.text import _PLAIN_CLAIMS, _PLAIN_TURNS, _SHORT_TAGS, _plain_cards, _TextReader
 from ginref.rules import PRESET_NAMES
 from tests.support.randomplay import random_game, random_hand
 
@@ -236,3 +238,21 @@ def test_spreads_are_read_by_the_fast_path() -> None:
     reader = _TextReader("x", 0)
     reader.line = 4
     assert all(reader.fast_event(line, line.split(), 1) is not None for line in SPREADS)
+
+
+CARD_PIECES = st.sampled_from(["TC", "3S", "AD", "KH", "tc", "10C", "T", "C", " ", "  ", "\t", "X", "\xa0"])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(CARD_PIECES, max_size=12).map("".join))
+def test_plain_cards_read_as_the_tag_reader_reads_them(text: str) -> None:
+    plain = _plain_cards(text)
+    if plain is not None:
+        assert plain == _TextReader("x", 0).cards(RecordToken(0, text))
+
+
+def test_plain_cards_take_every_card_and_nothing_unusual() -> None:
+    assert _plain_cards(" ".join(CARD_NAMES)) == tuple(range(52))
+    assert _plain_cards("KS KS") == (51, 51)  # the referee reports a repeat
+    for text in ["", "TC ", " TC", "TC  3S", "tc", "10C", "TC\t3S", "TX", "T"]:
+        assert _plain_cards(text) is None, text
