@@ -160,17 +160,35 @@ def _fast_melds(words: list[str], i: int, melds: list[Mask]) -> int:
     if spread is None:
         return -1
     text = spread.group()
-    for meld in text[1 : text.rindex("]")].split("] ["):
+    if not _read_melds(text[1 : text.rindex("]")], melds):
+        return -1
+    return i + text.count(" ") + (not text.endswith(" "))
+
+
+def _read_melds(text: str, melds: list[Mask]) -> bool:
+    """Read the melds of ``text`` (a spread without its first ``[`` and last ``]``) into
+    ``melds``; False if one is not plain."""
+    for meld in text.split("] ["):
         mask = _MELD_MASKS.get(meld)
         if mask is None:
             mask = _meld_mask(meld)
             if mask < 0:
-                return -1
+                return False
             _remember(_MELD_MASKS, _MELD_MASKS_MAX, meld, mask)
         melds.append(mask)
-    return i + text.count(" ") + (not text.endswith(" "))
+    return True
 
 
+_CARD = "[2-9TJQKA][CDHS]"
+_PLAIN_KNOCK_RE = re.compile(
+    rf"(\S+) (draw|take) ({_CARD}|\?\?) (knock|gin|big_gin)(?: ({_CARD}))?"
+    rf"((?: \[{_CARD}(?: {_CARD})*\])*)(?: deadwood ([0-9]{{1,15}}))?"
+)
+_PLAIN_DEFENCE_RE = re.compile(
+    rf"(\S+) defend((?: \[{_CARD}(?: {_CARD})*\])*)((?: {_CARD}>[1-9][0-9]{{0,14}})*)"
+    rf"(?: deadwood ([0-9]{{1,15}}))?"
+)
+"""A knock and a defence as the formatter writes them: what :meth:`_TextReader.plain_spread` takes"""
 _SPREAD_RE = re.compile(r"(?:\[[^\[\]]*\](?: |$))+")
 """Bracketed melds, one word after another, in words joined by single spaces (a word that
 opens a meld but does not end one there is not plain: :func:`_fast_melds` refuses it)"""
@@ -753,6 +771,10 @@ class _TextReader:
         """
         if '"' in text:
             return None
+        if column == 1 and len(words) > 4:
+            plain = self.plain_spread(text)
+            if plain is not None:
+                return plain
         name = words[0]
         if not self.bare(name):
             return None
@@ -806,6 +828,31 @@ class _TextReader:
         if i != n or (source == "none" and discard is None and knock is None):
             return None
         return Turn(name, source, card, discard, knock, place)  # type: ignore[arg-type]
+
+    def plain_spread(self, text: str) -> Event | None:
+        """A knock or defence line as the formatter writes it (one space between words, canonical
+        cards), in one match; None sends the line on to the rest of :meth:`fast_event`."""
+        melds: list[Mask] = []
+        knock = _PLAIN_KNOCK_RE.fullmatch(text)
+        if knock is not None:
+            name, source, card, ending, face_down, spread, deadwood = knock.groups()
+            if not self.bare(name) or (spread and not _read_melds(spread[2:-1], melds)):
+                return None
+            cards = CARD_TOKENS
+            return Turn(name, _SOURCE_WORDS[source], None if card == "??" else cards[card],  # type: ignore[arg-type]
+                        None, Knock(ending, None if face_down is None else cards[face_down],  # type: ignore[arg-type]
+                                    tuple(melds), None if deadwood is None else int(deadwood),
+                                    Place(self.line, knock.start(4) + 1)),
+                        Place(self.line, 1))
+        defence = _PLAIN_DEFENCE_RE.fullmatch(text)
+        if defence is None:
+            return None
+        name, spread, layoffs, deadwood = defence.groups()
+        if not self.bare(name) or (spread and not _read_melds(spread[2:-1], melds)):
+            return None
+        laid = tuple((CARD_TOKENS[word[:2]], int(word[3:]) - 1) for word in layoffs.split())
+        return Defence(name, tuple(melds), laid, None if deadwood is None else int(deadwood),
+                       Place(self.line, 1))
 
     def fast_defence(self, words: list[str], name: str, place: Place) -> Defence | None:
         melds: list[Mask] = []
