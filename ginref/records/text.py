@@ -771,7 +771,7 @@ class _TextReader:
         """
         if '"' in text:
             return None
-        if column == 1 and len(words) > 4:
+        if column == 1 and len(words) > 3 and (words[1] == "defend" or words[3] in ENDINGS):
             plain = self.plain_spread(text)
             if plain is not None:
                 return plain
