@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from operator import add
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 from ginref.cards import Card, Mask, mask_of, scan
@@ -115,6 +116,34 @@ _SHORT_TAG_RE = re.compile(
 _ODD_SPACE_RE = re.compile(r'"(?:[^"\\]|\\.)*(?:"|$)|([^\S \t])')
 """White space the format does not separate words with (the group): an error outside quotes, part
 of a value inside, so the match steps over quoted text (to the line's end if it is not closed)"""
+def _card_table(part: Callable[[int], int], letter: int) -> bytes:
+    """A ``bytes.translate`` table from one letter of each canonical card name to ``part`` of
+    its number; 255 for any other byte."""
+    table = bytearray(b"\xff" * 256)
+    for c, name in enumerate(CARD_NAMES):
+        table[ord(name[letter])] = part(c)
+    return bytes(table)
+
+
+_RANK_TABLE = _card_table(lambda c: c % 13, 0)
+_SUIT_TABLE = _card_table(lambda c: c - c % 13, 1)
+
+
+def _plain_cards(text: str) -> tuple[Card, ...] | None:
+    """The cards of a tag value written as the formatter writes them (canonical names, one space
+    between), read a byte at a time; None for any other text (:meth:`_TextReader.cards` reads it)."""
+    if len(text) % 3 != 2 or not text.isascii():
+        return None
+    raw = text.encode()
+    ranks, suits = raw[::3].translate(_RANK_TABLE), raw[1::3].translate(_SUIT_TABLE)
+    if 255 in ranks or 255 in suits or raw[2::3].lstrip(b" "):
+        return None
+    return tuple(map(add, ranks, suits))
+
+
+_PLAIN_VALUE_RE = re.compile(r'[^"\\\x00-\x1f#]+')
+"""A tag value :meth:`_TextReader.plain_hand_tag` takes as it stands (a player's name): quoted
+without escapes, no comment sign"""
 _INT_RE = re.compile(r"[+-]?[0-9]{1,15}")
 """numbers the fast paths take; longer ones go to the grammar, which refuses them"""
 _COUNT_RE = re.compile(r"[0-9]{1,15}")
@@ -125,33 +154,62 @@ _ENDING_RE = re.compile(r"(?<!\S)(?:knock|gin|big_gin)(?!\S)")
 def _fast_melds(words: list[str], i: int, melds: list[Mask]) -> int:
     """Read bracketed melds from ``words[i:]`` into ``melds``; the next index, or -1 when
     the text is not plain (the grammar then reads the line)."""
-    n = len(words)
-    cards = CARD_TOKENS
-    while i < n and words[i][:1] == "[":
-        word = words[i][1:]
-        mask = 0
-        count = 0
-        while True:
-            closed = word.endswith("]")
-            if closed:
-                word = word[:-1]
-            if word:
-                c = cards.get(word)
-                if c is None:
-                    return -1
-                mask |= 1 << c
-                count += 1
-            if closed:
-                break
-            i += 1
-            if i >= n or words[i][:1] == "[":
-                return -1
-            word = words[i]
-        if mask.bit_count() != count:
-            return -1
+    if i >= len(words) or words[i][:1] != "[":
+        return i
+    spread = _SPREAD_RE.match(" ".join(words[i:]))
+    if spread is None:
+        return -1
+    text = spread.group()
+    if not _read_melds(text[1 : text.rindex("]")], melds):
+        return -1
+    return i + text.count(" ") + (not text.endswith(" "))
+
+
+def _read_melds(text: str, melds: list[Mask]) -> bool:
+    """Read the melds of ``text`` (a spread without its first ``[`` and last ``]``) into
+    ``melds``; False if one is not plain."""
+    for meld in text.split("] ["):
+        mask = _MELD_MASKS.get(meld)
+        if mask is None:
+            mask = _meld_mask(meld)
+            if mask < 0:
+                return False
+            _remember(_MELD_MASKS, _MELD_MASKS_MAX, meld, mask)
         melds.append(mask)
-        i += 1
-    return i
+    return True
+
+
+_CARD = "[2-9TJQKA][CDHS]"
+_PLAIN_KNOCK_RE = re.compile(
+    rf"(\S+) (draw|take) ({_CARD}|\?\?) (knock|gin|big_gin)(?: ({_CARD}))?"
+    rf"((?: \[{_CARD}(?: {_CARD})*\])*)(?: deadwood ([0-9]{{1,15}}))?"
+)
+_PLAIN_DEFENCE_RE = re.compile(
+    rf"(\S+) defend((?: \[{_CARD}(?: {_CARD})*\])*)((?: {_CARD}>[1-9][0-9]{{0,14}})*)"
+    rf"(?: deadwood ([0-9]{{1,15}}))?"
+)
+"""A knock and a defence as the formatter writes them: what :meth:`_TextReader.plain_spread` takes"""
+_SPREAD_RE = re.compile(r"(?:\[[^\[\]]*\](?: |$))+")
+"""Bracketed melds, one word after another, in words joined by single spaces (a word that
+opens a meld but does not end one there is not plain: :func:`_fast_melds` refuses it)"""
+
+
+def _meld_mask(meld: str) -> Mask:
+    """The cards of one meld's text (between its brackets), or -1 when it is not plain: a token
+    that is not a card, a card twice."""
+    mask = 0
+    for token in meld.split():
+        c = CARD_TOKENS.get(token)
+        if c is None or mask >> c & 1:
+            return -1
+        mask |= 1 << c
+    return mask
+
+
+_MELD_MASKS: dict[str, Mask] = {}
+"""The melds :func:`_fast_melds` read, by their text between the brackets: knocks and defences
+repeat them (a few hundred runs and sets). Cleared when full."""
+_MELD_MASKS_MAX = 1 << 12
 
 
 def _fast_deadwood(words: list[str], i: int) -> tuple[int | None, int]:
@@ -245,11 +303,45 @@ _SHORT_TAG_TEXT = 40
 _SHORT_TAGS_MAX = 1 << 12
 
 
+_Claimed = tuple[ClaimedResult | tuple[tuple[str, int], ...] | str, int]
+"""A plain claim of a hand and its column: the result (placed where it was first read), the
+score's totals or the next dealer"""
+
+_PLAIN_CLAIMS: dict[str, _Claimed] = {}
+"""The result, score and next_dealer lines :meth:`_TextReader.claim` read, by their text: a log
+repeats them as it repeats turns. Cleared when full."""
+_PLAIN_CLAIMS_MAX = 1 << 12
+
+
+def _claimed(hand: _Hand, res: Any) -> _Claimed:
+    """What ``hand`` was just given by the plain claim ``res``, for :data:`_PLAIN_CLAIMS`."""
+    word: RecordToken = res["claim"]
+    column = word.loc + 1
+    if word.text == "result":
+        assert hand.result is not None
+        return hand.result, column
+    if word.text == "score":
+        assert hand.score_after is not None
+        return hand.score_after, column
+    assert hand.next_dealer is not None
+    return hand.next_dealer, column
+
+
+_BARE_NAMES: dict[str, bool] = {}
+"""Whether a word is a player name needing no quotes, by the word: the same players play
+record after record. Cleared when full."""
+_BARE_NAMES_MAX = 1 << 10
+
+
 _Known = TypeVar("_Known")
+_REMEMBERED_TEXT = 200
 
 
 def _remember(memo: dict[str, _Known], most: int, text: str, known: _Known) -> None:
-    """Keep what a line was read as, in a memo of at most ``most`` lines (cleared when full)."""
+    """Keep what a line was read as, in a memo of at most ``most`` lines (cleared when full) of at
+    most :data:`_REMEMBERED_TEXT` characters (a longer line is not kept)."""
+    if len(text) > _REMEMBERED_TEXT:
+        return
     if len(memo) >= most:
         memo.clear()
     memo[text] = known
@@ -271,8 +363,6 @@ class _TextReader:
         self.final: tuple[tuple[str, int], ...] | None = None
         self.final_place = NOWHERE
         self.line = 0
-        self.names: dict[str, bool] = {}
-        """bare-word names seen, so the fast path checks each name once"""
 
     # -- errors ---------------------------------------------------------------------------
 
@@ -291,6 +381,7 @@ class _TextReader:
         """Read one line (without its line end); :func:`read_text` takes a remembered plain
         turn line itself, before it comes here."""
         self.line = line
+        original = text
         if "#" in text:
             text = _strip_comment(text)
         stripped = text.strip()
@@ -308,7 +399,7 @@ class _TextReader:
         if not text.isprintable():  # a tab, or other white space
             self.refuse_odd_space(text)
         if words[0] in _CLAIMS:
-            self.claim(text)
+            self.claim(text, original)
         else:
             self.event(text, words, column)
 
@@ -358,6 +449,60 @@ class _TextReader:
         return self.hand
 
     # -- tags -----------------------------------------------------------------------------
+
+    def plain_hand_tag(self, text: str) -> bool:
+        """Take a hand tag line as :func:`format_text` writes it (``[Deal "P0" "TC 3S ..."]``,
+        ``[Stock ...]``, ``[Upcard ...]``, ``[Dealer ...]``, ``[Hand ...]``) that reads without
+        an error, as :meth:`feed` would; False, having changed nothing, for any other line (the
+        twin of :meth:`feed` for these lines: tests compare them)."""
+        if text[-2:] != '"]' or self.final is not None or self.place is None:
+            return False
+        tag, _, value = text[1:-2].partition(' "')
+        hand = self.hand
+        if tag == "Dealer":
+            if not _PLAIN_VALUE_RE.fullmatch(value):
+                return False
+            if hand is None or hand.dealer is not None or hand.started:
+                hand = self.new_hand(1)
+            hand.dealer = value
+            return True
+        if tag == "Hand":
+            if not _COUNT_RE.fullmatch(value):
+                return False
+            self.new_hand(1).number = int(value)
+            return True
+        if hand is not None and hand.started:
+            return False
+        if tag == "Deal":
+            return self.plain_deal(hand, *value.partition('" "'))
+        cards = _plain_cards(value)
+        if cards is None:
+            return False
+        if tag == "Stock":
+            if hand is not None and hand.stock is not None:
+                return False
+            (hand or self.new_hand(1)).stock = cards
+            return True
+        if tag != "Upcard" or len(cards) != 1 or (hand is not None and hand.upcard_seen):
+            return False
+        hand = hand or self.new_hand(1)
+        hand.upcard, hand.upcard_seen = cards[0], True
+        return True
+
+    def plain_deal(self, hand: _Hand | None, player: str, between: str, dealt: str) -> bool:
+        """:meth:`plain_hand_tag` for ``[Deal]``, on a ``hand`` whose events have not begun."""
+        if not between or not _PLAIN_VALUE_RE.fullmatch(player):
+            return False
+        cards = _plain_cards(dealt)
+        if cards is None:
+            return False
+        if hand is None:
+            hand = self.new_hand(1)
+        for dealt_to, _ in hand.deal:
+            if dealt_to == player:
+                return False
+        hand.deal.append((player, cards))
+        return True
 
     def tag(self, text: str, column: int) -> None:
         """A tag line; ``column`` is its ``[``'s."""
@@ -477,10 +622,18 @@ class _TextReader:
 
     # -- claims ---------------------------------------------------------------------------
 
-    def claim(self, text: str) -> None:
-        res: Any = self.fast_claim(text)
+    def claim(self, text: str, original: str) -> None:
+        """A claim line (``text``: ``original`` without its comment); a plain result, score
+        or next_dealer line is remembered for :meth:`remembered_claim`."""
+        res = self.fast_claim(text)
         if res is None:
-            res = self.parse("claim", text)
+            self.checked_claim(self.parse("claim", text))
+        elif self.checked_claim(res) and self.hand is not None:
+            _remember(_PLAIN_CLAIMS, _PLAIN_CLAIMS_MAX, original, _claimed(self.hand, res))
+
+    def checked_claim(self, res: Any) -> bool:
+        """Apply the claim the grammar's names in ``res`` say; True for result, score and
+        next_dealer, the claims of a hand."""
         word: RecordToken = res["claim"]
         column = word.loc + 1
         if word.text == "final":
@@ -489,7 +642,7 @@ class _TextReader:
             self.close_hand()
             self.final = self.totals(res["totals"])
             self.final_place = Place(self.line, column)
-            return
+            return False
         hand = self.hand
         if hand is None:
             self.fail(f"a {word.text!r} line before the hand's tags; a hand starts with [Hand] "
@@ -513,6 +666,30 @@ class _TextReader:
                 self.fail("the hand has two 'next_dealer' lines", column)
             hand.next_dealer = res["name"].text
         hand.claimed = True
+        return True
+
+    def remembered_claim(self, known: _Claimed) -> bool:
+        """Take a result, score or next_dealer line read before (:data:`_PLAIN_CLAIMS`) as
+        :meth:`feed` would; False, having changed nothing, where it would be an error."""
+        hand = self.hand  # None after the final totals too
+        if hand is None:
+            return False
+        claimed, column = known
+        if type(claimed) is ClaimedResult:
+            if hand.result is not None:
+                return False
+            hand.result = ClaimedResult(claimed.outcome, claimed.winner, claimed.points,
+                                        Place(self.line, column), claimed.reason, claimed.stopped_by)
+        elif type(claimed) is tuple:
+            if hand.score_after is not None:
+                return False
+            hand.score_after = claimed
+        elif type(claimed) is str:
+            if hand.next_dealer is not None:
+                return False
+            hand.next_dealer = claimed
+        hand.claimed = True
+        return True
 
     def fast_claim(self, text: str) -> dict[str, Any] | None:
         """The claim's parts, as the grammar names them, for plain lines; None otherwise."""
@@ -547,10 +724,11 @@ class _TextReader:
         return {"claim": word, "totals": pairs}
 
     def bare(self, name: str) -> bool:
-        """True if ``name`` is a player name written without quotes (cached)."""
-        bare = self.names.get(name)
+        """True if ``name`` is a player name written without quotes (remembered)."""
+        bare = _BARE_NAMES.get(name)
         if bare is None:
-            bare = self.names[name] = _NAME_RE.fullmatch(name) is not None
+            bare = _NAME_RE.fullmatch(name) is not None
+            _remember(_BARE_NAMES, _BARE_NAMES_MAX, name, bare)
         return bare
 
     def totals(self, pairs: Iterable[tuple[RecordToken, int]]) -> tuple[tuple[str, int], ...]:
@@ -593,6 +771,10 @@ class _TextReader:
         """
         if '"' in text:
             return None
+        if column == 1 and len(words) > 3 and (words[1] == "defend" or words[3] in ENDINGS):
+            plain = self.plain_spread(text)
+            if plain is not None:
+                return plain
         name = words[0]
         if not self.bare(name):
             return None
@@ -646,6 +828,31 @@ class _TextReader:
         if i != n or (source == "none" and discard is None and knock is None):
             return None
         return Turn(name, source, card, discard, knock, place)  # type: ignore[arg-type]
+
+    def plain_spread(self, text: str) -> Event | None:
+        """A knock or defence line as the formatter writes it (one space between words, canonical
+        cards), in one match; None sends the line on to the rest of :meth:`fast_event`."""
+        melds: list[Mask] = []
+        knock = _PLAIN_KNOCK_RE.fullmatch(text)
+        if knock is not None:
+            name, source, card, ending, face_down, spread, deadwood = knock.groups()
+            if not self.bare(name) or (spread and not _read_melds(spread[2:-1], melds)):
+                return None
+            cards = CARD_TOKENS
+            return Turn(name, _SOURCE_WORDS[source], None if card == "??" else cards[card],  # type: ignore[arg-type]
+                        None, Knock(ending, None if face_down is None else cards[face_down],  # type: ignore[arg-type]
+                                    tuple(melds), None if deadwood is None else int(deadwood),
+                                    Place(self.line, knock.start(4) + 1)),
+                        Place(self.line, 1))
+        defence = _PLAIN_DEFENCE_RE.fullmatch(text)
+        if defence is None:
+            return None
+        name, spread, layoffs, deadwood = defence.groups()
+        if not self.bare(name) or (spread and not _read_melds(spread[2:-1], melds)):
+            return None
+        laid = tuple((CARD_TOKENS[word[:2]], int(word[3:]) - 1) for word in layoffs.split())
+        return Defence(name, tuple(melds), laid, None if deadwood is None else int(deadwood),
+                       Place(self.line, 1))
 
     def fast_defence(self, words: list[str], name: str, place: Place) -> Defence | None:
         melds: list[Mask] = []
@@ -709,16 +916,22 @@ def read_text(text: str, *, source: str = "", first_line: int = 1, index: int = 
         lines.pop()  # the end of the last line, not a line
     if "\r" in text:
         lines = [line[:-1] if line.endswith("\r") else line for line in lines]
-    remembered, feed = _PLAIN_TURNS.get, reader.feed
+    remembered, claimed, feed = _PLAIN_TURNS.get, _PLAIN_CLAIMS.get, reader.feed
+    events = None  # the events of a hand that may still take some; only a fed line changes it
     for number, line in enumerate(lines, first_line):
         known = remembered(line)
-        if known is not None:  # a plain turn line read before: where a hand's events may go, made here
-            hand = reader.hand  # None before the first hand tag and after the final totals
-            if hand is not None and not hand.claimed:
-                player, drawn_from, card, discard, column = known
-                hand.events.append(Turn(player, drawn_from, card, discard, None, Place(number, column)))
-                continue
-        feed(number, line)
+        if known is not None and events is not None:  # a plain turn line read before, made here
+            player, drawn_from, card, discard, column = known
+            events.append(Turn(player, drawn_from, card, discard, None, Place(number, column)))
+            continue
+        reader.line = number
+        if line[:1] == "[":
+            if not reader.plain_hand_tag(line):
+                feed(number, line)
+        elif (claim := claimed(line)) is None or not reader.remembered_claim(claim):
+            feed(number, line)
+        hand = reader.hand  # None before the first hand tag and after the final totals
+        events = hand.events if hand is not None and not hand.claimed else None
     return reader.finish()
 
 

@@ -1,0 +1,288 @@
+"""The text reader's fast paths for whole lines against the checked path they stand beside.
+
+``read_text`` takes a hand tag line as the formatter writes it (``[Deal "P0" "TC 3S ..."]``,
+``[Stock]``, ``[Upcard]``, ``[Dealer]``, ``[Hand]``) without the tag reader, and a result,
+score or next_dealer line it has read before from its memo; with those switched off every
+such line goes through ``_TextReader.feed``. Both must read every text the same: the record
+with every place, or the same error at the same line and column.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ginref.errors import RecordError
+from ginref.notation import CARD_NAMES
+from ginref.records import format_text, read_text
+from ginref.records import text as text_module
+from ginref.records.lexicon import RecordToken
+from ginref.records.text import _PLAIN_CLAIMS, _PLAIN_TURNS, _SHORT_TAGS, _plain_cards, _TextReader
+from ginref.rules import PRESET_NAMES
+from tests.support.randomplay import random_game, random_hand
+
+SAMPLES = Path(__file__).resolve().parents[2] / "samples" / "records"
+
+
+def read_whole(text: str) -> str:
+    """The record read from ``text`` with every field and place (equality leaves places out),
+    or its error with line and column."""
+    try:
+        return repr(read_text(text, source="x", first_line=3))
+    except RecordError as exc:
+        return f"{exc} @ {exc.line}:{exc.column}"
+
+
+def checked_only(text: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    """``text`` read with no fast path for whole lines and nothing remembered."""
+    for memo in (_PLAIN_TURNS, _PLAIN_CLAIMS, _SHORT_TAGS):
+        memo.clear()
+    with monkeypatch.context() as patch:
+        patch.setattr(_TextReader, "plain_hand_tag", lambda self, text: False)
+        patch.setattr(text_module, "_remember", lambda *_: None)
+        return read_whole(text)
+
+
+def twice(text: str) -> list[str]:
+    """``text`` read as it comes and again, its lines remembered by then."""
+    return [read_whole(text), read_whole(text)]
+
+
+def games(seed: int) -> list[str]:
+    out = []
+    for i, name in enumerate(PRESET_NAMES):
+        out.append(format_text(random_hand(seed * 100 + i, name)))
+        out.append(format_text(random_game(seed * 100 + i, name, max_hands=3)))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_plain_tags_and_the_checked_path_agree_on_games(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    for text in games(seed):
+        assert twice(text) == [checked_only(text, monkeypatch)] * 2
+
+
+def test_they_agree_on_the_samples(monkeypatch: pytest.MonkeyPatch) -> None:
+    texts = [path.read_text(encoding="utf-8") for path in sorted(SAMPLES.rglob("*.gin"))]
+    assert len(texts) > 3
+    for text in texts:
+        assert twice(text) == [checked_only(text, monkeypatch)] * 2
+
+
+HAND_TAGS = [
+    '[Hand "1"]', '[Hand "007"]', '[Hand "0"]', '[Hand "1234567890123456"]', '[Hand "x"]', '[Hand "1" "2"]',
+    '[Dealer "Ann"]', '[Dealer "Bo"]', '[Dealer "A#n"]', '[Dealer "Ann" "Bo"]', '[Dealer "Cy"]',
+    '[Deal "Ann" "AC 2C 3C 4C 5C 6C 7C 8C 9C TC"]', '[Deal "Bo" "AD 2D 3D 4D 5D 6D 7D 8D 9D TD"]',
+    '[Deal "Bo" "AD 2D 3D 4D 5D 6D 7D 8D 9D"]', '[Deal "Ann" "AC AC 3C"]', '[Deal "Ann" "ac 10C 3C"]',
+    '[Deal "Ann" "AC  2C"]', '[Deal "Ann" "AC 2C "]', '[Deal "Ann" "AC XX"]', '[Deal "Ann"]',
+    '[Deal "Ann" "AC" "2C"]', '[Deal "Ann" "AC\xa02C"]', '[Deal "é" "JS"]', '[Deal "" "AC"]',
+    '[Upcard "JC"]', '[Upcard "JC QC"]', '[Upcard "J"]', '[Upcard "JC" "QC"]', '[Upcard "jc"]',
+    '[Stock "KC QC JD"]', '[Stock "KC"]', '[Stock "KC KC"]', '[Stock "KC  QC"]', '[Stock "KC" "QC"]',
+]
+OTHER_LINES = [
+    '[Rules "standard"]', '[Players "Ann" "Bo"]', '[Event "x"]', "", "# a comment",
+    "Ann take JC discard TC", "Bo draw KC discard 9D", "Ann pass", "Bo pass", "result void",
+    "score Ann 0 Bo 0", "next_dealer Ann", "final Ann 0 Bo 0", "result knock Ann 12", "result gin Bo",
+    "result tie", "score Ann 25 Bo 0", "score Ann 1", "score Ann 1 Ann 2", "next_dealer Bo", "next_dealer",
+    "result undercut Bo 30", " result tie", "\tscore Ann 0 Bo 0", "result tie # c", "final Ann 10 Bo 0",
+]
+_EDITS = st.sampled_from(["", " ", "\t", " # c", "\r", "x", '"', "\\"])
+LINE = st.one_of(
+    st.sampled_from(HAND_TAGS),
+    st.sampled_from(OTHER_LINES),
+    st.tuples(st.sampled_from(HAND_TAGS), _EDITS, _EDITS).map(lambda p: p[1] + p[0] + p[2]),
+    st.tuples(st.sampled_from(HAND_TAGS), st.integers(0, 40), _EDITS).map(
+        lambda p: p[0][: p[1]] + p[2] + p[0][p[1] + 1 :]
+    ),
+)
+"""Hand tag lines as written and changed every way, among the other lines of a record"""
+
+
+HEAD = '[Rules "standard"]\n[Players "Ann" "Bo"]\n'
+DEALT = HEAD + '[Dealer "Bo"]\n[Deal "Ann" "AC 2C"]\n'
+TAG_ORDERS = [
+    # each plain tag line where it reads and where it is an error: the checked path decides those
+    DEALT + '[Deal "Bo" "3C"]\n[Upcard "JC"]\n[Stock "KC QC"]\nAnn pass\n',
+    DEALT + 'Ann pass\n[Deal "Bo" "3C"]\n',
+    DEALT + 'Ann pass\n[Stock "3C"]\n',
+    DEALT + 'Ann pass\n[Upcard "3C"]\n',
+    DEALT + 'Ann pass\n[Dealer "Ann"]\n[Upcard "3C"]\n',
+    DEALT + 'result void\n[Upcard "3C"]\n',
+    DEALT + 'result void\n[Dealer "Ann"]\n',
+    DEALT + 'result void\nfinal Ann 0 Bo 0\n[Dealer "Ann"]\n',
+    DEALT + 'result void\nfinal Ann 0 Bo 0\n[Stock "3C"]\n',
+    DEALT + 'result void\nfinal Ann 0 Bo 0\n[Hand "2"]\n',
+    DEALT + 'result void\nscore Ann 0 Bo 0\nnext_dealer Ann\n[Dealer "Ann"]\nresult void\nscore Ann 0 Bo 0\n',
+    DEALT + 'result void\nresult void\n',
+    DEALT + 'score Ann 0 Bo 0\nscore Ann 0 Bo 0\n',
+    DEALT + 'next_dealer Ann\nnext_dealer Ann\n',
+    DEALT + 'result void\nfinal Ann 0 Bo 0\nresult void\n',
+    DEALT + 'result void\nfinal Ann 0 Bo 0\nscore Ann 0 Bo 0\n',
+    HEAD + 'result void\n[Dealer "Bo"]\n',
+    'score Ann 0 Bo 0\n' + HEAD,
+    DEALT + 'result void # why\nscore Ann 0 Bo 0\t\nnext_dealer\tAnn\n',
+    DEALT + '[Deal "Ann" "3C"]\n',
+    DEALT + '[Upcard "3C"]\n[Upcard "4C"]\n',
+    DEALT + '[Stock "3C"]\n[Stock "4C"]\n',
+    DEALT + '[Dealer "Ann"]\n[Deal "Ann" "3C"]\n',
+    HEAD + '[Hand "1"]\nAnn pass\n[Dealer "Bo"]\n',
+    HEAD + '[Hand "1"]\n[Hand "2"]\n[Dealer "Bo"]\n',
+    HEAD + '[Upcard "3C"]\n[Stock "4C"]\n[Deal "Ann" "5C"]\n[Dealer "Bo"]\n[Dealer "Ann"]\n',
+    '[Dealer "Bo"]\n[Deal "Ann" "AC 2C"]\n' + HEAD,
+    '[Stock "4C"]\n' + HEAD,
+    '\n# only a comment\n[Hand "1"]\n' + HEAD,
+]
+
+
+@pytest.mark.parametrize("text", TAG_ORDERS)
+def test_they_agree_wherever_a_tag_or_claim_stands(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert twice(text) == [checked_only(text, monkeypatch)] * 2
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(LINE, max_size=14), st.sampled_from(["", HEAD, DEALT]))
+def test_they_agree_on_any_order_of_lines(lines: list[str], head: str) -> None:
+    text = head + "\n".join(lines) + "\n"
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        expected = checked_only(text, monkeypatch)
+    assert twice(text) == [expected] * 2
+
+
+def test_the_plain_tag_path_is_taken() -> None:
+    """Without this the comparisons above would compare the checked path with itself."""
+    taken = 0
+    original = _TextReader.plain_hand_tag
+
+    def counting(self: _TextReader, text: str) -> bool:
+        nonlocal taken
+        took = original(self, text)
+        taken += took
+        return took
+
+    _TextReader.plain_hand_tag = counting  # type: ignore[method-assign]
+    try:
+        read_text(games(0)[0])
+    finally:
+        _TextReader.plain_hand_tag = original  # type: ignore[method-assign]
+    assert taken >= 5
+
+
+def test_claims_are_remembered_and_bounded() -> None:
+    """The remembered claims are taken (else the comparisons above compare the checked path with
+    itself) and their memo stays bounded, whatever the scores."""
+    _PLAIN_CLAIMS.clear()
+    for points in range(text_module._PLAIN_CLAIMS_MAX + 50):
+        read_text(DEALT + f"result knock Ann {points}\nscore Ann {points} Bo 0\n")
+        assert len(_PLAIN_CLAIMS) <= text_module._PLAIN_CLAIMS_MAX
+    taken = 0
+    original = _TextReader.remembered_claim
+
+    def counting(self: _TextReader, known: object) -> bool:
+        nonlocal taken
+        took = original(self, known)  # type: ignore[arg-type]
+        taken += took
+        return took
+
+    claims = DEALT + "result knock Ann 7\nscore Ann 7 Bo 0\n"
+    read_text(claims)
+    _TextReader.remembered_claim = counting  # type: ignore[method-assign]
+    try:
+        read_text(claims)
+    finally:
+        _TextReader.remembered_claim = original  # type: ignore[method-assign]
+    assert taken == 2
+
+
+def spread_lines() -> list[str]:
+    """Knock and defence lines of random games, the lines whose melds the fast path reads."""
+    lines = [
+        line for text in games(0) + games(1) for line in text.splitlines()
+        if not line.startswith("result")
+        and any(f" {word} " in line for word in ("knock", "gin", "big_gin", "defend"))
+    ]
+    assert len(lines) > 20
+    return lines
+
+
+SPREADS = spread_lines()
+_SPREAD_PIECES = st.sampled_from(
+    ["[", "]", " ", "\t", "  ", "3D", "10d", "3D]", "[3D", ">", "2", "deadwood", ""]
+)
+SPREAD_LINE = st.tuples(st.sampled_from(SPREADS), st.lists(st.tuples(st.integers(0, 80), _SPREAD_PIECES,
+                                                                      st.integers(0, 2)), max_size=3))
+"""A knock or defence line with up to three cuts, each taking 0 to 2 characters out and putting a piece in"""
+
+
+def edited(line: str, edits: list[tuple[int, str, int]]) -> str:
+    for at, piece, cut in edits:
+        line = line[:at] + piece + line[at + cut :]
+    return line
+
+
+@settings(max_examples=1500, deadline=None)
+@given(SPREAD_LINE)
+def test_a_spread_the_fast_path_reads_is_the_grammars(case: tuple[str, list[tuple[int, str, int]]]) -> None:
+    line = edited(*case)
+    reader = _TextReader("x", 0)
+    reader.line = 4
+    column = len(line) - len(line.lstrip()) + 1
+    fast = reader.fast_event(line, line.split(), column) if line.strip() else None
+    if fast is None:
+        return
+    slow = reader.parsed_event(line)
+    assert repr(fast) == repr(slow), line
+
+
+def test_spreads_are_read_by_the_fast_path() -> None:
+    """Every knock and defence of the games, in one match (``plain_spread``) and by the words."""
+    reader = _TextReader("x", 0)
+    reader.line = 4
+    assert all(reader.plain_spread(line) is not None for line in SPREADS)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_TextReader, "plain_spread", lambda self, text: None)
+        assert all(reader.fast_event(line, line.split(), 1) is not None for line in SPREADS)
+
+
+@pytest.mark.parametrize("line", SPREADS)
+def test_one_match_reads_a_spread_as_the_grammar(line: str) -> None:
+    reader = _TextReader("x", 0)
+    reader.line = 4
+    assert repr(reader.plain_spread(line)) == repr(reader.parsed_event(line))
+
+
+CARD_PIECES = st.sampled_from(["TC", "3S", "AD", "KH", "tc", "10C", "T", "C", " ", "  ", "\t", "X", "\xa0"])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(CARD_PIECES, max_size=12).map("".join))
+def test_plain_cards_read_as_the_tag_reader_reads_them(text: str) -> None:
+    plain = _plain_cards(text)
+    if plain is not None:
+        assert plain == _TextReader("x", 0).cards(RecordToken(0, text))
+
+
+def test_plain_cards_take_every_card_and_nothing_unusual() -> None:
+    assert _plain_cards(" ".join(CARD_NAMES)) == tuple(range(52))
+    assert _plain_cards("KS KS") == (51, 51)  # the referee reports a repeat
+    for text in ["", "TC ", " TC", "TC  3S", "tc", "10C", "TC\t3S", "TX", "T"]:
+        assert _plain_cards(text) is None, text
+
+
+def test_every_space_of_a_spread_counts() -> None:
+    """Each space of a knock or defence taken out, doubled or made a tab: what the fast path
+    still reads, the grammar reads the same."""
+    reader = _TextReader("x", 0)
+    reader.line = 4
+    compared = 0
+    for line in SPREADS[:30]:
+        for at in (i for i, ch in enumerate(line) if ch == " "):
+            for space in ("", "  ", "\t"):
+                variant = line[:at] + space + line[at + 1 :]
+                fast = reader.fast_event(variant, variant.split(), 1)
+                if fast is not None:
+                    assert repr(fast) == repr(reader.parsed_event(variant)), variant
+                    compared += 1
+    assert compared > 100
