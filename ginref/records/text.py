@@ -116,6 +116,8 @@ _SHORT_TAG_RE = re.compile(
 _ODD_SPACE_RE = re.compile(r'"(?:[^"\\]|\\.)*(?:"|$)|([^\S \t])')
 """White space the format does not separate words with (the group): an error outside quotes, part
 of a value inside, so the match steps over quoted text (to the line's end if it is not closed)"""
+
+
 def _card_table(part: Callable[[int], int], letter: int) -> bytes:
     """A ``bytes.translate`` table from one letter of each canonical card name to ``part`` of
     its number; 255 for any other byte."""
