@@ -396,7 +396,10 @@ def _parallel(
     _warm_up()
     # What is loaded by now lives as long as the batch: garbage collection need not walk it
     # again and again, here or in the workers that inherit it (nor write to its pages there).
-    gc.freeze()
+    # A caller's own freeze (``ginref``'s main has one) is left as it is, and so is its heap.
+    freezing = gc.get_freeze_count() == 0
+    if freezing:
+        gc.freeze()
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=set_worker, initargs=(rules,))
     try:
         yield from run_batch(work, _PoolRunner(pool), in_flight=jobs * 3, ahead=jobs * 2, progress=progress)
@@ -404,7 +407,8 @@ def _parallel(
         _stop(pool)
         raise
     finally:
-        gc.unfreeze()
+        if freezing:
+            gc.unfreeze()
     pool.shutdown()
 
 

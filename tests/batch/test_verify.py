@@ -109,6 +109,24 @@ def test_library_parallel_equals_serial_with_small_chunks() -> None:
     assert serial == parallel
 
 
+@pytest.mark.parametrize("frozen_before", [False, True])
+def test_a_parallel_batch_leaves_the_callers_garbage_collector_as_it_found_it(frozen_before: bool) -> None:
+    """The batch freezes its heap for the workers (gc.freeze) only when nothing is frozen: a
+    caller's own freeze, and what it left unfrozen, stay as they were."""
+    import gc
+
+    assert gc.get_freeze_count() == 0
+    if frozen_before:
+        gc.freeze()
+    before = gc.get_freeze_count()
+    try:
+        results = [r.status for r in verify([str(SAMPLES)], jobs=2, chunk=3, shard_bytes=1 << 12)]
+        assert len(results) > 20
+        assert gc.get_freeze_count() == before
+    finally:
+        gc.unfreeze()
+
+
 def test_a_parallel_batch_stopped_early_leaves_no_pool_thread_and_no_worker() -> None:
     """Stopping (Ctrl-C, a closed pipe) once left the pool's manager thread ending while Python
     exited, and the exit hook of concurrent.futures then wrote to the pipe that thread had just
