@@ -233,15 +233,14 @@ def best_defence(
     """
     defender = hand_mask(defender)
     system = MeldSystem.from_rules(rules)
-    if not allow_layoffs or not knocker_melds:
-        return DefenderResponse(best_arrangement(defender, system), ())
-    masks = [meld.mask for meld in knocker_melds]
-    if rules.defender_layoff_mode == "meld_first":
+    if allow_layoffs and knocker_melds and rules.defender_layoff_mode == "meld_first":
+        masks = [meld.mask for meld in knocker_melds]
         points, arrangement, choice = _meld_first_search(defender, masks, rules, system)
         left = Arrangement(arrangement.melds, arrangement.deadwood & ~_union(choice), points)
         return DefenderResponse(left, _layoff_list(knocker_melds, choice))
-    _, choice = _joint_search(defender, masks, rules.layoff_chaining, system)
-    return _joint_response(defender, knocker_melds, choice, system)
+    _, choice = least_defence(defender, [meld.mask for meld in knocker_melds], rules, system,
+                              allow_layoffs=allow_layoffs)
+    return best_defence_from(defender, knocker_melds, choice, rules, system, allow_layoffs=allow_layoffs)
 
 
 def best_defence_from(
@@ -249,17 +248,12 @@ def best_defence_from(
     system: MeldSystem, *, allow_layoffs: bool = True,
 ) -> DefenderResponse:
     """:func:`best_defence`, given the ``choice`` :func:`least_defence` made for the same hand,
-    melds and rules: the referee asks for both, and the joint search then runs once."""
+    melds and rules: the referee asks for both, and the defence search then runs once. The
+    cards laid off are the choice's; the rest is melded as :func:`best_arrangement` melds it."""
     if not allow_layoffs or not knocker_melds:
         return DefenderResponse(best_arrangement(defender, system), ())
     if rules.defender_layoff_mode == "meld_first":  # its arrangement is the search's, not rebuilt
         return best_defence(defender, knocker_melds, rules, allow_layoffs=allow_layoffs)
-    return _joint_response(defender, knocker_melds, choice, system)
-
-
-def _joint_response(
-    defender: Mask, knocker_melds: Sequence[Meld], choice: tuple[Mask, ...], system: MeldSystem
-) -> DefenderResponse:
     arrangement = best_arrangement(defender & ~_union(choice), system)
     return DefenderResponse(arrangement, _layoff_list(knocker_melds, choice))
 
