@@ -62,6 +62,7 @@ __all__ = [
     "next_dealer",
     "score_entries",
     "tally",
+    "two_players",
 ]
 
 HAND_OUTCOMES = ("knock", "gin", "big_gin", "undercut", "tie", "void", "illegal_knock")
@@ -217,14 +218,18 @@ def _names(players: tuple[str, str]) -> str:
     return f"{players[0]!r} and {players[1]!r}"
 
 
+def two_players(players: Sequence[object]) -> bool:
+    """Whether ``players`` can play a game: two different names of text. The one home of the
+    rule: the tally, the referee and the report ask here (:func:`_explain_players` words why not)."""
+    if len(players) != 2:
+        return False
+    first, second = players
+    return isinstance(first, str) and isinstance(second, str) and first != second and first != "" != second
+
+
 def _check_players(players: Sequence[str], first_dealer: str | None) -> tuple[str, str]:
-    if type(players) is tuple and len(players) == 2:
-        a, b = players
-        if (
-            type(a) is str and type(b) is str and a and b and a != b
-            and (first_dealer is None or first_dealer in players)
-        ):
-            return players
+    if type(players) is tuple and two_players(players) and (first_dealer is None or first_dealer in players):
+        return players
     return _explain_players(players, first_dealer)
 
 

@@ -31,12 +31,13 @@ import msgspec
 from ginref.batch.results import BatchSummary, RecordResult, check_decoded
 from ginref.batch.run import checked_here
 from ginref.errors import GinrefError
+from ginref.game import two_players
 from ginref.records.io import Decoded, ReadProgress, decoded
 from ginref.records.model import GameRecord, InputForm, Turn
 from ginref.referee import Verdict
 from ginref.referee.findings import Finding
 from ginref.referee.state import WALL_ENDS
-from ginref.referee.verdict import HandVerdict, two_players
+from ginref.referee.verdict import HandVerdict
 from ginref.rules import Rules
 
 __all__ = ["GROUPS", "Audit", "BatchReport", "Group", "KnockRisks", "PlayerReport", "WeighedResult",

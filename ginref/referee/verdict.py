@@ -34,7 +34,6 @@ Rulings where the sources are silent (see ``shared/rules/VARIANTS.md``):
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
 
 import msgspec
 
@@ -215,14 +214,6 @@ def _meld_names(mask: Mask) -> list[str]:
 # -- rules ------------------------------------------------------------------------------
 
 
-def two_players(players: Sequence[object]) -> bool:
-    """Whether a record's players can be ruled on: two different names of text."""
-    if len(players) != 2:
-        return False
-    first, second = players
-    return isinstance(first, str) and isinstance(second, str) and first != second and first != "" != second
-
-
 Ruled = tuple[Rules, MeldSystem, tuple[str, ...]]
 
 
@@ -288,7 +279,7 @@ def adjudicate(record: GameRecord, rules: Rules | None = None) -> Verdict:
     else:
         system = MeldSystem.from_rules(rules)
     players = record.players
-    if not two_players(players):
+    if not game.two_players(players):
         findings.append(finding(FindingCode.UNKNOWN_PLAYER,
                                  f"a record needs two different players, got {tuple(players)!r}",
                                  record.place, -1))
