@@ -181,7 +181,6 @@ class KnockSteps(HandState):
             or (ending == "gin" and rules.layoff_on_gin)
             or (ending == "big_gin" and rules.layoff_on_big_gin)
         )
-        knocker_melds = tuple(Meld(m) for m in self.melds)
         if event is not None and event.player != defender:
             if event.player in players:
                 self.add(FindingCode.WRONG_TURN,
@@ -212,7 +211,7 @@ class KnockSteps(HandState):
             result.defender_cards = self.held[q] & ~laid
         else:
             result.defence_recorded = True
-            declared = self.declared_defence(q, event, knocker_melds, allow)
+            declared = self.declared_defence(q, event, tuple([Meld(m) for m in self.melds]), allow)
             if declared is None:
                 return
             dw, own, layoffs = declared
