@@ -328,6 +328,17 @@ def read_text_stream(stream: IO[bytes], where: str, *, limit: int = MAX_TEXT_FIL
         ) from None
 
 
+def _mode_for(target: str) -> int:
+    """The permissions ``target`` gets: its own if it exists, else what any new file gets under
+    the umask (a temporary file is made private, 0600, which a report or a converted record is not)."""
+    try:
+        return stat.S_IMODE(os.stat(target).st_mode)
+    except OSError:
+        umask = os.umask(0o022)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
 @contextlib.contextmanager
 def atomic_output(path: str | os.PathLike[str], *, encoding: str = "utf-8") -> Iterator[IO[str]]:
     """A text stream whose content replaces ``path`` only if the block completes.
@@ -365,6 +376,7 @@ def atomic_output(path: str | os.PathLike[str], *, encoding: str = "utf-8") -> I
     try:
         with os.fdopen(fd, "w", encoding=encoding) as out:
             yield out
+        os.chmod(temp, _mode_for(target))
         os.replace(temp, target)
     except OSError as exc:
         with contextlib.suppress(OSError):

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import stat
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -111,6 +114,31 @@ def test_refuses_to_overwrite_its_input(tmp_path: Path) -> None:
     path.write_text(KNOCK.read_text(encoding="utf-8"), encoding="utf-8")
     code, _, err = run("convert", str(path), "-o", str(path))
     assert code == 2 and "overwrite" in err
+
+
+@pytest.fixture
+def umask_027() -> Iterator[None]:
+    old = os.umask(0o027)
+    yield
+    os.umask(old)
+
+
+@pytest.mark.usefixtures("umask_027")
+def test_a_new_output_file_gets_the_umask_permissions_not_a_temporary_files(tmp_path: Path) -> None:
+    out = tmp_path / "x.json"
+    code, _, err = run("convert", str(KNOCK), "-o", str(out))
+    assert (code, err) == (0, "")
+    assert stat.S_IMODE(out.stat().st_mode) == 0o640
+
+
+@pytest.mark.usefixtures("umask_027")
+def test_a_replaced_output_file_keeps_its_permissions(tmp_path: Path) -> None:
+    out = tmp_path / "x.json"
+    out.write_text("old", encoding="utf-8")
+    out.chmod(0o604)
+    code, _, err = run("convert", str(KNOCK), "-o", str(out))
+    assert (code, err) == (0, "") and out.read_text(encoding="utf-8") != "old"
+    assert stat.S_IMODE(out.stat().st_mode) == 0o604
 
 
 def test_unknown_option_is_a_usage_error() -> None:
