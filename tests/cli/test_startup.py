@@ -3,8 +3,10 @@ modules ``ginref analyze HAND`` imports, in a real process."""
 
 from __future__ import annotations
 
+import site
 import subprocess
 import sys
+from pathlib import Path
 
 import click
 import pytest
@@ -12,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tabulate import tabulate
 
+import ginref
 from ginref.cli import cli
 from ginref.cli.app import COMMANDS
 from ginref.render import _plain_cells, _plain_table, _table
@@ -66,14 +69,18 @@ def test_only_plain_tables_skip_tabulate(rows: list[list[object]], headers: list
 
 
 def _modules_after(*args: str) -> set[str]:
+    """The modules a command loads, in a process that reads no ``.pth`` file, as under a plain
+    install (an editable install's finder imports pathlib, say)."""
+    paths = [str(Path(ginref.__file__).parents[1]), *site.getsitepackages()]
     code = (
         "import sys\n"
+        f"sys.path[:0] = {paths!r}\n"
         "from ginref.cli import main\n"
         f"sys.argv = ['ginref', *{list(args)!r}]\n"
         "try:\n    main()\nexcept SystemExit as exit:\n    assert not exit.code, exit.code\n"
         "print(' '.join(sorted(sys.modules)), file=sys.stderr)\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    done = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, check=True)
     return set(done.stderr.split())
 
 
@@ -82,6 +89,7 @@ def test_a_one_hand_analysis_loads_no_table_library(args: tuple[str, ...]) -> No
     loaded = _modules_after(*args)
     assert "ginref.analysis" in loaded  # the command ran
     assert not {"tabulate", "importlib.metadata", "ginref.records", "ginref.batch"} & loaded
+    assert "pathlib" not in loaded  # only a rules file needs it
     assert not {"ginref.cli.games", "ginref.cli.records", "ginref.cli.report"} & loaded  # no other command's
 
 
