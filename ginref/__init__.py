@@ -27,7 +27,9 @@ documents each name):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+TYPE_CHECKING = False
+"""``typing.TYPE_CHECKING`` without importing typing here: the command line imports it
+with the garbage collector paused (:mod:`ginref.cli.importing`), along with click."""
 
 # Names are imported on first use, so `ginref COMMAND` loads only what it needs.
 _EXPORTS = {
@@ -97,6 +99,8 @@ _SUBMODULES = frozenset({"batch", "records", "referee"})
 name is also a submodule's name, so ``ginref.X`` means one thing whatever was imported first."""
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from ginref.advice import Advice, KnockOption, advise
     from ginref.analysis import DiscardOption, HandAnalysis, analyze
     from ginref.batch import BatchSummary, RecordResult, verify

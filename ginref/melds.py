@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import functools
 import itertools
+import os
 import sys
 import zlib
 from collections.abc import Iterable, Sequence
 from enum import Enum
 from functools import cached_property
-from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
 import msgspec
@@ -401,10 +401,11 @@ CACHED_SYSTEMS = 8
 the standard system's are kept for good."""
 
 
-STANDARD_TABLES_FILE = Path(__file__).with_name("standard_tables.bin")
+STANDARD_TABLES_FILE = os.path.join(os.path.dirname(__file__), "standard_tables.bin")
 """The standard system's tables as :meth:`_Tables.saved` writes them (``python
 tools/meld_tables.py``): read in well under a millisecond where computing takes 45 ms
-of every command's start-up. A test checks that they equal the computed tables."""
+of every command's start-up. A test checks that they equal the computed tables. A path
+as text: :mod:`pathlib` and what it imports are 14 M instructions of a one-hand command."""
 
 
 @functools.lru_cache(maxsize=CACHED_SYSTEMS)
@@ -417,7 +418,8 @@ def _built_tables(system: MeldSystem, saved: bytes | None = None) -> _Tables:
 
 def _saved_standard_tables() -> bytes | None:
     try:
-        return STANDARD_TABLES_FILE.read_bytes()
+        with open(STANDARD_TABLES_FILE, "rb") as saved:
+            return saved.read()
     except OSError:  # not shipped (a bare source copy): the tables are computed
         return None
 

@@ -17,6 +17,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ginref.melds import STANDARD_SYSTEM, STANDARD_TABLES_FILE, _built_tables
 
+TABLES_FILE = Path(STANDARD_TABLES_FILE)
+
 
 def computed() -> bytes:
     return _built_tables.__wrapped__(STANDARD_SYSTEM, None).saved()
@@ -28,12 +30,12 @@ def main() -> int:
     args = parser.parse_args()
     data = computed()
     if args.check:
-        fresh = STANDARD_TABLES_FILE.is_file() and STANDARD_TABLES_FILE.read_bytes() == data
+        fresh = TABLES_FILE.is_file() and TABLES_FILE.read_bytes() == data
         state = "up to date" if fresh else "stale: run python tools/meld_tables.py"
-        print(f"{STANDARD_TABLES_FILE.name} is {state}")
+        print(f"{TABLES_FILE.name} is {state}")
         return 0 if fresh else 1
-    STANDARD_TABLES_FILE.write_bytes(data)
-    print(f"wrote {STANDARD_TABLES_FILE} ({len(data):,} bytes)")
+    TABLES_FILE.write_bytes(data)
+    print(f"wrote {TABLES_FILE} ({len(data):,} bytes)")
     return 0
 
 

@@ -17,6 +17,7 @@ from typing import Any
 import click
 
 from ginref.cli.exits import UsageLine
+from ginref.cli.importing import loading
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 80}
 COMPLETE_VAR = "_GINREF_COMPLETE"
@@ -46,7 +47,9 @@ class GinrefGroup(click.Group):
         if cmd_name in self.commands or cmd_name not in COMMANDS:
             return self.commands.get(cmd_name)
         module, name = COMMANDS[cmd_name]
-        command: click.Command = getattr(importlib.import_module(f"ginref.cli.{module}"), name)
+        with loading():
+            loaded = importlib.import_module(f"ginref.cli.{module}")
+        command: click.Command = getattr(loaded, name)
         return command
 
     def make_context(

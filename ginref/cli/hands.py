@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -29,6 +28,8 @@ from ginref.errors import GinrefError
 from ginref.rules import Rules
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from ginref.analysis import HandAnalysis
 
 

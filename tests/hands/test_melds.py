@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import random
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -339,7 +340,7 @@ def test_the_shipped_standard_tables_are_the_computed_ones() -> None:
     from ginref import melds
 
     computed = melds._built_tables.__wrapped__(melds.STANDARD_SYSTEM, None)
-    assert melds.STANDARD_TABLES_FILE.read_bytes() == computed.saved()
+    assert Path(melds.STANDARD_TABLES_FILE).read_bytes() == computed.saved()
     loaded = melds._STANDARD_TABLES
     assert loaded.best == computed.best
     assert loaded.capable == computed.capable
@@ -350,7 +351,7 @@ def test_the_shipped_standard_tables_are_the_computed_ones() -> None:
 def _damaged() -> bytes:
     from ginref import melds
 
-    data = bytearray(melds.STANDARD_TABLES_FILE.read_bytes())
+    data = bytearray(Path(melds.STANDARD_TABLES_FILE).read_bytes())
     data[100] ^= 1
     return bytes(data)
 

@@ -31,7 +31,7 @@ LAYERS: dict[str, float] = {
     "batch.results": 9, "batch.tasks": 9.02, "batch.run": 9.04, "batch.cluster": 9.06, "batch": 9.08,
     "advice": 9.4, "batch.report": 9.45,
     "render": 10, "plot": 10.5,
-    "cli.exits": 11, "cli.options": 11.05, "cli.output": 11.05,
+    "cli.exits": 11, "cli.importing": 11, "cli.options": 11.05, "cli.output": 11.05,
     "cli.hands": 11.1, "cli.games": 11.1, "cli.records": 11.1, "cli.report": 11.15,
     "cli.app": 11.2, "cli.process": 11.3, "cli": 11.4, "__init__": 11, "__main__": 12,
 }
