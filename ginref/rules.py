@@ -16,14 +16,11 @@ for this upcard, is the hand doubled); game logic lives in the modules that use 
 
 from __future__ import annotations
 
-import dataclasses
 import functools
-import operator
 import os
 import re
 import sys
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Literal, get_args, get_origin
 
 import msgspec
@@ -66,12 +63,15 @@ _SPADES = 3
 _OFF = "off"
 
 
-@dataclass(frozen=True, slots=True, repr=False, eq=False)  # both written below
-class Rules:
+class Rules(msgspec.Struct, frozen=True):
     """One rule set. Defaults are the ``standard`` preset (seed 000: Pagat/Bicycle).
 
-    Build variants with :func:`dataclasses.replace` or :func:`with_overrides`, never by
-    mutation. Per-hand facts such as the Oklahoma upcard belong to the hand record and
+    Build variants with :func:`with_overrides` (which also records them in ``overrides``)
+    or ``msgspec.structs.replace`` (``copy.replace`` from Python 3.13), never by mutation;
+    either checks every knob. A frozen Struct, not a dataclass: ``dataclasses`` compiles
+    the methods it writes at every import, 11 M instructions of a start-up for 37 fields.
+
+    Per-hand facts such as the Oklahoma upcard belong to the hand record and
     are passed to the predicates (:meth:`knock_limit_for`, :meth:`is_spade_doubled`).
     """
 
@@ -210,17 +210,6 @@ class Rules:
         """True when a hand is the whole match (``game_target == 0``)."""
         return self.game_target == 0
 
-    def __eq__(self, other: object) -> bool:
-        """Field by field, as the dataclass would compare. ``dataclasses`` compiles each method
-        it writes from source at every import: for 37 fields its ``__eq__`` and ``__hash__``
-        (and the ``__repr__`` this class replaces) cost 5 M instructions of every start-up."""
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return _field_values(self) == _field_values(other)
-
-    def __hash__(self) -> int:
-        return hash(_field_values(self))
-
     def __repr__(self) -> str:
         """``find_rules('hoyle')``, or ``with_overrides(find_rules('hoyle'), {'gin_bonus': 30})``:
         what gives this value back; field by field for rules built some other way."""
@@ -231,7 +220,7 @@ class Rules:
             changes = {knob: getattr(self, knob) for knob, _ in self.overrides}
             if with_overrides(preset, changes) == self:
                 return f"with_overrides(find_rules({self.name!r}), {changes!r})"
-        fields = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in dataclasses.fields(self))
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__struct_fields__)
         return f"Rules({fields})"
 
     @property
@@ -257,10 +246,6 @@ class Rules:
             out[knob] = _json_value(getattr(self, knob))
         out["overrides"] = {knob: _json_value(getattr(self, knob)) for knob, _ in self.overrides}
         return out
-
-
-_field_values = operator.attrgetter(*(f.name for f in dataclasses.fields(Rules)))
-"""a rule set's fields in order, as a tuple: what it compares and hashes by"""
 
 
 KNOB_MEANINGS: Mapping[str, str] = {
@@ -404,9 +389,9 @@ def _knob_spec(name: str, annotation: object) -> _Knob:
 
 
 _KNOBS: dict[str, _Knob] = {
-    f.name: _knob_spec(f.name, f.type)
-    for f in dataclasses.fields(Rules)
-    if f.name not in _NOT_KNOBS
+    name: _knob_spec(name, Rules.__annotations__[name])
+    for name in Rules.__struct_fields__
+    if name not in _NOT_KNOBS
 }
 KNOB_NAMES: tuple[str, ...] = tuple(_KNOBS)
 """Every knob, in schema order (the order of the fields)."""
@@ -445,7 +430,7 @@ STANDARD = Rules(
 
 _PRESET_LIST: tuple[Rules, ...] = (
     STANDARD,
-    dataclasses.replace(
+    msgspec.structs.replace(
         STANDARD,
         name="hoyle",
         aliases=("tallynight",),
@@ -457,7 +442,7 @@ _PRESET_LIST: tuple[Rules, ...] = (
         big_gin_bonus=31,
         illegal_knock="accept_or_refuse",
     ),
-    dataclasses.replace(
+    msgspec.structs.replace(
         STANDARD,
         name="cardhearth",
         description="CardHearth (seed 004): no upcard ritual, gin 25, undercut 25, "
@@ -469,7 +454,7 @@ _PRESET_LIST: tuple[Rules, ...] = (
         box_bonus=0,
         shutout="none",
     ),
-    dataclasses.replace(
+    msgspec.structs.replace(
         STANDARD,
         name="oklahoma",
         description="standard plus Oklahoma: the first upcard sets the knock limit "
@@ -479,20 +464,20 @@ _PRESET_LIST: tuple[Rules, ...] = (
         spade_double_boxes=False,
         game_target=150,
     ),
-    dataclasses.replace(
+    msgspec.structs.replace(
         STANDARD,
         name="hollywood",
         description="standard play scored as three simultaneous games (Hollywood)",
         hollywood_columns=3,
     ),
-    dataclasses.replace(
+    msgspec.structs.replace(
         STANDARD,
         name="straight",
         description="straight gin: no knocking, only gin ends a hand; gin 25",
         knock_limit=0,
         gin_bonus=25,
     ),
-    dataclasses.replace(
+    msgspec.structs.replace(
         STANDARD,
         name="openspiel",
         aliases=("tournament",),
@@ -511,7 +496,7 @@ _PRESET_LIST: tuple[Rules, ...] = (
         shutout="none",
         illegal_knock="reject",
     ),
-    dataclasses.replace(
+    msgspec.structs.replace(
         STANDARD,
         name="eaai",
         description="EAAI gin rummy framework (Neller): gin 25, undercut 25, first to 100, "
@@ -524,7 +509,7 @@ _PRESET_LIST: tuple[Rules, ...] = (
         shutout="none",
         illegal_knock="forfeit",
     ),
-    dataclasses.replace(
+    msgspec.structs.replace(
         STANDARD,
         name="round_the_corner",
         description="round-the-corner gin: ace high or low, K-A-2 runs, unmatched ace 15, "
@@ -642,7 +627,7 @@ def with_overrides(rules: Rules, overrides: Mapping[str, object]) -> Rules:
         changes[spec.name] = spec.coerce(raw)
     if not changes:
         return rules
-    result = dataclasses.replace(rules, **changes)  # type: ignore[arg-type]
+    result = msgspec.structs.replace(rules, **changes)
     preset = PRESETS.get(rules.name)
     recorded = dict(rules.overrides)
     for knob, value in changes.items():
@@ -650,7 +635,7 @@ def with_overrides(rules: Rules, overrides: Mapping[str, object]) -> Rules:
             recorded.pop(knob, None)
         elif preset is not None or value != getattr(rules, knob):
             recorded[knob] = _text_value(value)
-    return dataclasses.replace(result, overrides=tuple(sorted(recorded.items())))
+    return msgspec.structs.replace(result, overrides=tuple(sorted(recorded.items())))
 
 
 class RecordRules(msgspec.Struct, frozen=True):

@@ -22,9 +22,10 @@ Everything below is reachable as `ginref.NAME` (`dir(ginref)` lists it). Cards a
 0..51 (`suit * 13 + rank`, suits C D H S, ace 0), card sets are 52-bit int masks, and
 every value is immutable and its `repr()` pastes back. Values are frozen msgspec Structs
 (change one with `msgspec.structs.replace`), which are made five to ten times as fast as
-frozen dataclasses and cost next to nothing at import; `Rules` alone is a frozen dataclass,
-built with `dataclasses.replace` or `with_overrides`. Records and their events compare
-equal whatever their places in a source (`ginref.records.model.compared_fields`).
+frozen dataclasses and cost next to nothing at import. A `Rules` variant is best built
+with `with_overrides`, which checks each value and records what changed in `overrides`.
+Records and their events compare equal whatever their places in a source
+(`ginref.records.model.compared_fields`).
 Every error is a `ginref.GinrefError`. This page is generated from the docstrings by
 `python tools/api_page.py`; a test fails when it is stale.
 """
