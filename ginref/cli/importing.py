@@ -3,9 +3,9 @@
 Importing them creates tens of thousands of objects that live as long as the process and
 hold no garbage, yet every 700 of them start a collection, and the older generations walk
 them again. In the ``ginref`` process (:func:`ginref.cli.main`) what loads is moreover
-frozen out of every later collection (``gc.freeze``), as :func:`ginref.cli.process.main`
-freezes the rest; a library or a test that imports :mod:`ginref.cli` finds the collector
-as it left it, enabled or disabled, and nothing frozen.
+frozen out of every later collection (``gc.freeze``), and so is what is left at its end
+(:func:`keep_for_good` once more); a library or a test that imports :mod:`ginref.cli`
+finds the collector as it left it, enabled or disabled, and nothing frozen.
 """
 
 from __future__ import annotations
@@ -17,10 +17,13 @@ _for_good = False
 
 
 def keep_for_good() -> None:
-    """This process is the ``ginref`` program's: what :func:`loading` loads from now on lives
-    as long as it, so leave it out of every later collection."""
+    """This process is the ``ginref`` program's: what there is now, and what :func:`loading`
+    loads from now on, lives as long as it, so leave it out of every later collection
+    (``gc.freeze``), the interpreter's last ones at exit included (whose finalizers Python
+    never promised)."""
     global _for_good
     _for_good = True
+    gc.freeze()
 
 
 class _Loading:

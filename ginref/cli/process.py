@@ -3,7 +3,6 @@ signals and pipes handled so that no traceback is ever printed (see :mod:`ginref
 
 from __future__ import annotations
 
-import gc
 import os
 import signal
 import sys
@@ -23,6 +22,7 @@ from ginref.cli.exits import (
     WRITE_ERRNOS,
     error_exit_code,
 )
+from ginref.cli.importing import keep_for_good
 from ginref.errors import GinrefError
 
 if TYPE_CHECKING:
@@ -34,20 +34,14 @@ class Terminated(BaseException):
 
 
 def main(args: Sequence[str] | None = None) -> NoReturn:
-    """The ``ginref`` program: one command, the documented exit code, never a traceback."""
-    _keep_for_good()  # click, the group, the modules: the command's own objects are collected as ever
+    """The ``ginref`` program: one command, the documented exit code, never a traceback.
+
+    Called by :func:`ginref.cli.main`, which loaded this module and froze what it loaded
+    (:mod:`ginref.cli.importing`): the command's own objects are collected as ever."""
     _raise_on_sigterm()
     code = _run(args)
-    _keep_for_good()  # and what is left goes with the process: exit need not walk it
+    keep_for_good()  # what is left goes with the process: exit need not walk it
     sys.exit(code)
-
-
-def _keep_for_good() -> None:
-    """Move every object there is out of the garbage collector's sight (``gc.freeze``): what
-    lives as long as the process is never walked again, neither by the collections of a long
-    batch nor by the interpreter's last ones at exit (whose finalizers Python never promised).
-    At the start and at the end of a one-hand command: 25 M and 12 M of its 308 M instructions."""
-    gc.freeze()
 
 
 def _run(args: Sequence[str] | None) -> int:
