@@ -186,6 +186,8 @@ _PLAIN_KNOCK_RE = re.compile(
     rf"(\S+) (draw|take) ({_CARD}|\?\?) (knock|gin|big_gin)(?: ({_CARD}))?"
     rf"((?: \[{_CARD}(?: {_CARD})*\])*)(?: deadwood ([0-9]{{1,15}}))?"
 )
+_PLAIN_TURN_RE = re.compile(rf"(\S+) (draw|take) ({_CARD}|\?\?) discard ({_CARD})")
+"""A turn that draws and discards as the formatter writes it: what :meth:`_TextReader.plain_turn` takes"""
 _PLAIN_DEFENCE_RE = re.compile(
     rf"(\S+) defend((?: \[{_CARD}(?: {_CARD})*\])*)((?: {_CARD}>[1-9][0-9]{{0,14}})*)"
     rf"(?: deadwood ([0-9]{{1,15}}))?"
@@ -831,6 +833,22 @@ class _TextReader:
             return None
         return Turn(name, source, card, discard, knock, place)  # type: ignore[arg-type]
 
+    def plain_turn(self, text: str) -> Turn | None:
+        """A draw and discard line as the formatter writes it, in one match, read as :meth:`feed`
+        reads it in a hand open to events (and remembered as it remembers it); None for any
+        other line, having changed nothing (the twin of :meth:`fast_event`: tests compare them)."""
+        turn = _PLAIN_TURN_RE.fullmatch(text)
+        if turn is None:
+            return None
+        name, source, card, discard = turn.groups()
+        if name in _CLAIMS or not self.bare(name):
+            return None
+        drawn_from: Source = _SOURCE_WORDS[source]  # type: ignore[assignment]
+        drawn = None if card == "??" else CARD_TOKENS[card]
+        thrown = CARD_TOKENS[discard]
+        _remember(_PLAIN_TURNS, _PLAIN_TURNS_MAX, text, (name, drawn_from, drawn, thrown, 1))
+        return Turn(name, drawn_from, drawn, thrown, None, Place(self.line, 1))
+
     def plain_spread(self, text: str) -> Event | None:
         """A knock or defence line as the formatter writes it (one space between words, canonical
         cards), in one match; None sends the line on to the rest of :meth:`fast_event`."""
@@ -930,6 +948,9 @@ def read_text(text: str, *, source: str = "", first_line: int = 1, index: int = 
         if line[:1] == "[":
             if not reader.plain_hand_tag(line):
                 feed(number, line)
+        elif events is not None and (turn := reader.plain_turn(line)) is not None:
+            events.append(turn)
+            continue
         elif (claim := claimed(line)) is None or not reader.remembered_claim(claim):
             feed(number, line)
         hand = reader.hand  # None before the first hand tag and after the final totals

@@ -1,10 +1,10 @@
 """The text reader's fast paths for whole lines against the checked path they stand beside.
 
 ``read_text`` takes a hand tag line as the formatter writes it (``[Deal "P0" "TC 3S ..."]``,
-``[Stock]``, ``[Upcard]``, ``[Dealer]``, ``[Hand]``) without the tag reader, and a result,
-score or next_dealer line it has read before from its memo; with those switched off every
-such line goes through ``_TextReader.feed``. Both must read every text the same: the record
-with every place, or the same error at the same line and column.
+``[Stock]``, ``[Upcard]``, ``[Dealer]``, ``[Hand]``) without the tag reader, a draw and discard
+line in one match, and a result, score or next_dealer line it has read before from its memo;
+with those switched off every such line goes through ``_TextReader.feed``. Both must read every
+text the same: the record with every place, or the same error at the same line and column.
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ def checked_only(text: str, monkeypatch: pytest.MonkeyPatch) -> str:
         memo.clear()
     with monkeypatch.context() as patch:
         patch.setattr(_TextReader, "plain_hand_tag", lambda self, text: False)
+        patch.setattr(_TextReader, "plain_turn", lambda self, text: None)
         patch.setattr(text_module, "_remember", lambda *_: None)
         return read_whole(text)
 
@@ -286,3 +287,58 @@ def test_every_space_of_a_spread_counts() -> None:
                     assert repr(fast) == repr(reader.parsed_event(variant)), variant
                     compared += 1
     assert compared > 100
+
+
+def turn_lines() -> list[str]:
+    """The draw and discard lines of random games, the lines ``plain_turn`` reads."""
+    lines = [
+        line for text in games(0) + games(1) for line in text.splitlines()
+        if " discard " in line and line.split()[1] in ("draw", "take") and len(line.split()) == 5
+    ]
+    assert len(lines) > 20
+    return lines
+
+
+TURNS = [*turn_lines(), "Ann take ?? discard TC", "Bo draw ?? discard 9D", "Ann draw JC discard JC"]
+_TURN_PIECES = st.sampled_from(
+    [" ", "\t", "  ", "3D", "10d", "??", "?", "x", '"', "#", "discard", "draw", "take", "result", "final",
+     "score", "pass", "knock", "\xa0", "é", "-", "'", "\r", ""]
+)
+TURN_LINE = st.tuples(st.sampled_from(TURNS), st.lists(st.tuples(st.integers(0, 30), _TURN_PIECES,
+                                                                 st.integers(0, 3)), max_size=3))
+"""A draw and discard line with up to three cuts, each taking 0 to 3 characters out and putting a piece in"""
+
+
+@settings(max_examples=1500, deadline=None)
+@given(TURN_LINE)
+def test_a_turn_the_one_match_reads_is_the_grammars(case: tuple[str, list[tuple[int, str, int]]]) -> None:
+    line = edited(*case)
+    reader = _TextReader("x", 0)
+    reader.line = 4
+    fast = reader.plain_turn(line)
+    if fast is not None:
+        column = len(line) - len(line.lstrip()) + 1
+        assert repr(fast) == repr(reader.fast_event(line, line.split(), column)), line
+        assert repr(fast) == repr(reader.parsed_event(line)), line
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.one_of(TURN_LINE.map(lambda case: edited(*case)), LINE), max_size=10),
+       st.sampled_from(["", HEAD, DEALT, DEALT + "result void\n"]))
+def test_turns_read_alike_wherever_they_stand(lines: list[str], head: str) -> None:
+    text = head + "\n".join(lines) + "\n"
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        expected = checked_only(text, monkeypatch)
+    assert twice(text) == [expected] * 2
+
+
+def test_turns_are_read_in_one_match() -> None:
+    """Every draw and discard of the games (else the comparisons above compare the checked path
+    with itself), and a line the format takes otherwise is left to it."""
+    reader = _TextReader("x", 0)
+    reader.line = 4
+    assert all(reader.plain_turn(line) is not None for line in TURNS)
+    for line in ["Ann  take JC discard TC", "Ann take JC discard TC ", " Ann take JC discard TC",
+                 "Ann take JC\tdiscard TC", '"Ann" take JC discard TC', "result take JC discard TC",
+                 "Ann take JC discard TC # c", "Ann take JC", "Ann discard TC", "Ann take 10C discard TC"]:
+        assert reader.plain_turn(line) is None, line
