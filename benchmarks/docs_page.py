@@ -123,25 +123,25 @@ Disputed hands (first three per class; the naive search's answer is the truth):
 
 ## Where the time goes in `ginref verify`
 
-The figures above come from `benchmarks/results.json`, the last full run. What changed since, with
-instruction counts (callgrind) that do not depend on the machine's load, is in
+The figures above come from `benchmarks/results.json`, the last full run. Instruction counts (callgrind),
+which do not depend on the machine's load, and the history of each change are in
 [verify-speed.md](verify-speed.md): JSON Lines records are decoded by msgspec into wire Structs, events
-and verdicts are msgspec Structs, text is read in runs of lines and the lines a log repeats are read once,
-and an OpenSpiel-played record now costs 0.79 M instructions against 1.47 M before (0.85 M with its
-JSON result written; a `.gin` record 1.08 M against 2.38 M); the library's values are msgspec Structs,
-which also took a third off the CPU time of verifying one record (413 to 277 ms, start-up included).
-In process, `verify()` ran 14.8x OpenSpiel's own replay of the same hands in CPU time, and a whole
-`ginref verify --jobs 1` 9.2x (`benchmarks/versus_openspiel.py`). The same script times the floor under
-any referee in Python (msgspec's decode, moving the cards, the exact searches): 44 µs a hand, 22,751
-hands a CPU-second, against the issue's goal of 20,000 with every move checked.
+and verdicts are msgspec Structs, a plain `.gin` turn line is read in one match, and an OpenSpiel-played
+record costs 0.69 M instructions as JSON Lines and 0.85 M as `.gin` (1.47 M and 2.38 M before the work on
+speed began). `benchmarks/versus_openspiel.py` times the same 10,000 OpenSpiel hands through OpenSpiel's
+own replay and through ginref in the same rounds: on 2026-12-03 (7 rounds, medians) `verify()` in process
+ran 22.7x OpenSpiel's replay in CPU time, a whole `ginref verify --jobs 1` 19.2x on JSON Lines and 13.6x on
+`.gin`, and the floor under any referee in Python (msgspec's decode, moving the cards, the exact searches)
+120x. The machine's speed moves these ratios by about a tenth from one run to the next (16.6x to 19.2x for
+JSON Lines in three runs that afternoon).
 
 With `--jobs 2` and more, the workers read the files themselves: the main process cuts each file into
 shards (`ginref.records.io.shards`: byte ranges of whole records, found by reading a few lines near each
 cut), workers count and check them, and the main process only merges small results in order. Its own CPU
-per record is about 2 to 3 µs, JSON Lines and text alike (`verify_bench.parent_cpu_per_record`): shards of
-4 MiB, and a result that unpickles in 0.8 µs. Counting a shard before the next can be placed costs the
-workers about 8 µs per JSON Lines record and 10 µs per text record. Only standard input is read by the
-main process, and handed out in runs of 128 records.
+per record is about 2 to 5 µs by machine, JSON Lines and text alike
+(`verify_bench.parent_cpu_per_record`): shards of 4 MiB, and a result that unpickles in 0.8 µs. Counting a
+shard before the next can be placed costs the workers about 8 µs per JSON Lines record and 10 µs per text
+record. Only standard input is read by the main process, and handed out in runs of 128 records.
 `benchmarks/verify_versus.py` times this tree against an older copy in the same run, wall and CPU
 (user+sys of the whole process tree).
 
