@@ -43,7 +43,11 @@ METHOD = """\
   load averages above next to the figures. Before each round of `verify` runs and after the last, the
   script measures the *machine ceiling*: how much plain-Python arithmetic two processes get through at
   once, as a multiple of what one gets through alone (2.00x on two idle cores); `--jobs 2` cannot beat
-  it. The `--jobs 2` speed-up is the median of the per-round ratios of `--jobs 1` time to `--jobs 2` time."""
+  it. Each round also starts two `--jobs 1` runs at once, one on each half of the records: what two
+  independent ginref processes of the same work get done here, with their memory traffic, which plain
+  arithmetic does not have; `--jobs 2`, with a parent that cuts the file and merges the results, can at
+  best equal it. The `--jobs 2` speed-up (and the halves') is the median of the per-round ratios of
+  `--jobs 1` time to its time."""
 
 
 def _classes(results: Results) -> str:

@@ -146,6 +146,20 @@ def time_round(timings: Sequence[CommandTiming]) -> None:
             timing.stderr = done.stderr
 
 
+def time_together(commands: Sequence[Command]) -> tuple[float, float, set[int]]:
+    """Start every command at once and wait for the last: wall seconds, CPU seconds (user+sys of
+    them all) and their exit codes. Two ``--jobs 1`` runs on the halves of a file, timed so, are
+    what two independent processes of the same work get done on this machine at this moment."""
+    cpu = children_cpu()
+    start = time.perf_counter()
+    running = [
+        subprocess.Popen(c.argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=c.env)
+        for c in commands
+    ]
+    codes = {process.wait() for process in running}
+    return time.perf_counter() - start, children_cpu() - cpu, codes
+
+
 def time_commands(commands: Sequence[Command], rounds: int) -> list[CommandTiming]:
     """Run each command once untimed (warm caches), then ``rounds`` interleaved timed runs."""
     timings = [CommandTiming(command) for command in commands]

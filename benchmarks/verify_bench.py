@@ -12,7 +12,11 @@ stable figure on a shared machine. The main process's own CPU per record with
 
 Before each round and after the last, ``timing.parallel_ceiling`` measures how
 much more work two processes of plain Python get done here than one: the most
-``--jobs 2`` can gain on the machine as it is at the time.
+``--jobs 2`` can gain on the machine as it is at the time. Each round also
+starts two ``--jobs 1`` runs at once, one on each half of the records
+(``timing.time_together``): ginref's own ceiling, two independent processes of
+the same work with the same memory traffic, which a batch of two workers and a
+parent that cuts and merges can at best equal.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from commands import child_env, ginref_argv
-from timing import Command, CommandTiming, parallel_ceiling, time_round
+from timing import Command, CommandTiming, parallel_ceiling, time_round, time_together
 
 if TYPE_CHECKING:
     from ginref.records import RecordFormat
@@ -63,19 +67,29 @@ def _records(count: int, seed: int) -> Iterator[Any]:
 
 
 def generate(count: int, seed: int, folder: Path) -> dict[str, Path]:
-    """Write ``count`` records into ``folder``, once per format; return each file by format."""
+    """Write ``count`` records into ``folder``, once per format; return each file by format.
+
+    Each format's two halves are written too (``half1.<fmt>`` and ``half2.<fmt>``), for
+    :func:`halves`."""
     from ginref.records import write_records
 
     records = list(_records(count, seed))
+    parts = {"": records, "half1.": records[: count // 2], "half2.": records[count // 2 :]}
     paths: dict[str, Path] = {}
     for fmt, name in FORMATS:
-        path = folder / name
-        with path.open("w", encoding="utf-8") as stream:
-            errors = list(write_records(records, stream, fmt))
-        if errors:
-            raise RuntimeError(f"write_records refused {len(errors)} records: {errors[0]}")
-        paths[fmt] = path
+        for prefix, part in parts.items():
+            path = folder / f"{prefix}{name}"
+            with path.open("w", encoding="utf-8") as stream:
+                errors = list(write_records(part, stream, fmt))
+            if errors:
+                raise RuntimeError(f"write_records refused {len(errors)} records: {errors[0]}")
+        paths[fmt] = folder / name
     return paths
+
+
+def halves(path: Path) -> tuple[Path, Path]:
+    """The two halves :func:`generate` wrote beside ``path``."""
+    return path.with_name(f"half1.{path.name}"), path.with_name(f"half2.{path.name}")
 
 
 def _argv(path: Path, jobs: int, *extra: str) -> tuple[str, ...]:
@@ -101,20 +115,31 @@ def check(path: Path, count: int) -> list[str]:
     return problems
 
 
-def _time(commands: list[Command], rounds: int) -> tuple[list[CommandTiming], list[float]]:
-    """Rounds of the command lines in turn, each round after a measure of the machine ceiling."""
+def _time(
+    commands: list[Command], together: dict[str, list[Command]], rounds: int
+) -> tuple[list[CommandTiming], dict[str, list[float]], list[float], set[int]]:
+    """Rounds of the command lines in turn, each round after a measure of the machine ceiling
+    and followed by each format's halves at once; the halves' wall times by format, the
+    ceilings, and the halves' exit codes."""
     timings = [CommandTiming(command) for command in commands]
+    at_once: dict[str, list[float]] = {fmt: [] for fmt in together}
     ceilings = []
+    codes: set[int] = set()
     for _ in range(rounds):
         ceilings.append(parallel_ceiling(max(JOBS)))
         time_round(timings)
+        for fmt, pair in together.items():
+            wall, _, done = time_together(pair)
+            at_once[fmt].append(wall)
+            codes |= done
     ceilings.append(parallel_ceiling(max(JOBS)))
-    return timings, ceilings
+    return timings, at_once, ceilings, codes
 
 
-def _speedup(one: CommandTiming, two: CommandTiming) -> float:
-    """``--jobs 2`` over ``--jobs 1``: the median of the per-round ratios (the two run back to back)."""
-    return statistics.median(a / b for a, b in zip(one.seconds, two.seconds, strict=True))
+def _speedup(one: CommandTiming, two: list[float]) -> float:
+    """``--jobs 1``'s wall time over another's (``--jobs 2``, or the halves at once): the median
+    of the per-round ratios (each round runs them back to back)."""
+    return statistics.median(a / b for a, b in zip(one.seconds, two, strict=True))
 
 
 def _run(fmt: str, jobs: int, count: int, size: int, timing: CommandTiming) -> dict[str, Any]:
@@ -162,16 +187,24 @@ def measure(count: int, seed: int, rounds: int, progress: Callable[[str], None])
         problems = [problem for fmt, _ in FORMATS for problem in check(paths[fmt], count)]
         lines = [(fmt, jobs) for fmt, _ in FORMATS for jobs in JOBS]
         commands = [Command(f"verify {f} --jobs {j}", _argv(paths[f], j), env=child_env()) for f, j in lines]
-        progress(f"timing ginref verify, {rounds} runs each of {len(commands)} command lines")
-        timings, ceilings = _time(commands, rounds)
+        together = {
+            f: [Command(f"verify {half.name}", _argv(half, 1), env=child_env()) for half in halves(paths[f])]
+            for f, _ in FORMATS
+        }
+        progress(f"timing ginref verify, {rounds} runs each of {len(commands)} command lines and the halves")
+        timings, at_once, ceilings, codes = _time(commands, together, rounds)
         parent = {fmt: parent_cpu_per_record(paths[fmt], max(JOBS)) for fmt, _ in FORMATS}
         sizes = {fmt: paths[fmt].stat().st_size for fmt, _ in FORMATS}
     by_line = dict(zip(lines, timings, strict=True))
     problems += [f"{t.command.name} exited {sorted(t.returncodes)}" for t in timings if t.returncodes - {0}]
+    if codes - {0}:
+        problems.append(f"verify of the halves exited {sorted(codes)}")
     return {
         "generator": "tests.support.randomplay.random_hand",
         "runs": [_run(f, j, count, sizes[f], by_line[(f, j)]) for f, j in lines],
-        "speedup": {fmt: _speedup(by_line[(fmt, 1)], by_line[(fmt, 2)]) for fmt, _ in FORMATS},
+        "speedup": {fmt: _speedup(by_line[(fmt, 1)], by_line[(fmt, 2)].seconds) for fmt, _ in FORMATS},
+        "halves_at_once": at_once,
+        "halves_speedup": {fmt: _speedup(by_line[(fmt, 1)], at_once[fmt]) for fmt, _ in FORMATS},
         "parallel_ceiling": ceilings,
         "parent_us_per_record": parent,
         "problems": problems,
