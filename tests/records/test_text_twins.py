@@ -52,6 +52,14 @@ def twice(text: str) -> list[str]:
     return [read_whole(text), read_whole(text)]
 
 
+def assert_read_alike(text: str) -> None:
+    """For a hypothesis test, which cannot take the monkeypatch fixture: ``text`` read as it
+    comes and again is what the checked path alone reads."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        expected = checked_only(text, monkeypatch)
+    assert twice(text) == [expected] * 2
+
+
 def games(seed: int) -> list[str]:
     out = []
     for i, name in enumerate(PRESET_NAMES):
@@ -146,10 +154,7 @@ def test_they_agree_wherever_a_tag_or_claim_stands(text: str, monkeypatch: pytes
 @settings(max_examples=600, deadline=None)
 @given(st.lists(LINE, max_size=14), st.sampled_from(["", HEAD, DEALT]))
 def test_they_agree_on_any_order_of_lines(lines: list[str], head: str) -> None:
-    text = head + "\n".join(lines) + "\n"
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        expected = checked_only(text, monkeypatch)
-    assert twice(text) == [expected] * 2
+    assert_read_alike(head + "\n".join(lines) + "\n")
 
 
 def test_the_plain_tag_path_is_taken() -> None:
@@ -217,6 +222,13 @@ SPREAD_LINE = st.tuples(st.sampled_from(SPREADS), st.lists(st.tuples(st.integers
 """A knock or defence line with up to three cuts, each taking 0 to 2 characters out and putting a piece in"""
 
 
+def reader_on_line_4() -> _TextReader:
+    """A reader past a record's first lines, where an event line may stand."""
+    reader = _TextReader("x", 0)
+    reader.line = 4
+    return reader
+
+
 def edited(line: str, edits: list[tuple[int, str, int]]) -> str:
     for at, piece, cut in edits:
         line = line[:at] + piece + line[at + cut :]
@@ -227,8 +239,7 @@ def edited(line: str, edits: list[tuple[int, str, int]]) -> str:
 @given(SPREAD_LINE)
 def test_a_spread_the_fast_path_reads_is_the_grammars(case: tuple[str, list[tuple[int, str, int]]]) -> None:
     line = edited(*case)
-    reader = _TextReader("x", 0)
-    reader.line = 4
+    reader = reader_on_line_4()
     column = len(line) - len(line.lstrip()) + 1
     fast = reader.fast_event(line, line.split(), column) if line.strip() else None
     if fast is None:
@@ -239,8 +250,7 @@ def test_a_spread_the_fast_path_reads_is_the_grammars(case: tuple[str, list[tupl
 
 def test_spreads_are_read_by_the_fast_path() -> None:
     """Every knock and defence of the games, in one match (``plain_spread``) and by the words."""
-    reader = _TextReader("x", 0)
-    reader.line = 4
+    reader = reader_on_line_4()
     assert all(reader.plain_spread(line) is not None for line in SPREADS)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(_TextReader, "plain_spread", lambda self, text: None)
@@ -249,8 +259,7 @@ def test_spreads_are_read_by_the_fast_path() -> None:
 
 @pytest.mark.parametrize("line", SPREADS)
 def test_one_match_reads_a_spread_as_the_grammar(line: str) -> None:
-    reader = _TextReader("x", 0)
-    reader.line = 4
+    reader = reader_on_line_4()
     assert repr(reader.plain_spread(line)) == repr(reader.parsed_event(line))
 
 
@@ -275,8 +284,7 @@ def test_plain_cards_take_every_card_and_nothing_unusual() -> None:
 def test_every_space_of_a_spread_counts() -> None:
     """Each space of a knock or defence taken out, doubled or made a tab: what the fast path
     still reads, the grammar reads the same."""
-    reader = _TextReader("x", 0)
-    reader.line = 4
+    reader = reader_on_line_4()
     compared = 0
     for line in SPREADS[:30]:
         for at in (i for i, ch in enumerate(line) if ch == " "):
@@ -313,8 +321,7 @@ TURN_LINE = st.tuples(st.sampled_from(TURNS), st.lists(st.tuples(st.integers(0, 
 @given(TURN_LINE)
 def test_a_turn_the_one_match_reads_is_the_grammars(case: tuple[str, list[tuple[int, str, int]]]) -> None:
     line = edited(*case)
-    reader = _TextReader("x", 0)
-    reader.line = 4
+    reader = reader_on_line_4()
     fast = reader.plain_turn(line)
     if fast is not None:
         column = len(line) - len(line.lstrip()) + 1
@@ -326,17 +333,13 @@ def test_a_turn_the_one_match_reads_is_the_grammars(case: tuple[str, list[tuple[
 @given(st.lists(st.one_of(TURN_LINE.map(lambda case: edited(*case)), LINE), max_size=10),
        st.sampled_from(["", HEAD, DEALT, DEALT + "result void\n"]))
 def test_turns_read_alike_wherever_they_stand(lines: list[str], head: str) -> None:
-    text = head + "\n".join(lines) + "\n"
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        expected = checked_only(text, monkeypatch)
-    assert twice(text) == [expected] * 2
+    assert_read_alike(head + "\n".join(lines) + "\n")
 
 
 def test_turns_are_read_in_one_match() -> None:
     """Every draw and discard of the games (else the comparisons above compare the checked path
     with itself), and a line the format takes otherwise is left to it."""
-    reader = _TextReader("x", 0)
-    reader.line = 4
+    reader = reader_on_line_4()
     assert all(reader.plain_turn(line) is not None for line in TURNS)
     for line in ["Ann  take JC discard TC", "Ann take JC discard TC ", " Ann take JC discard TC",
                  "Ann take JC\tdiscard TC", '"Ann" take JC discard TC', "result take JC discard TC",
