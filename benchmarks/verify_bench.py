@@ -117,20 +117,20 @@ def check(path: Path, count: int) -> list[str]:
 
 def _time(
     commands: list[Command], together: dict[str, list[Command]], rounds: int
-) -> tuple[list[CommandTiming], dict[str, list[float]], list[float], set[int]]:
+) -> tuple[list[CommandTiming], dict[str, list[tuple[float, float]]], list[float], set[int]]:
     """Rounds of the command lines in turn, each round after a measure of the machine ceiling
-    and followed by each format's halves at once; the halves' wall times by format, the
-    ceilings, and the halves' exit codes."""
+    and followed by each format's halves at once; the halves' wall and CPU seconds by format,
+    the ceilings, and the halves' exit codes."""
     timings = [CommandTiming(command) for command in commands]
-    at_once: dict[str, list[float]] = {fmt: [] for fmt in together}
+    at_once: dict[str, list[tuple[float, float]]] = {fmt: [] for fmt in together}
     ceilings = []
     codes: set[int] = set()
     for _ in range(rounds):
         ceilings.append(parallel_ceiling(max(JOBS)))
         time_round(timings)
         for fmt, pair in together.items():
-            wall, _, done = time_together(pair)
-            at_once[fmt].append(wall)
+            wall, cpu, done = time_together(pair)
+            at_once[fmt].append((wall, cpu))
             codes |= done
     ceilings.append(parallel_ceiling(max(JOBS)))
     return timings, at_once, ceilings, codes
@@ -203,8 +203,11 @@ def measure(count: int, seed: int, rounds: int, progress: Callable[[str], None])
         "generator": "tests.support.randomplay.random_hand",
         "runs": [_run(f, j, count, sizes[f], by_line[(f, j)]) for f, j in lines],
         "speedup": {fmt: _speedup(by_line[(fmt, 1)], by_line[(fmt, 2)].seconds) for fmt, _ in FORMATS},
-        "halves_at_once": at_once,
-        "halves_speedup": {fmt: _speedup(by_line[(fmt, 1)], at_once[fmt]) for fmt, _ in FORMATS},
+        "halves_at_once": {fmt: [wall for wall, _ in runs] for fmt, runs in at_once.items()},
+        "halves_cpu_seconds": {fmt: [cpu for _, cpu in runs] for fmt, runs in at_once.items()},
+        "halves_speedup": {
+            fmt: _speedup(by_line[(fmt, 1)], [wall for wall, _ in at_once[fmt]]) for fmt, _ in FORMATS
+        },
         "parallel_ceiling": ceilings,
         "parent_us_per_record": parent,
         "problems": problems,
