@@ -760,8 +760,7 @@ class _TextReader:
         if event is None:
             event = self.parsed_event(text)
         elif type(event) is Turn and event.knock is None:
-            known = (event.player, event.source, event.card, event.discard, column)
-            _remember(_PLAIN_TURNS, _PLAIN_TURNS_MAX, text, known)
+            _remember_plain_turn(text, event, column)
         hand.events.append(event)
 
     def fast_event(self, text: str, words: list[str], column: int) -> Event | None:
@@ -845,9 +844,9 @@ class _TextReader:
             return None
         drawn_from: Source = _SOURCE_WORDS[source]  # type: ignore[assignment]
         drawn = None if card == "??" else CARD_TOKENS[card]
-        thrown = CARD_TOKENS[discard]
-        _remember(_PLAIN_TURNS, _PLAIN_TURNS_MAX, text, (name, drawn_from, drawn, thrown, 1))
-        return Turn(name, drawn_from, drawn, thrown, None, Place(self.line, 1))
+        event = Turn(name, drawn_from, drawn, CARD_TOKENS[discard], None, Place(self.line, 1))
+        _remember_plain_turn(text, event, 1)
+        return event
 
     def plain_spread(self, text: str) -> Event | None:
         """A knock or defence line as the formatter writes it (one space between words, canonical
@@ -923,6 +922,13 @@ class _TextReader:
             player.text, source, _opt(res, "card") if word is not None else None,
             _opt(res, "discard"), knock, place,
         )
+
+
+def _remember_plain_turn(text: str, turn: Turn, column: int) -> None:
+    """Keep what a turn line without a knock reads to, so that :func:`read_text` makes it
+    again at once wherever the line comes back (with that line's number)."""
+    known = (turn.player, turn.source, turn.card, turn.discard, column)
+    _remember(_PLAIN_TURNS, _PLAIN_TURNS_MAX, text, known)
 
 
 def read_text(text: str, *, source: str = "", first_line: int = 1, index: int = 0) -> GameRecord:
