@@ -67,28 +67,30 @@ def _records(count: int, seed: int) -> Iterator[Any]:
 
 
 def generate(count: int, seed: int, folder: Path) -> dict[str, Path]:
-    """Write ``count`` records into ``folder``, once per format; return each file by format.
-
-    Each format's two halves are written too (``half1.<fmt>`` and ``half2.<fmt>``), for
-    :func:`halves`."""
-    from ginref.records import write_records
-
+    """Write ``count`` records into ``folder``, once per format, and each format's two halves
+    beside it (:func:`halves`); return each whole file by format."""
     records = list(_records(count, seed))
-    parts = {"": records, "half1.": records[: count // 2], "half2.": records[count // 2 :]}
     paths: dict[str, Path] = {}
     for fmt, name in FORMATS:
-        for prefix, part in parts.items():
-            path = folder / f"{prefix}{name}"
-            with path.open("w", encoding="utf-8") as stream:
-                errors = list(write_records(part, stream, fmt))
-            if errors:
-                raise RuntimeError(f"write_records refused {len(errors)} records: {errors[0]}")
         paths[fmt] = folder / name
+        _write(records, paths[fmt], fmt)
+        first, second = halves(paths[fmt])
+        _write(records[: count // 2], first, fmt)
+        _write(records[count // 2 :], second, fmt)
     return paths
 
 
+def _write(records: list[Any], path: Path, fmt: RecordFormat) -> None:
+    from ginref.records import write_records
+
+    with path.open("w", encoding="utf-8") as stream:
+        errors = list(write_records(records, stream, fmt))
+    if errors:
+        raise RuntimeError(f"write_records refused {len(errors)} records: {errors[0]}")
+
+
 def halves(path: Path) -> tuple[Path, Path]:
-    """The two halves :func:`generate` wrote beside ``path``."""
+    """The files that hold the first and the second half of ``path``'s records."""
     return path.with_name(f"half1.{path.name}"), path.with_name(f"half2.{path.name}")
 
 
