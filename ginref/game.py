@@ -38,6 +38,7 @@ How a game is scored (``shared/rules`` seed 000, seed 003, ``VARIANTS.md`` 7-10)
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 import msgspec
 
@@ -48,6 +49,7 @@ from ginref.rules import MAX_NUMBER, STANDARD, Rules
 __all__ = [
     "HAND_OUTCOMES",
     "HOLLYWOOD_GAMES",
+    "MAX_NAME",
     "Bonus",
     "GameError",
     "GameOverError",
@@ -60,7 +62,9 @@ __all__ = [
     "TalliedHand",
     "hollywood",
     "next_dealer",
+    "players_problem",
     "score_entries",
+    "shown_name",
     "tally",
     "two_players",
 ]
@@ -218,13 +222,26 @@ def _names(players: tuple[str, str]) -> str:
     return f"{players[0]!r} and {players[1]!r}"
 
 
+MAX_NAME = 80
+"""Longest player name: every ruling and message names the players, and stays one short line."""
+
+
 def two_players(players: Sequence[object]) -> bool:
-    """Whether ``players`` can play a game: two different names of text. The one home of the
-    rule: the tally, the referee and the report ask here (:func:`_explain_players` words why not)."""
+    """Whether ``players`` can play a game: two different names of text, none longer than
+    :data:`MAX_NAME`. The one home of the rule: the tally, the referee and the report ask here
+    (:func:`players_problem` words why not)."""
     if len(players) != 2:
         return False
     first, second = players
-    return isinstance(first, str) and isinstance(second, str) and first != second and first != "" != second
+    return (isinstance(first, str) and isinstance(second, str) and first != second
+            and 0 < len(first) <= MAX_NAME and 0 < len(second) <= MAX_NAME)
+
+
+def shown_name(name: str) -> str:
+    """A name as a message shows it: as it is when it could be a player's, else quoted and cut
+    (:func:`~ginref.notation.excerpt`), so that a record naming someone by a megabyte of text
+    still gets one short line."""
+    return name if len(name) <= MAX_NAME and name.isprintable() else excerpt(name)
 
 
 def _check_players(players: Sequence[str], first_dealer: str | None) -> tuple[str, str]:
@@ -235,20 +252,32 @@ def _check_players(players: Sequence[str], first_dealer: str | None) -> tuple[st
 
 def _explain_players(players: object, first_dealer: object) -> tuple[str, str]:
     """``players`` as a pair, or the :class:`GameError` saying what is wrong with them."""
-    if not isinstance(players, Sequence) or isinstance(players, str):
-        raise GameError(f"a game needs two player names, got {excerpt(players)}")
-    if len(players) != 2:
-        raise GameError(f"a game needs two player names, got {excerpt(tuple(players[:3]))}")
-    a, b = players[0], players[1]
-    if not (isinstance(a, str) and a and isinstance(b, str) and b):
-        raise GameError(f"a game needs two player names, got {excerpt((a, b))}")
-    if a == b:
-        raise GameError(f"the two players need different names, got {excerpt(a)} twice")
+    problem = players_problem(players)
+    if problem is not None:
+        raise GameError(problem)
+    a, b = cast("Sequence[str]", players)
     if first_dealer is not None and first_dealer not in (a, b):
         raise GameError(
             f"unknown first dealer {excerpt(first_dealer)}; the players are {_names((a, b))}"
         )
     return (a, b)
+
+
+def players_problem(players: object) -> str | None:
+    """Why ``players`` cannot play a game (:func:`two_players`), or None when they can."""
+    if not isinstance(players, Sequence) or isinstance(players, str):
+        return f"a game needs two player names, got {excerpt(players)}"
+    if len(players) != 2:
+        return f"a game needs two player names, got {excerpt(tuple(players[:3]))}"
+    a, b = players[0], players[1]
+    if not (isinstance(a, str) and a and isinstance(b, str) and b):
+        return f"a game needs two player names, got {excerpt((a, b))}"
+    if a == b:
+        return f"the two players need different names, got {excerpt(a)} twice"
+    longest = max(len(a), len(b))
+    if longest > MAX_NAME:
+        return f"player names have at most {MAX_NAME} characters, not {longest}"
+    return None
 
 
 _WON_OUTCOMES = frozenset(HAND_OUTCOMES) - {"tie", "void"}

@@ -45,6 +45,7 @@ from ginref.cards import card_name, suit_of
 from ginref.errors import NotationError, RecordError, RulingError, UnknownRulesError
 from ginref.game import (
     HOLLYWOOD_GAMES,
+    MAX_NAME,
     GameError,
     GameTally,
     HandEntry,
@@ -288,10 +289,6 @@ def _syntax_message(exc: pp.ParseBaseException, line: str) -> tuple[str, int]:
 
 
 _NAME_ONLY = sheet_name_expr + pp.StringEnd()
-
-
-MAX_NAME = 80
-"""Longest player name a sheet takes (so that every message naming a player stays short)."""
 
 
 def _check_sheet_name(name: str) -> None:

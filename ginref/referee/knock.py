@@ -18,6 +18,7 @@ from ginref.melds import (
     meld_kind,
     min_deadwood,
 )
+from ginref.notation import excerpt
 from ginref.records.model import Defence, Knock, Place, Turn
 from ginref.referee.findings import FindingCode
 from ginref.referee.state import HandState, card_count, card_names, is_card
@@ -64,7 +65,7 @@ class KnockSteps(HandState):
     def face_down_discard(self, p: int, discard: object, taken: int, place: Place) -> bool:
         who = self.players[p]
         if not is_card(discard):
-            self.add(FindingCode.BAD_CARD, f"{who} discarded {discard!r}, which is not a card", place)
+            self.add(FindingCode.BAD_CARD, f"{who} discarded {excerpt(discard)}, which is not a card", place)
             return False
         assert isinstance(discard, int)
         if not self.take_from_hand(p, discard):
@@ -186,9 +187,7 @@ class KnockSteps(HandState):
                 self.add(FindingCode.WRONG_TURN,
                          f"{event.player} shows a defence, but {defender} is the defender", event.place)
             else:
-                self.add(FindingCode.UNKNOWN_PLAYER,
-                         f"{event.player!r} is not one of the players {players[0]} and {players[1]}",
-                         event.place)
+                self.add(FindingCode.UNKNOWN_PLAYER, self.stranger(event.player), event.place)
             event = None
         dw: int
         own: tuple[Mask, ...] | None
@@ -266,7 +265,7 @@ class KnockSteps(HandState):
         on_gin: list[Card] = []
         for c, at in layoffs:
             if not is_card(c):
-                self.add(FindingCode.BAD_CARD, f"{defender} laid off {c!r}, which is not a card", place)
+                self.not_a_card(f"{defender} laid off", c, place)
                 continue
             if not allow:
                 on_gin.append(c)
@@ -294,7 +293,8 @@ class KnockSteps(HandState):
             return f"{defender} laid off {name}, which is also in one of {defender}'s own melds", -1
         index = self.declared_index
         if type(at) is not int or not 0 <= at < len(index):
-            return f"{defender} laid off {name} onto meld {at!r}, which the knocker did not declare", -1
+            onto = excerpt(at)
+            return f"{defender} laid off {name} onto meld {onto}, which the knocker did not declare", -1
         target = index[at]
         if target < 0:
             return f"{defender} laid off {name} onto meld {at + 1}, which is not a meld", -1

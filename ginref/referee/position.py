@@ -18,6 +18,7 @@ import msgspec
 from ginref.cards import Card, Mask
 from ginref.errors import RecordError, RulingError
 from ginref.melds import MeldSystem
+from ginref.notation import excerpt
 from ginref.records import GameRecord, HandRecord, Turn, read_records
 from ginref.referee.findings import Finding
 from ginref.referee.replay import HandReplay
@@ -103,7 +104,7 @@ def _replay_to(record: GameRecord, index: int, number: int, rules: Rules) -> Pos
     if not replay.deal():
         _refuse(findings, hand)
     if turn.player not in record.players:
-        raise RulingError(f"{turn.player!r} is not one of the players")
+        raise RulingError(f"{excerpt(turn.player)} is not one of the players")
     mover = record.players.index(turn.player)
     known = _replay_before(replay, hand, number, 1 - mover, findings)
     if replay.unknown[mover]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ginref.cards import FULL_DECK, Mask, card_name
+from ginref.notation import excerpt
 from ginref.records.model import Defence, Pass, Turn
 from ginref.referee.findings import FindingCode
 from ginref.referee.knock import KnockSteps
@@ -48,7 +49,7 @@ class HandReplay(KnockSteps):
         mask = 0
         for c in cards:
             if type(c) is not int or not 0 <= c < 52:
-                self.add(FindingCode.BAD_CARD, f"{c!r} in {where} is not a card")
+                self.add(FindingCode.BAD_CARD, f"{excerpt(c)} in {where} is not a card")
                 return None
             bit = 1 << c
             if (seen | mask) & bit:
@@ -62,8 +63,7 @@ class HandReplay(KnockSteps):
         """Check the deal and set up the card state; False when the hand cannot be replayed."""
         hand, rules, players = self.hand, self.rules, self.players
         if hand.dealer not in players:
-            self.add(FindingCode.UNKNOWN_PLAYER,
-                     f"the dealer {hand.dealer!r} is not one of the players {players[0]} and {players[1]}")
+            self.add(FindingCode.UNKNOWN_PLAYER, f"the dealer {self.stranger(hand.dealer)}")
             return False
         d = players.index(hand.dealer)
         eleven = rules.first_turn == "eleven_card"
@@ -75,7 +75,7 @@ class HandReplay(KnockSteps):
         for name, cards in hand.deal:
             if name not in players:
                 self.add(FindingCode.UNKNOWN_PLAYER,
-                         f"cards are dealt to {name!r}, who is not one of the players "
+                         f"cards are dealt to {excerpt(name)}, who is not one of the players "
                          f"{players[0]} and {players[1]}")
                 return False
             p = players.index(name)
@@ -113,7 +113,7 @@ class HandReplay(KnockSteps):
                 self.add(FindingCode.DEAL_INCOMPLETE, "the deal has no upcard")
                 return False
             if not is_card(up):
-                self.add(FindingCode.BAD_CARD, f"the upcard {up!r} is not a card")
+                self.add(FindingCode.BAD_CARD, f"the upcard {excerpt(up)} is not a card")
                 return False
             if seen >> up & 1:
                 self.add(FindingCode.DUPLICATE_CARD, f"the upcard {card_name(up)} is also dealt to a player")
@@ -186,8 +186,7 @@ class HandReplay(KnockSteps):
         who = ev.player
         p = 0 if who == name0 else 1 if who == name1 else -1
         if p < 0:
-            self.add(FindingCode.UNKNOWN_PLAYER, f"{who!r} is not one of the players {name0} and {name1}",
-                     ev.place)
+            self.add(FindingCode.UNKNOWN_PLAYER, self.stranger(who), ev.place)
         elif p != self.expected:
             self.add(FindingCode.WRONG_TURN,
                      f"{who} moved out of turn; it was {self.players[self.expected]}'s turn", ev.place)
@@ -388,7 +387,7 @@ class HandReplay(KnockSteps):
                      f"{who} drew {card_text(ev.card)} but the record shows no discard", ev.place)
             return ABANDON
         if x.__class__ is not int or x < 0 or x > 51:
-            self.add(FindingCode.BAD_CARD, f"{who} discarded {x!r}, which is not a card", ev.place)
+            self.add(FindingCode.BAD_CARD, f"{who} discarded {excerpt(x)}, which is not a card", ev.place)
             return ABANDON
         if not self.take_from_hand(p, x):
             self.not_held(p, "discarded", x, ev.place)

@@ -14,6 +14,7 @@ from ginref.cards import Card, Mask, card_name, scan
 from ginref.melds import (
     MeldSystem,
 )
+from ginref.notation import excerpt
 from ginref.records.model import Defence, HandRecord, Pass, Place, Turn
 from ginref.referee.findings import Finding, FindingCode, finding
 from ginref.rules import Rules
@@ -216,6 +217,10 @@ class HandState:
             place = self.hand.place
         self.findings.append(finding(code, message, place, self.index, self.mover_at(place), points))
 
+    def stranger(self, name: object) -> str:
+        """A name the record gives that is not a player's, quoted short, and who the players are."""
+        return f"{excerpt(name)} is not one of the players {self.players[0]} and {self.players[1]}"
+
     def mover_at(self, place: Place) -> str | None:
         """The player whose event (a turn, its knock, a pass, a defence) stands at ``place``;
         None at the hand's own place, at no event, or where two players' events share it."""
@@ -266,7 +271,7 @@ class HandState:
 
     def not_a_card(self, what: str, value: object, place: Place) -> object:
         """Report a value that is not a card (``what`` did it); the hand cannot go on."""
-        self.add(FindingCode.BAD_CARD, f"{what} {value!r}, which is not a card", place)
+        self.add(FindingCode.BAD_CARD, f"{what} {excerpt(value)}, which is not a card", place)
         return ABANDON
 
     def not_held(self, p: int, verb: str, c: Card, place: Place) -> None:

@@ -34,12 +34,14 @@ Rulings where the sources are silent (see ``shared/rules/VARIANTS.md``):
 from __future__ import annotations
 
 import functools
+import itertools
 
 import msgspec
 
 from ginref import game
 from ginref.cards import Card, Mask, card_name
 from ginref.melds import STANDARD_SYSTEM, Meld, MeldSystem, best_arrangement
+from ginref.notation import excerpt
 from ginref.records.model import GameRecord, HandRecord
 from ginref.referee.findings import Finding, FindingCode, finding
 from ginref.referee.replay import HandReplay
@@ -257,11 +259,14 @@ def _describe(outcome: str, winner: str | None, points: int) -> str:
     if winner is None:
         return {"void": "a void hand", "tie": "a tie with no score",
                 "illegal_knock": "an illegal knock with no score"}.get(outcome, outcome)
-    return f"{winner} wins by {outcome.replace('_', ' ')}, {points} points"
+    return f"{game.shown_name(winner)} wins by {outcome.replace('_', ' ')}, {points} points"
 
 
 def _totals_text(totals: dict[str, int]) -> str:
-    return ", ".join(f"{name} {points}" for name, points in totals.items())
+    """Totals as a message gives them: the first few, so that the message stays one short line."""
+    first = itertools.islice(totals.items(), 3)
+    shown = ", ".join(f"{game.shown_name(name)} {points}" for name, points in first)
+    return shown + (f" and {len(totals) - 3} more" if len(totals) > 3 else "")
 
 
 def adjudicate(record: GameRecord, rules: Rules | None = None) -> Verdict:
@@ -279,10 +284,9 @@ def adjudicate(record: GameRecord, rules: Rules | None = None) -> Verdict:
     else:
         system = MeldSystem.from_rules(rules)
     players = record.players
-    if not game.two_players(players):
-        findings.append(finding(FindingCode.UNKNOWN_PLAYER,
-                                 f"a record needs two different players, got {tuple(players)!r}",
-                                 record.place, -1))
+    refused = game.players_problem(players)
+    if refused is not None:
+        findings.append(finding(FindingCode.UNKNOWN_PLAYER, refused, record.place, -1))
         return Verdict(tuple(findings), (), rules.label, players, source=record.source, index=record.index)
     per_hand: list[list[Finding]] = []
     ruled: list[HandRuling] = []
@@ -400,7 +404,7 @@ def _check_claims(
     if hand.next_dealer is not None and next_dealer is not None and hand.next_dealer != next_dealer:
         findings.append(finding(
             FindingCode.WRONG_DEALER,
-            f"the record says {hand.next_dealer} deals next; the rules say {next_dealer}",
+            f"the record says {game.shown_name(hand.next_dealer)} deals next; the rules say {next_dealer}",
             hand.place, index,
         ))
 
@@ -415,16 +419,18 @@ def _check_plain_claim(
     place = claim.place if claim.place.line or claim.place.pointer else hand.place
     if claim.outcome == "unfinished":
         if claim.stopped_by is not None and claim.stopped_by not in players:
+            stranger = excerpt(claim.stopped_by)
             findings.append(finding(FindingCode.UNKNOWN_PLAYER,
-                                    f"the hand was stopped by {claim.stopped_by!r}, who is not a player",
+                                    f"the hand was stopped by {stranger}, who is not a player",
                                     place, index))
         if ruled.outcome == "unfinished":
             return
-        said = f"the record says the hand stopped unfinished ({claim.reason})"
+        said = f"the record says the hand stopped unfinished ({game.shown_name(str(claim.reason))})"
     elif _agrees(claim.outcome, claim.winner, ruled.winner):
         return
     else:
-        said = f"the record says {f'{claim.winner} wins' if claim.outcome == 'win' else 'a draw'}"
+        claimed = f"{game.shown_name(str(claim.winner))} wins" if claim.outcome == "win" else "a draw"
+        said = f"the record says {claimed}"
     findings.append(finding(
         FindingCode.WRONG_RESULT,
         f"{said}; the ruling is {_describe(ruled.outcome, ruled.winner, ruled.points)}", place, index,

@@ -762,3 +762,34 @@ def test_next_dealer_under_loser_deals_is_known_even_when_the_dealer_is_not() ->
     assert verdict.hands[0].dealer is None
     assert verdict.hands[0].winner is None and verdict.hands[0].outcome == "unresolved"
     assert verdict.hands[0].next_dealer == "Bo"  # Ann won by the claim that carries the game on
+
+
+# -- a megabyte of name -----------------------------------------------------------------------
+
+LONG_NAME = "Z" * 1_000_000
+WORKED = SAMPLES.joinpath("knock-layoffs.gin").read_text()
+LONG_NAMED = {
+    "the players": ('[Players "Ann" "Bo"]', f'[Players "{LONG_NAME}" "Bo"]', ["unknown_player"]),
+    "the dealer": ('[Dealer "Bo"]', f'[Dealer "{LONG_NAME}"]', ["unknown_player"]),
+    "dealt to": ('[Deal "Bo"', f'[Deal "{LONG_NAME}"', ["unknown_player"]),
+    "a turn's player": ("Bo draw TD", f"{LONG_NAME} draw TD", ["unknown_player"]),
+    "the knocker": ("Ann draw 8S knock", f"{LONG_NAME} draw 8S knock", ["unknown_player"]),
+    "the defender": ("Bo defend", f"{LONG_NAME} defend", ["unknown_player"]),
+    "the claimed winner": ("result knock Ann 21", f"result knock {LONG_NAME} 21", ["wrong_result"]),
+    "a total's name": ("score Ann 21", f"score {LONG_NAME} 21", ["wrong_score"]),
+    "the next dealer": ("next_dealer Ann", f"next_dealer {LONG_NAME}", ["wrong_dealer"]),
+    "3,000 totals": ("score Ann 21 Bo 0", "score Ann 21 Bo 0 " + " ".join(f"X{i} {i}" for i in range(3000)),
+                     ["wrong_score"]),
+}
+
+
+@pytest.mark.parametrize("case", LONG_NAMED)
+def test_a_megabyte_of_name_anywhere_gets_one_short_line(case: str) -> None:
+    """Every message quotes a name that is not a player's cut short, and a player's name has at
+    most ``MAX_NAME`` characters: a record cannot make a ruling's message as long as itself."""
+    old, new, codes = LONG_NAMED[case]
+    assert WORKED.count(old) == 1
+    verdict = adjudicate(read_text(WORKED.replace(old, new)))
+    assert list(verdict.codes) == codes
+    for found in verdict.findings:
+        assert len(found.message) < 400 and found.message.isprintable(), found.message[:400]

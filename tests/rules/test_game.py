@@ -378,6 +378,8 @@ def test_hollywood_needs_a_target() -> None:
         (AB, [E("Ann", 5, "knock", multiplier=0)], "hand 1: the multiplier must be 1 or more"),
         (("Ann", "Ann"), [], "the two players need different names"),
         (("Ann", ""), [], "a game needs two player names"),
+        (("A" * 81, "Bo"), [], "player names have at most 80 characters, not 81"),
+        (("Ann", "B" * 1_000_000), [], "player names have at most 80 characters, not 1000000"),
     ],
 )
 def test_bad_entries(players: tuple[str, str], entries: list[HandEntry], message: str) -> None:
