@@ -62,7 +62,7 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
-def _shown(path: str) -> str:
+def shown_path(path: str) -> str:
     """The path as it may be printed (bytes that are not UTF-8 kept visible, not raised)."""
     return path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
@@ -76,7 +76,7 @@ def open_input(path: str | os.PathLike[str]) -> IO[bytes]:
 
     Raises :class:`InputFileError` (``missing`` set when the path does not exist).
     """
-    where = _shown(os.fspath(path))
+    where = shown_path(os.fspath(path))
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
@@ -103,7 +103,7 @@ def is_url(path: str | os.PathLike[str]) -> bool:
 
 def _url_fs(url: str) -> tuple[Any, str]:
     """The fsspec file system of ``url`` and the path inside it; raises ``InputFileError``."""
-    where = _shown(url)
+    where = shown_path(url)
     try:
         import fsspec  # the dask extra: imported only when a URL is given
     except ImportError:
@@ -123,7 +123,7 @@ def _reason(exc: Exception) -> str:
 def open_url(url: str) -> IO[bytes]:
     """Open an fsspec URL for reading bytes (seekable, as a shard needs); raises ``InputFileError``."""
     fs, path = _url_fs(url)
-    where = _shown(url)
+    where = shown_path(url)
     try:
         handle = fs.open(path, "rb")
         if "memory" in fs.protocol:  # one shared file object (one position) for every opener: a view each
@@ -143,7 +143,7 @@ def url_files(url: str) -> list[str] | None:
     Raises ``InputFileError`` when it does not exist or cannot be listed.
     """
     fs, path = _url_fs(url)
-    where = _shown(url)
+    where = shown_path(url)
     try:
         if not fs.isdir(path):
             if not fs.exists(path):
@@ -304,7 +304,7 @@ def _plain(run: bytes, line_one: bool) -> str | None:
 def read_text_file(path: str | os.PathLike[str], *, limit: int = MAX_TEXT_FILE) -> str:
     """The whole of a small UTF-8 text file (a sheet, a rules file); raises ``InputFileError``."""
     with open_input(path) as handle:
-        return read_text_stream(handle, _shown(os.fspath(path)), limit=limit)
+        return read_text_stream(handle, shown_path(os.fspath(path)), limit=limit)
 
 
 def read_text_stream(stream: IO[bytes], where: str, *, limit: int = MAX_TEXT_FILE) -> str:
@@ -347,7 +347,7 @@ def atomic_output(path: str | os.PathLike[str], *, encoding: str = "utf-8") -> I
     in place. Any failure raises :class:`OutputFileError` and leaves ``path`` as it was.
     """
     target = os.fspath(path)
-    where = _shown(target)
+    where = shown_path(target)
     try:
         mode = os.stat(target).st_mode
     except FileNotFoundError:
@@ -369,7 +369,7 @@ def atomic_output(path: str | os.PathLike[str], *, encoding: str = "utf-8") -> I
     try:
         fd, temp = tempfile.mkstemp(prefix=".ginref-", suffix=".tmp", dir=folder)
     except FileNotFoundError:
-        raise OutputFileError(f"{where}: cannot write: the folder {_shown(folder)!r} does not exist",
+        raise OutputFileError(f"{where}: cannot write: the folder {shown_path(folder)!r} does not exist",
                               where) from None
     except OSError as exc:
         raise OutputFileError(f"{where}: cannot write: {describe_os_error(exc)}", where) from None

@@ -34,7 +34,16 @@ from typing import IO, TYPE_CHECKING, cast
 import msgspec
 
 from ginref.errors import InputFileError, RecordError
-from ginref.files import Line, TextRun, is_url, numbered_lines, numbered_runs, open_any, url_files
+from ginref.files import (
+    Line,
+    TextRun,
+    is_url,
+    numbered_lines,
+    numbered_runs,
+    open_any,
+    shown_path,
+    url_files,
+)
 from ginref.records.jsonform import (
     decode_json_document,
     decode_json_text,
@@ -138,11 +147,6 @@ def record_format(name: str) -> UnitForm | None:
     return SUFFIXES.get(os.path.splitext(name)[1].lower())
 
 
-def _shown(path: str) -> str:
-    """A path as it may be printed, even when its bytes are not UTF-8."""
-    return path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-
-
 def input_files(paths: Sequence[str]) -> Iterator[InputFile | SkippedFile | InputFileError]:
     """Each file the paths name, in order: folders are walked (sorted, links not followed)
     for record files; other files in folders are reported as skipped."""
@@ -154,9 +158,10 @@ def input_files(paths: Sequence[str]) -> Iterator[InputFile | SkippedFile | Inpu
         elif os.path.isdir(path):
             yield from _walk(path)
         elif not os.path.lexists(path):
-            yield InputFileError(f"{_shown(path)}: no such file or folder", _shown(path), missing=True)
+            where = shown_path(path)
+            yield InputFileError(f"{where}: no such file or folder", where, missing=True)
         else:
-            yield InputFile(path, _shown(path), record_format(path))
+            yield InputFile(path, shown_path(path), record_format(path))
 
 
 def _url_inputs(url: str) -> Iterator[InputFile | SkippedFile | InputFileError]:
@@ -167,11 +172,11 @@ def _url_inputs(url: str) -> Iterator[InputFile | SkippedFile | InputFileError]:
         yield exc
         return
     if found is None:
-        yield InputFile(url, _shown(url), record_format(url))
+        yield InputFile(url, shown_path(url), record_format(url))
         return
     for path in found:
         form = record_format(path)
-        yield InputFile(path, _shown(path), form) if form else SkippedFile(_shown(path))
+        yield InputFile(path, shown_path(path), form) if form else SkippedFile(shown_path(path))
 
 
 def _walk(folder: str) -> Iterator[InputFile | SkippedFile]:
@@ -186,7 +191,7 @@ def _walk(folder: str) -> Iterator[InputFile | SkippedFile]:
             found.append(os.path.join(root, name))
     for path in sorted(found):
         form = record_format(path)
-        yield InputFile(path, _shown(path), form) if form else SkippedFile(_shown(path))
+        yield InputFile(path, shown_path(path), form) if form else SkippedFile(shown_path(path))
 
 
 # -- lines --------------------------------------------------------------------------------------
@@ -560,7 +565,7 @@ def _source_name(input: object, source: str | None) -> str:
     if source:
         return source
     if isinstance(input, (str, os.PathLike)):
-        return _shown(os.fspath(input))
+        return shown_path(os.fspath(input))
     name = getattr(input, "name", "")
     return STDIN if name in ("<stdin>", 0) else str(name or "<stream>")
 

@@ -27,7 +27,7 @@ import msgspec
 from ginref.cards import Card, Mask, card_name, mask_of, scan
 from ginref.errors import RecordError
 from ginref.jsonwrite import json_line, readable_json
-from ginref.notation import CARD_NAMES, CARD_TOKENS
+from ginref.notation import CARD_NAMES, CARD_TOKENS, excerpt
 from ginref.records.jsonplace import (
     item_starts,
     line_and_column,
@@ -168,15 +168,9 @@ def _kind(value: object) -> str:
     )
 
 
-def _shown(value: object, width: int = 60) -> str:
-    """``repr(value)`` cut to about ``width`` characters, so a message stays one short line."""
-    if type(value) in (list, dict):
-        return _kind(value)
-    try:
-        text = repr(value)
-    except ValueError:  # an int past Python's limit on digits (4,300) has no repr
-        return "a number with thousands of digits"
-    return text if len(text) <= width else text[:width] + f"... ({len(text)} characters)"
+def _shown(value: object) -> str:
+    """A JSON value as a message quotes it: a list or an object by its kind, else cut short."""
+    return _kind(value) if type(value) in (list, dict) else excerpt(value, 60)
 
 
 def _unknown_key(data: dict[Any, object], allowed: frozenset[str], pointer: str) -> NoReturn:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import msgspec
 
-__all__ = ["RECORD_KEYWORDS", "RECORD_NAME_RE", "RECORD_OUTCOMES", "RECORD_STRING_RE", "RecordToken", "shown"]
+__all__ = ["RECORD_KEYWORDS", "RECORD_NAME_RE", "RECORD_OUTCOMES", "RECORD_STRING_RE", "RecordToken"]
 
 
 class RecordToken(msgspec.Struct, frozen=True, gc=False):
@@ -29,8 +29,3 @@ RECORD_NAME_RE = rf"(?!(?:{'|'.join(RECORD_KEYWORDS)})(?!['.-]?\w))[^\W\d]\w*(?:
 """A player name that needs no quotes; the formatter quotes every other name."""
 RECORD_STRING_RE = r'"(?:[^"\\\x00-\x1f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"'
 """A JSON string literal, the quoted text of tag values and unusual names."""
-
-
-def shown(text: str, width: int = 40) -> str:
-    """``text`` quoted, cut to ``width`` characters so a message stays one short line."""
-    return repr(text) if len(text) <= width else repr(text[:width]) + f"... ({len(text)} characters)"

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 from ginref.cards import Card, Mask, mask_of, scan
 from ginref.errors import RecordError
-from ginref.notation import CARD_NAMES, CARD_TOKENS
-from ginref.records.lexicon import RECORD_NAME_RE, RecordToken, shown
+from ginref.notation import CARD_NAMES, CARD_TOKENS, excerpt
+from ginref.records.lexicon import RECORD_NAME_RE, RecordToken
 from ginref.records.model import (
     ENDINGS,
     HAND_TAG_KEYS,
@@ -580,7 +580,7 @@ class _TextReader:
             if not _COUNT_RE.fullmatch(value.text):
                 too_big = value.text.isdigit()
                 self.fail(f"[Hand] needs a hand number{' below 10**15' if too_big else ''}, "
-                          f"got {shown(value.text)}", value.loc + 1)
+                          f"got {excerpt(value.text, 40)}", value.loc + 1)
             self.new_hand(column).number = int(value.text)
             return
         if tag == "Dealer":

@@ -25,7 +25,8 @@ from ginref.grammar import (
     _seps,
     card_expr,
 )
-from ginref.records.lexicon import RECORD_NAME_RE, RECORD_OUTCOMES, RECORD_STRING_RE, RecordToken, shown
+from ginref.notation import excerpt
+from ginref.records.lexicon import RECORD_NAME_RE, RECORD_OUTCOMES, RECORD_STRING_RE, RecordToken
 from ginref.records.model import UNFINISHED_REASONS
 from ginref.rules import parse_number
 
@@ -111,7 +112,7 @@ def _to_number(s: str, loc: int, toks: pp.ParseResults) -> int:
     """A number of the record; one that no game reaches (``MAX_NUMBER``) is refused."""
     number = parse_number(toks[0])
     if number is None:
-        raise RecordSyntaxError(s, loc, f"number too large: {shown(toks[0])}")
+        raise RecordSyntaxError(s, loc, f"number too large: {excerpt(toks[0], 40)}")
     return number
 
 
@@ -301,5 +302,5 @@ def _syntax_error(exc: pp.ParseBaseException, source: str, line: int) -> RecordE
         loc += 1
     message = exc.msg[:1].lower() + exc.msg[1:]
     rest = text[loc:].split()
-    message += f", found {shown(rest[0])}" if rest else " at the end of the line"
+    message += f", found {excerpt(rest[0], 40)}" if rest else " at the end of the line"
     return RecordError(message, source, line, pp.col(loc, text) if text else 1)
