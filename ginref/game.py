@@ -265,6 +265,8 @@ def _explain_players(players: object, first_dealer: object) -> tuple[str, str]:
 
 def players_problem(players: object) -> str | None:
     """Why ``players`` cannot play a game (:func:`two_players`), or None when they can."""
+    if type(players) is tuple and two_players(players):  # a record's players, as they come
+        return None
     if not isinstance(players, Sequence) or isinstance(players, str):
         return f"a game needs two player names, got {excerpt(players)}"
     if len(players) != 2:
