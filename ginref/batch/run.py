@@ -13,8 +13,8 @@ nothing is lost, and every record given is reported exactly once, in order; a ta
 fails reports its records as unreadable, saying why.
 
 :func:`run_batch` drives any :class:`Runner` with the same tasks (:func:`packed_shard`,
-:func:`packed_chunk`, :func:`shard_extent`, :func:`record_starts`): a pool of processes
-here, a Dask cluster in :mod:`ginref.batch.cluster`.
+:func:`packed_chunk`, :func:`shard_extent`, :func:`record_starts`): worker processes forked
+here (:mod:`ginref.batch.workers`), a Dask cluster in :mod:`ginref.batch.cluster`.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import gc
 import itertools
 import os
 from collections.abc import Callable, Collection, Generator, Iterable, Iterator, Sequence
-from typing import IO, TYPE_CHECKING, Generic, Protocol, TypeVar, cast
+from typing import IO, Generic, Protocol, TypeVar, cast
 
 import msgspec
 from msgspec.structs import replace
@@ -41,6 +41,7 @@ from ginref.batch.tasks import (
     worker_check_chunk,
     worker_check_shard,
 )
+from ginref.batch.workers import Task, Workers
 from ginref.errors import InputFileError, tidy_message
 from ginref.records.io import (
     SHARD_BYTES,
@@ -57,10 +58,6 @@ from ginref.records.io import (
 )
 from ginref.records.model import InputForm
 from ginref.rules import Rules
-
-if TYPE_CHECKING:
-    from concurrent.futures import Future, ProcessPoolExecutor
-
 
 CHUNK = 128
 """raw records of stdin a worker takes at a time: big enough to amortise the hand-off"""
@@ -98,7 +95,8 @@ def verify(
     overrides each record's own rule set when given. With ``jobs`` above 1 (default: the
     cores), records are checked in that many worker processes, each reading shards of about
     ``shard_bytes`` (stdin: chunks of ``chunk`` records); a batch that is one shard or chunk
-    is checked in this process, where starting workers would cost more than the work.
+    is checked in this process, where starting workers would cost more than the work, and
+    so is every batch where processes cannot be forked (Windows).
     A file in a folder that is not a record
     file is passed to ``on_skip``. ``format`` forces the input form and ``game`` gives
     OpenSpiel histories their parameters (:func:`ginref.records.read_paths`), which keeps
@@ -109,7 +107,7 @@ def verify(
     input: a path or record that cannot be read is an unreadable result of its own.
     """
     jobs = jobs or default_jobs()
-    if jobs <= 1:
+    if jobs <= 1 or not hasattr(os, "fork"):  # workers are forked (POSIX)
         yield from checked_here(paths, lambda raw: check_raw(raw, rules), stdin=stdin, format=format,
                                 game=game, progress=progress, on_skip=on_skip)
         return
@@ -201,7 +199,7 @@ T_co = TypeVar("T_co", covariant=True)
 
 
 class Waitable(Protocol[T_co]):
-    """A task's future: ``concurrent.futures.Future`` or ``distributed.Future``."""
+    """A task under way: a :class:`~ginref.batch.workers.Task` or a ``distributed.Future``."""
 
     def result(self) -> T_co: ...
 
@@ -332,20 +330,22 @@ def run_batch(
 
 
 class _PoolRunner:
-    def __init__(self, pool: ProcessPoolExecutor) -> None:
-        self.pool = pool
+    """Runs each task in the batch's worker processes (:mod:`ginref.batch.workers`)."""
 
-    def count(self, shard: Shard) -> Future[tuple[int, int]]:
-        return self.pool.submit(shard_extent, shard)
+    def __init__(self, workers: Workers) -> None:
+        self.workers = workers
 
-    def check(self, shard: Shard) -> Future[bytes]:
-        return self.pool.submit(worker_check_shard, shard)
+    def count(self, shard: Shard) -> Task[tuple[int, int]]:
+        return self.workers.submit(shard_extent, shard)
 
-    def check_chunk(self, chunk: list[RawRecord]) -> Future[bytes]:
-        return self.pool.submit(worker_check_chunk, chunk)
+    def check(self, shard: Shard) -> Task[bytes]:
+        return self.workers.submit(worker_check_shard, shard)
 
-    def starts(self, shard: Shard) -> Future[list[tuple[int, int]]]:
-        return self.pool.submit(record_starts, shard)
+    def check_chunk(self, chunk: list[RawRecord]) -> Task[bytes]:
+        return self.workers.submit(worker_check_chunk, chunk)
+
+    def starts(self, shard: Shard) -> Task[list[tuple[int, int]]]:
+        return self.workers.submit(record_starts, shard)
 
 
 T = TypeVar("T")
@@ -391,8 +391,6 @@ class _InlineRunner:
 def _parallel(
     work: Iterable[Work], rules: Rules | None, jobs: int, progress: ReadProgress | None
 ) -> Iterator[RecordResult]:
-    from concurrent.futures import ProcessPoolExecutor
-
     _warm_up()
     # What is loaded by now lives as long as the batch: garbage collection need not walk it
     # again and again, here or in the workers that inherit it (nor write to its pages there).
@@ -400,40 +398,18 @@ def _parallel(
     freezing = gc.get_freeze_count() == 0
     if freezing:
         gc.freeze()
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=set_worker, initargs=(rules,))
     try:
-        yield from run_batch(work, _PoolRunner(pool), in_flight=jobs * 3, ahead=jobs * 2, progress=progress)
-    except BaseException:
-        _stop(pool)
-        raise
+        workers = Workers(jobs, functools.partial(set_worker, rules))
+        try:
+            yield from run_batch(work, _PoolRunner(workers), in_flight=jobs * 3, ahead=jobs * 2,
+                                 progress=progress)
+        except BaseException:
+            workers.stop()
+            raise
+        workers.close()
     finally:
         if freezing:
             gc.unfreeze()
-    pool.shutdown()
-
-
-def _stop(pool: ProcessPoolExecutor) -> None:
-    """End the workers now (Ctrl-C, a closed pipe, the caller stopped early): none is left behind."""
-    processes = list(getattr(pool, "_processes", {}).values())
-    results = getattr(pool, "_result_queue", None)  # shutdown drops the pool's references
-    manager = getattr(pool, "_executor_manager_thread", None)
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        process.terminate()
-    for process in processes:
-        process.join(5)
-    # A worker ended while writing a result leaves half a message in the result pipe, and
-    # the pool's manager thread (joined at interpreter exit) would wait for the rest for
-    # ever: this process's own copy of the pipe's write end keeps it from seeing EOF. With
-    # every worker gone, closing that copy ends the wait.
-    writer = getattr(results, "_writer", None)
-    if writer is not None and not any(process.is_alive() for process in processes):
-        writer.close()
-    # The manager thread closes its wake-up pipe as it ends, and Python's exit hook writes to
-    # that pipe without a lock: if the two meet, the hook writes to a closed descriptor and
-    # prints a traceback (EBADF). Once the thread has ended, the hook finds the pipe closed.
-    if manager is not None:
-        manager.join(5)
 
 
 def _warm_up() -> None:

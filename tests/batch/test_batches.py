@@ -96,30 +96,6 @@ def test_csv_json_and_jsonl_go_one_at_a_time() -> None:
     assert code == 2 and "one of --json, --jsonl and --csv" in err
 
 
-def _square(n: int) -> int:
-    return n * n
-
-
-def test_stopping_a_pool_with_half_a_result_in_its_pipe_does_not_hang_the_exit() -> None:
-    """A worker killed while it writes a result leaves half a message in the result pipe;
-    the pool's manager thread, which the interpreter joins at exit, then waited for the rest
-    for ever (1 run in about 12 of ``verify --jobs 2 | head -1`` hung). Half a message is
-    put there by hand, so the case is met every time."""
-    import struct
-    from concurrent.futures import ProcessPoolExecutor
-
-    from ginref.batch.run import _stop
-
-    pool = ProcessPoolExecutor(max_workers=1)
-    assert pool.submit(_square, 3).result(timeout=60) == 9
-    manager = pool._executor_manager_thread  # type: ignore[attr-defined]
-    writer = pool._result_queue._writer  # type: ignore[attr-defined]
-    os.write(writer.fileno(), struct.pack("!i", 1000) + b"half")  # a 1,000-byte message, 4 sent
-    _stop(pool)
-    manager.join(timeout=30)
-    assert not manager.is_alive()
-
-
 def test_results_a_worker_packs_read_back_as_they_were(tmp_path: Path) -> None:
     """What a worker hands back (its verdicts as bytes) is the result it checked: the same
     rows before the verdict is decoded, the same verdict, JSON, equality and hash after."""

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from ginref.batch import BatchSummary, verify
+from ginref.batch.tasks import worker_check_shard
+from ginref.batch.workers import live_workers
 from ginref.cli import cli
 from ginref.records import format_text, to_json_dict
-from ginref.records.io import SHARD_BYTES
+from ginref.records.io import SHARD_BYTES, Shard
 from ginref.rules import find_rules
 from tests.support.randomplay import random_hand
 
@@ -127,19 +131,57 @@ def test_a_parallel_batch_leaves_the_callers_garbage_collector_as_it_found_it(fr
         gc.unfreeze()
 
 
-def test_a_parallel_batch_stopped_early_leaves_no_pool_thread_and_no_worker() -> None:
-    """Stopping (Ctrl-C, a closed pipe) once left the pool's manager thread ending while Python
-    exited, and the exit hook of concurrent.futures then wrote to the pipe that thread had just
-    closed: now and then a traceback (EBADF) after "ginref: terminated"."""
-    import multiprocessing
+def test_a_parallel_batch_stopped_early_leaves_no_thread_and_no_worker() -> None:
+    """Stopping (Ctrl-C, a closed pipe, a caller that reads one result) ends every worker
+    and leaves no thread behind (the process pool once left its manager thread ending while
+    Python exited, and now and then a traceback, EBADF, came after "ginref: terminated")."""
     import threading
 
     before = set(threading.enumerate())
     results = verify([str(SAMPLES)], jobs=2, chunk=1)
     next(results)
+    workers = live_workers()
+    assert len(workers) == 2
     results.close()
     assert [t.name for t in threading.enumerate() if t not in before] == []
-    assert multiprocessing.active_children() == []
+    assert not live_workers() and not _running(workers)
+
+
+def _running(pids: frozenset[int]) -> list[int]:
+    """Which of ``pids`` is still a process, even a zombie (none once reaped)."""
+    return [pid for pid in pids if Path(f"/proc/{pid}").exists()]
+
+
+def _die_at_start(shard: Shard) -> bytes:
+    """A worker's check that kills its own process on the file's first shard."""
+    if shard.start == 0:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return worker_check_shard(shard)
+
+
+def test_a_worker_killed_mid_batch_loses_only_its_shard(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The killed worker's records are unreadable, saying so; the other worker checks the rest,
+    every record is reported once, and no process is left."""
+    import ginref.batch.run
+
+    (tmp_path / "many.jsonl").write_text("\n".join(jsonl_records(60)) + "\n")
+    paths = [str(tmp_path / "many.jsonl")]
+    monkeypatch.setattr(ginref.batch.run, "worker_check_shard", _die_at_start)
+    batch = verify(paths, jobs=2, shard_bytes=1 << 12)
+    results = [next(batch)]
+    workers = live_workers()
+    results += batch
+    expected = list(verify(paths, jobs=1))
+    assert [(r.index, r.line) for r in results] == [(r.index, r.line) for r in expected]
+    lost = [r for r in results if r.status == "unreadable"]
+    assert 0 < len(lost) < len(results) and lost[0].index == 0
+    why = ("not checked: the task that read it failed: "
+           "WorkerLost: the worker process ended (killed by signal 9)")
+    assert {r.rows[0].message for r in lost} == {why}
+    assert [r for r in results if r.status != "unreadable"] == expected[len(lost):]
+    assert workers and not live_workers() and not _running(workers)
 
 
 def _outcomes(results: object) -> list[tuple[str, int, int, str, tuple[str, ...]]]:
@@ -158,14 +200,12 @@ def _outcomes(results: object) -> list[tuple[str, int, int, str, tuple[str, ...]
 def test_a_batch_of_one_task_runs_without_workers_and_gives_the_same_results(
     tmp_path: Path, inputs: tuple[str, ...], shard_bytes: int, workers: bool
 ) -> None:
-    import multiprocessing
-
     (tmp_path / "one.jsonl").write_text("\n".join(jsonl_records(5)) + "\n")
     (tmp_path / "two.gin").write_text(format_text(random_hand(7, find_rules("standard"))))
     paths = [str(tmp_path / name) for name in inputs]
     results = verify(paths, jobs=2, shard_bytes=shard_bytes)
     first = next(results)
-    assert bool(multiprocessing.active_children()) is workers
+    assert bool(live_workers()) is workers
     assert _outcomes([first, *results]) == _outcomes(verify(paths, jobs=1))
 
 

@@ -28,7 +28,7 @@ LAYERS: dict[str, float] = {
     "records.openspiel": 7.3, "records.kaggle": 7.35, "records.io": 7.4, "records": 7.6,
     "referee.findings": 8, "referee.state": 8.1, "referee.knock": 8.15, "referee.replay": 8.2,
     "referee.verdict": 8.4, "referee.position": 8.5, "referee": 8.6,
-    "batch.results": 9, "batch.tasks": 9.02, "batch.run": 9.04, "batch.cluster": 9.06, "batch": 9.08,
+    "batch.results": 9, "batch.tasks": 9.02, "batch.workers": 9.03, "batch.run": 9.04, "batch.cluster": 9.06, "batch": 9.08,
     "advice": 9.4, "batch.report": 9.45,
     "render": 10, "plot": 10.5,
     "cli.exits": 11, "cli.importing": 11, "cli.options": 11.05, "cli.output": 11.05,
