@@ -86,7 +86,12 @@ class Workers:
     def _fork(self, setup: Callable[[], None]) -> _Worker:
         task_read, task_write = os.pipe()
         reply_read, reply_write = os.pipe()
-        pid = os.fork()
+        try:
+            pid = os.fork()
+        except OSError:
+            for end in (task_read, task_write, reply_read, reply_write):
+                os.close(end)
+            raise
         if pid == 0:  # the worker: it never returns into the caller's frames
             code = 1
             try:
@@ -160,8 +165,13 @@ class Workers:
         return status
 
     def close(self) -> None:
-        """End the workers once their tasks are done: each sees its pipe close and exits."""
-        for worker in [*self._idle, *self._busy.values()]:
+        """End the workers once the tasks they hold are done (a task still waiting for a
+        worker fails): each worker then sees its pipe close and exits."""
+        while self._waiting:
+            self._waiting.popleft()[0].settle(None, WorkerLost("the workers were closed"))
+        while self._busy:  # a reply nobody reads would hold its worker in its write
+            self.wait()
+        for worker in self._idle:
             os.close(worker.tasks)
             self._ends.remove(worker.tasks)
             worker.tasks = -1

@@ -88,6 +88,22 @@ def test_close_waits_for_the_workers_to_end() -> None:
     assert not live_workers()
 
 
+def _megabyte() -> bytes:
+    return bytes(1 << 20)
+
+
+def test_close_ends_the_workers_with_tasks_left_unread() -> None:
+    """A reply bigger than a pipe holds, that nobody asked for, would keep its worker in its
+    write for ever; a task still waiting for a worker fails instead of running."""
+    pool = Workers(1, _nothing)
+    running, waiting = pool.submit(_megabyte), pool.submit(_square, 2)
+    pool.close()
+    assert not live_workers()
+    assert running.result() == bytes(1 << 20)
+    with pytest.raises(WorkerLost, match="closed"):
+        waiting.result()
+
+
 def test_half_a_message_then_the_end_is_no_message() -> None:
     """A worker killed while it writes its reply leaves part of it: reading stops at the end of
     the pipe (the process pool that came before once waited there for ever)."""
