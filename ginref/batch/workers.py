@@ -69,7 +69,8 @@ class _Worker:
 
 
 class Workers:
-    """``jobs`` forked workers, each running ``setup`` first; tasks wait here until one is free."""
+    """``jobs`` forked workers, each running ``setup`` first; tasks wait here until one is
+    free. Used from one thread, the one that made it."""
 
     def __init__(self, jobs: int, setup: Callable[[], None]) -> None:
         self._idle: collections.deque[_Worker] = collections.deque()
@@ -126,8 +127,10 @@ class Workers:
                 while self._waiting:
                     self._waiting.popleft()[0].settle(None, WorkerLost("no worker is left to run it"))
                 return
-        ready, _, _ = select.select(list(self._busy), [], [])
-        for end in ready:
+        poller = select.poll()  # not select(): a descriptor past 1,023 is fine here
+        for end in self._busy:
+            poller.register(end, select.POLLIN)
+        for end, _ in poller.poll():
             self._take_reply(self._busy.pop(end))
         self._hand_out()
 
@@ -152,9 +155,13 @@ class Workers:
             status = self._reap(worker)
             task.settle(None, WorkerLost(f"the worker process ended ({_ending(status)})"))
             return
-        ok, value = pickle.loads(message)
-        task.settle(value if ok else None, None if ok else value)
         self._idle.append(worker)
+        try:
+            ok, value = pickle.loads(message)
+        except Exception as exc:  # an exception whose class cannot be built again from its args
+            task.settle(None, RuntimeError(f"the worker's reply cannot be read: {type(exc).__name__}: {exc}"))
+            return
+        task.settle(value if ok else None, None if ok else value)
 
     def _reap(self, worker: _Worker) -> int:
         for end in (worker.tasks, worker.replies):

@@ -49,6 +49,22 @@ def test_values_and_exceptions_come_back_as_they_were(workers: Workers) -> None:
         failing.result()
 
 
+class _Odd(Exception):
+    def __init__(self, code: int, why: str) -> None:
+        super().__init__(f"{code}: {why}")  # its args cannot build it again
+
+
+def _raise_odd() -> None:
+    raise _Odd(3, "odd")
+
+
+def test_an_exception_that_cannot_be_built_again_fails_its_task_only(workers: Workers) -> None:
+    odd = workers.submit(_raise_odd)
+    with pytest.raises(RuntimeError, match="the worker's reply cannot be read: TypeError"):
+        odd.result()
+    assert workers.submit(_square, 5).result() == 25
+
+
 def test_tasks_run_in_other_processes_and_spread_over_them(workers: Workers) -> None:
     pids = {task.result() for task in [workers.submit(_pid) for _ in range(40)]}
     assert os.getpid() not in pids and 1 <= len(pids) <= 2
