@@ -133,18 +133,19 @@ which do not depend on the machine's load, and the history of each change are in
 and verdicts are msgspec Structs, a plain `.gin` turn line is read in one match, and an OpenSpiel-played
 record costs 0.69 M instructions as JSON Lines and 0.85 M as `.gin` (1.47 M and 2.38 M before the work on
 speed began). `benchmarks/versus_openspiel.py` times the same 10,000 OpenSpiel hands through OpenSpiel's
-own replay and through ginref in the same rounds: on 2026-12-03 (7 rounds, medians) `verify()` in process
-ran 22.7x OpenSpiel's replay in CPU time, a whole `ginref verify --jobs 1` 19.2x on JSON Lines and 13.6x on
-`.gin`, and the floor under any referee in Python (msgspec's decode, moving the cards, the exact searches)
-120x. The machine's speed moves these ratios by about a tenth from one run to the next (16.6x to 19.2x for
-JSON Lines in three runs that afternoon).
+own replay and through ginref in the same rounds: on 2026-12-04 (5 rounds, medians, two runs) `verify()` in
+process ran 22.2x and 20.2x OpenSpiel's replay in CPU time, a whole `ginref verify --jobs 1` 19.8x and 17.1x
+on JSON Lines and 14.8x and 12.4x on `.gin`, and the floor under any referee in Python (msgspec's decode,
+moving the cards, the exact searches) 123x and 92x. The machine's state moves these ratios by a tenth to a
+sixth from one run to the next, more than any change of the last rounds.
 
-With `--jobs 2` and more, the workers read the files themselves: the main process cuts each file into
-shards (`ginref.records.io.shards`: byte ranges of whole records, found by reading a few lines near each
-cut), workers count and check them, and the main process only merges small results in order. Its own CPU
+With `--jobs 2` and more, the workers read the files themselves: the main process forks them
+(`ginref.batch.workers`: one task at a time over a pipe each, no process pool to import), cuts each file
+into shards (`ginref.records.io.shards`: byte ranges of whole records, found by reading a few lines near
+each cut), workers count and check them, and the main process only merges small results in order. Its own CPU
 per record is about 2 to 5 µs by machine, JSON Lines and text alike
 (`verify_bench.parent_cpu_per_record`): shards of 4 MiB, and a result that unpickles in 0.8 µs. Counting a
-shard before the next can be placed costs the workers about 8 µs per JSON Lines record and 10 µs per text
+shard before the next can be placed costs the workers about 1 µs per JSON Lines record and 5 µs per text
 record. Only standard input is read by the main process, and handed out in runs of 128 records.
 `benchmarks/verify_versus.py` times this tree against an older copy in the same run, wall and CPU
 (user+sys of the whole process tree).
