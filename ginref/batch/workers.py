@@ -158,7 +158,7 @@ class Workers:
         self._idle.append(worker)
         try:
             ok, value = pickle.loads(message)
-        except Exception as exc:  # an exception whose class cannot be built again from its args
+        except Exception as exc:  # a value that cannot be built here (an exception whose args cannot)
             task.settle(None, RuntimeError(f"the worker's reply cannot be read: {type(exc).__name__}: {exc}"))
             return
         task.settle(value if ok else None, None if ok else value)
