@@ -205,7 +205,7 @@ class Waitable(Protocol[T_co]):
 
 
 class Runner(Protocol):
-    """Where the tasks of a batch run: a pool of worker processes, a Dask cluster, or this
+    """Where the tasks of a batch run: the batch's worker processes, a Dask cluster, or this
     process for a batch of one task. Each method starts the task of its name
     (:func:`~ginref.batch.tasks.packed_shard`, ...)."""
 
@@ -329,7 +329,7 @@ def run_batch(
         yield from _resolve(pending.popleft(), progress)
 
 
-class _PoolRunner:
+class _WorkerRunner:
     """Runs each task in the batch's worker processes (:mod:`ginref.batch.workers`)."""
 
     def __init__(self, workers: Workers) -> None:
@@ -401,7 +401,7 @@ def _parallel(
     try:
         workers = Workers(jobs, functools.partial(set_worker, rules))
         try:
-            yield from run_batch(work, _PoolRunner(workers), in_flight=jobs * 3, ahead=jobs * 2,
+            yield from run_batch(work, _WorkerRunner(workers), in_flight=jobs * 3, ahead=jobs * 2,
                                  progress=progress)
         except BaseException:
             workers.stop()
