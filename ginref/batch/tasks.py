@@ -11,7 +11,6 @@ reports them reads without decoding a verdict it does not show.
 from __future__ import annotations
 
 import gc
-import signal
 
 from ginref.batch.results import RecordResult, check_decoded, from_file_error, pack_results, unreadable
 from ginref.errors import InputFileError
@@ -62,13 +61,12 @@ _RULES: Rules | None = None
 
 
 def set_worker(rules: Rules | None) -> None:
-    """Worker set-up: the batch's rules, and Ctrl-C left to the main process. What the worker
-    inherited (modules, tables) is frozen out of garbage collection, which would otherwise
-    walk all of it again each time the results of a shard pile up."""
+    """Worker set-up: the batch's rules (signals are :mod:`ginref.batch.workers`' concern).
+    What the worker inherited (modules, tables) is frozen out of garbage collection, which
+    would otherwise walk all of it again each time the results of a shard pile up."""
     global _RULES
     _RULES = rules
     gc.freeze()
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def worker_check_chunk(chunk: list[RawRecord]) -> bytes:

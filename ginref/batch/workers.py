@@ -76,7 +76,6 @@ class Workers:
         self._idle: collections.deque[_Worker] = collections.deque()
         self._busy: dict[int, _Worker] = {}  # by the descriptor its replies come on
         self._waiting: collections.deque[tuple[Task[object], bytes]] = collections.deque()
-        self._ends: list[int] = []  # this process's pipe ends, which no worker may hold
         try:
             for _ in range(jobs):
                 self._idle.append(self._fork(setup))
@@ -96,7 +95,7 @@ class Workers:
         if pid == 0:  # the worker: it never returns into the caller's frames
             code = 1
             try:
-                for end in (*self._ends, task_write, reply_read):
+                for end in (*self._ends(), task_write, reply_read):  # none may be held here
                     os.close(end)
                 _serve(task_read, reply_write, setup)
                 code = 0
@@ -105,8 +104,14 @@ class Workers:
         _LIVE.add(pid)
         os.close(task_read)
         os.close(reply_write)
-        self._ends += [task_write, reply_read]
         return _Worker(pid, task_write, reply_read)
+
+    def _workers(self) -> list[_Worker]:
+        return [*self._idle, *self._busy.values()]
+
+    def _ends(self) -> list[int]:
+        """This process's ends of the workers' pipes (a task end is -1 once closed)."""
+        return [end for worker in self._workers() for end in (worker.tasks, worker.replies) if end >= 0]
 
     def submit(self, fn: Callable[..., T], *args: object) -> Task[T]:
         task: Task[T] = Task(self)
@@ -131,7 +136,7 @@ class Workers:
         for end in self._busy:
             poller.register(end, select.POLLIN)
         for end, _ in poller.poll():
-            self._take_reply(self._busy.pop(end))
+            self._take_reply(self._busy[end])
         self._hand_out()
 
     def _hand_out(self) -> None:
@@ -148,9 +153,12 @@ class Workers:
             self._busy[worker.replies] = worker
 
     def _take_reply(self, worker: _Worker) -> None:
+        """Read a busy worker's reply; until it is read the worker stays busy, so that a signal
+        arriving meanwhile still finds it for :meth:`stop`."""
+        message = _read_message(worker.replies)
+        del self._busy[worker.replies]
         task, worker.task = worker.task, None
         assert task is not None
-        message = _read_message(worker.replies)
         if message is None:
             status = self._reap(worker)
             task.settle(None, WorkerLost(f"the worker process ended ({_ending(status)})"))
@@ -164,8 +172,8 @@ class Workers:
         task.settle(value if ok else None, None if ok else value)
 
     def _reap(self, worker: _Worker) -> int:
+        """Close a worker's pipes and wait for its end; it is in neither list by now."""
         for end in (worker.tasks, worker.replies):
-            self._ends.remove(end)
             os.close(end)
         _, status = os.waitpid(worker.pid, 0)
         _LIVE.discard(worker.pid)
@@ -180,25 +188,23 @@ class Workers:
             self.wait()
         for worker in self._idle:
             os.close(worker.tasks)
-            self._ends.remove(worker.tasks)
             worker.tasks = -1
         self._end_all()
 
     def stop(self) -> None:
         """End the workers now (Ctrl-C, a closed pipe, the caller stopped early)."""
-        for worker in [*self._idle, *self._busy.values()]:
+        for worker in self._workers():
             os.kill(worker.pid, signal.SIGKILL)
         self._end_all()
 
     def _end_all(self) -> None:
-        for worker in [*self._idle, *self._busy.values()]:
+        for worker in self._workers():
             os.waitpid(worker.pid, 0)
             _LIVE.discard(worker.pid)
-        for end in self._ends:
+        for end in self._ends():
             os.close(end)
         self._idle.clear()
         self._busy.clear()
-        self._ends.clear()
 
 
 def _serve(tasks: int, replies: int, setup: Callable[[], None]) -> None:
