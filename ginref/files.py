@@ -17,7 +17,7 @@ import io
 import os
 import re
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any, NamedTuple
 
 from ginref.errors import InputFileError, OutputFileError
@@ -26,6 +26,8 @@ __all__ = [
     "MAX_TEXT_FILE",
     "RUN_BYTES",
     "Line",
+    "PathArg",
+    "Paths",
     "TextRun",
     "atomic_output",
     "describe_os_error",
@@ -35,10 +37,34 @@ __all__ = [
     "open_any",
     "open_input",
     "open_url",
+    "path_list",
     "read_text_file",
     "read_text_stream",
     "url_files",
 ]
+
+PathArg = str | os.PathLike[str]
+Paths = PathArg | Iterable[PathArg]
+"""What a library call that reads paths takes: one path, or any number of them."""
+
+
+def path_list(paths: Paths) -> list[str]:
+    """The paths given, as strings: one ``str`` or ``os.PathLike`` is one path, never a
+    sequence of one-character paths (``"/"`` would walk the whole disk)."""
+    if isinstance(paths, str | os.PathLike):
+        return [_path_text(paths)]
+    if isinstance(paths, bytes | bytearray | memoryview):
+        raise TypeError("a path is a str or os.PathLike, not bytes")
+    return [_path_text(path) for path in paths]
+
+
+def _path_text(path: object) -> str:
+    if isinstance(path, str | os.PathLike):
+        text = os.fspath(path)
+        if isinstance(text, str):
+            return text
+    raise TypeError(f"a path is a str or os.PathLike, not {type(path).__name__}")
+
 
 MAX_TEXT_FILE = 1 << 26
 """Largest score sheet or rules file read whole (bytes): 64 MiB."""

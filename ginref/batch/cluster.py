@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Generator, Iterator
 from types import TracebackType
 from typing import IO, TYPE_CHECKING, Any
 
@@ -26,6 +26,7 @@ from ginref.batch.results import RecordResult
 from ginref.batch.run import batch_work, default_jobs, run_batch
 from ginref.batch.tasks import packed_chunk, packed_shard, record_starts, shard_extent
 from ginref.errors import ClusterError
+from ginref.files import Paths, path_list
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -75,7 +76,7 @@ def _threads(client: Client) -> int:
 
 def verify_on(
     client: Client,
-    paths: Sequence[str],
+    paths: Paths,
     rules: Rules | None = None,
     *,
     format: InputForm | None = None,
@@ -95,6 +96,7 @@ def verify_on(
     ``shard_bytes``; at most ``in_flight`` are checked at once (default: twice the cluster's
     threads), so this process's memory stays flat. The other options are those of ``verify``.
     """
+    paths = path_list(paths)
     threads = _threads(client)
     window = in_flight or 2 * threads
     work = batch_work(paths, stdin=stdin, chunk=chunk, format=format, game=game, on_skip=on_skip,
@@ -170,7 +172,7 @@ class ClusterRun(Iterator[RecordResult]):
 
 
 def verify_at(
-    address: str, paths: Sequence[str], rules: Rules | None = None, *, workers: int | None = None,
+    address: str, paths: Paths, rules: Rules | None = None, *, workers: int | None = None,
     timeout: float | None = None, **options: Any,
 ) -> ClusterRun:
     """:func:`verify_on` on the cluster at ``address`` (:func:`connect`), reached now, so

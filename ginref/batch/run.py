@@ -43,6 +43,7 @@ from ginref.batch.tasks import (
 )
 from ginref.batch.workers import Task, Workers
 from ginref.errors import InputFileError, tidy_message
+from ginref.files import Paths, path_list
 from ginref.records.io import (
     SHARD_BYTES,
     STDIN,
@@ -76,7 +77,7 @@ def default_jobs() -> int:
 
 
 def verify(
-    paths: Sequence[str],
+    paths: Paths,
     rules: Rules | None = None,
     *,
     jobs: int | None = None,
@@ -90,7 +91,7 @@ def verify(
 ) -> Generator[RecordResult, None, None]:
     """Verify every record under ``paths``, yielding one result per record in input order.
 
-    ``paths`` are files, folders (walked for record files), fsspec URLs
+    ``paths`` is one path or many: files, folders (walked for record files), fsspec URLs
     (:func:`ginref.files.is_url`) or ``-`` for ``stdin`` (a binary stream). ``rules``
     overrides each record's own rule set when given. With ``jobs`` above 1 (default: the
     cores), records are checked in that many worker processes, each reading shards of about
@@ -106,6 +107,7 @@ def verify(
     Returns a generator of :class:`~ginref.batch.RecordResult`; it never raises for bad
     input: a path or record that cannot be read is an unreadable result of its own.
     """
+    paths = path_list(paths)
     jobs = jobs or default_jobs()
     if jobs <= 1 or not hasattr(os, "fork"):  # workers are forked (POSIX)
         yield from checked_here(paths, lambda raw: check_raw(raw, rules), stdin=stdin, format=format,

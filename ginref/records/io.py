@@ -36,11 +36,13 @@ import msgspec
 from ginref.errors import InputFileError, RecordError
 from ginref.files import (
     Line,
+    Paths,
     TextRun,
     is_url,
     numbered_lines,
     numbered_runs,
     open_any,
+    path_list,
     shown_path,
     url_files,
 )
@@ -147,10 +149,10 @@ def record_format(name: str) -> UnitForm | None:
     return SUFFIXES.get(os.path.splitext(name)[1].lower())
 
 
-def input_files(paths: Sequence[str]) -> Iterator[InputFile | SkippedFile | InputFileError]:
+def input_files(paths: Paths) -> Iterator[InputFile | SkippedFile | InputFileError]:
     """Each file the paths name, in order: folders are walked (sorted, links not followed)
     for record files; other files in folders are reported as skipped."""
-    for path in paths:
+    for path in path_list(paths):
         if path == "-":
             yield InputFile("-", STDIN, None)
         elif is_url(path):
@@ -631,13 +633,13 @@ def _listed(
 
 
 def read_paths(
-    paths: Sequence[str], stdin: IO[bytes] | None = None, *, format: InputForm | None = None, game: str = "",
+    paths: Paths, stdin: IO[bytes] | None = None, *, format: InputForm | None = None, game: str = "",
     progress: ReadProgress | None = None,
 ) -> Iterator[RawRecord | SkippedFile | InputFileError]:
     """The raw records of every file the paths name (``-``: ``stdin``), in order; a file that
     cannot be opened is its ``InputFileError``, a non-record file in a folder a ``SkippedFile``.
     With ``progress``, the files are listed first so that their total size is known."""
-    for item in _listed(paths, progress):
+    for item in _listed(path_list(paths), progress):
         if not isinstance(item, InputFile):
             yield item
             continue

@@ -194,6 +194,13 @@ def test_small_shards_give_the_same_results_in_order(part: list[str], client: An
     assert list(verify_on(client, part, shard_bytes=1 << 15, in_flight=3)) == local_results(part)
 
 
+def test_one_path_given_as_a_string_is_one_path(part: list[str], client: Any) -> None:
+    from ginref.batch.cluster import verify_on
+
+    one = local_results(part[:1])
+    assert list(verify_on(client, Path(part[0]))) == list(verify_on(client, part[0])) == one
+
+
 def test_a_worker_killed_mid_run_loses_no_record(part: list[str], client: Any) -> None:
     from ginref.batch.cluster import verify_on
 

@@ -5,17 +5,19 @@ from __future__ import annotations
 import json
 import os
 import signal
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from ginref.batch import BatchSummary, verify
+from ginref.batch.report import report
 from ginref.batch.tasks import worker_check_shard
 from ginref.batch.workers import live_workers
 from ginref.cli import cli
 from ginref.records import format_text, to_json_dict
-from ginref.records.io import SHARD_BYTES, Shard
+from ginref.records.io import SHARD_BYTES, Shard, input_files, read_paths
 from ginref.rules import find_rules
 from tests.support.randomplay import random_hand
 
@@ -373,3 +375,31 @@ def test_adjudicate_names_a_file_of_its_folder_that_held_no_record(tmp_path: Pat
     code, _, err = run("adjudicate", str(tmp_path))
     assert code == 0
     assert err == f"note: {tmp_path / 'empty.json'} holds no record: it is empty\n"
+
+
+ONE_PATH_CALLS = {
+    "verify": lambda path: [r.source for r in verify(path, jobs=1)],
+    "verify with workers": lambda path: [r.source for r in verify(path, jobs=2)],
+    "read_paths": lambda path: [getattr(item, "source", None) for item in read_paths(path)],
+    "input_files": lambda path: [item.source for item in input_files(path)],
+    "report": lambda path: [f"{report(path, jobs=1).records} record"],
+}
+
+
+@pytest.mark.parametrize("call", ONE_PATH_CALLS.values(), ids=ONE_PATH_CALLS.keys())
+@pytest.mark.parametrize("as_path", [str, Path], ids=["str", "Path"])
+def test_one_path_is_one_path_not_its_characters(
+    call: Callable[[object], list[object]], as_path: Callable[[str], object], tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``verify("g.gin")`` once read "g", ".", "g", "i", "n": the "." walked the whole folder."""
+    (tmp_path / "g.gin").write_bytes(Path(SAMPLES, "gin.gin").read_bytes())
+    (tmp_path / "other.gin").write_bytes(Path(SAMPLES, "undercut.gin").read_bytes())
+    monkeypatch.chdir(tmp_path)
+    assert call(as_path("g.gin")) in (["g.gin"], ["1 record"])
+
+
+@pytest.mark.parametrize("given", [b"g.gin", [b"g.gin"], [3]], ids=["bytes", "bytes in a list", "int"])
+def test_a_path_that_is_not_text_is_a_type_error(given: object) -> None:
+    with pytest.raises(TypeError, match=r"a path is a str or os\.PathLike"):
+        list(verify(given, jobs=1))  # type: ignore[arg-type]
