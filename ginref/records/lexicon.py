@@ -17,7 +17,7 @@ __all__ = [
 
 class RecordToken(msgspec.Struct, frozen=True, gc=False):
     """A keyword, name or tag value of a record line and where it starts (0-based). A
-    Struct: made in 75 ns against 494 for a frozen dataclass, about 30 times a record."""
+    Struct, made several times faster than a frozen dataclass: a record makes about 30."""
 
     loc: int
     text: str
