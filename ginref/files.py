@@ -30,6 +30,7 @@ __all__ = [
     "atomic_output",
     "describe_os_error",
     "is_url",
+    "lone_surrogate",
     "numbered_lines",
     "numbered_runs",
     "open_any",
@@ -37,6 +38,7 @@ __all__ = [
     "open_url",
     "read_text_file",
     "read_text_stream",
+    "surrogate_problem",
     "url_files",
 ]
 
@@ -60,6 +62,23 @@ def _kind(mode: int) -> str:
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
         return "a device"
     return "not a regular file"
+
+
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+
+
+def lone_surrogate(text: str) -> int:
+    """Where ``text`` holds a lone surrogate (index), else -1: a ``str`` can carry one,
+    UTF-8 cannot, so a record holding one could not be written out and read back."""
+    if text.isascii():
+        return -1
+    found = _SURROGATE_RE.search(text)
+    return -1 if found is None else found.start()
+
+
+def surrogate_problem(text: str, at: int) -> str:
+    """The wording for the lone surrogate at ``text[at]``."""
+    return f"a lone surrogate (U+{ord(text[at]):04X}) is not a character; text must be UTF-8"
 
 
 def shown_path(path: str) -> str:
@@ -194,7 +213,9 @@ def _too_long(number: int, limit: int) -> Line:
 def _line(raw: bytes | str, number: int, what: str) -> Line:
     if isinstance(raw, str):
         text = raw.removesuffix("\n").removesuffix("\r")
-        return number, text.removeprefix("\ufeff") if number == 1 else text, None
+        text = text.removeprefix("\ufeff") if number == 1 else text
+        at = lone_surrogate(text)
+        return (number, text, None) if at < 0 else (number, "", (at + 1, surrogate_problem(text, at)))
     raw = raw.removesuffix(b"\n").removesuffix(b"\r")
     if number == 1:
         raw = raw.removeprefix(codecs.BOM_UTF8)

@@ -33,7 +33,7 @@ from typing import IO, TYPE_CHECKING, cast
 
 import msgspec
 
-from ginref.errors import InputFileError, RecordError
+from ginref.errors import InputFileError, RecordError, detached
 from ginref.files import (
     Line,
     TextRun,
@@ -487,7 +487,13 @@ def _text_units(lines: Iterable[Line | TextRun], source: str, index: int = 0) ->
 
 
 def decode(raw: RawRecord) -> Iterator[GameRecord | RecordError]:
-    """The records a raw unit holds: one, or for a ``.json`` list one per item."""
+    """The records a raw unit holds: one, or for a ``.json`` list one per item. An error
+    comes :func:`~ginref.errors.detached`: its message and place, not the parse's frames."""
+    for item in _decode(raw):
+        yield detached(item) if isinstance(item, RecordError) else item
+
+
+def _decode(raw: RawRecord) -> Iterator[GameRecord | RecordError]:
     form = raw.format
     if form in ("json", "jsonl") and raw.problem is None:
         form = unit_form(raw.text) or form
@@ -916,7 +922,7 @@ def write_records(
             try:
                 stream.write(format_history(item) + "\n")
             except RecordError as exc:
-                yield exc
+                yield detached(exc)
                 continue
         elif format == "jsonl":
             stream.write(format_jsonl(item) + "\n")

@@ -23,6 +23,8 @@ import msgspec
 
 from ginref.cards import Card, Mask, card_name, mask_of, mask_points, scan
 from ginref.errors import RecordError
+from ginref.files import lone_surrogate, surrogate_problem
+from ginref.notation import excerpt
 from ginref.records.model import (
     ClaimedResult,
     Defence,
@@ -348,6 +350,9 @@ def decode_history(
     problem = params.problem()
     if problem is not None:
         raise RecordError(f"the game cannot be refereed: {problem}", source, _line(history))
+    for text in (*names, *(part for tag in tags for part in tag)):
+        if (at := lone_surrogate(text)) >= 0:
+            raise RecordError(f"{excerpt(text, 40)}: {surrogate_problem(text, at)}", source, _line(history))
     game = _Game(params, names)
     for i, action in enumerate(history.actions):
         place = history.places[i] if i < len(history.places) else Place()

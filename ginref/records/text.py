@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 from ginref.cards import Card, Mask, mask_of, scan
 from ginref.errors import RecordError
+from ginref.files import lone_surrogate, surrogate_problem
 from ginref.notation import CARD_NAMES, CARD_TOKENS, excerpt
 from ginref.records.lexicon import RECORD_NAME_RE, RecordToken
 from ginref.records.model import (
@@ -936,6 +937,10 @@ def read_text(text: str, *, source: str = "", first_line: int = 1, index: int = 
 
     ``first_line`` numbers the first line of ``text`` (for a record cut out of a file).
     """
+    at = lone_surrogate(text)
+    if at >= 0:
+        line = first_line + text.count("\n", 0, at)
+        raise RecordError(surrogate_problem(text, at), source, line, at - text.rfind("\n", 0, at))
     reader = _TextReader(source, index)
     lines = text.split("\n")
     if lines[-1] == "":
