@@ -939,8 +939,8 @@ def read_text(text: str, *, source: str = "", first_line: int = 1, index: int = 
     """
     at = lone_surrogate(text)
     if at >= 0:
-        line = first_line + text.count("\n", 0, at)
-        raise RecordError(surrogate_problem(text, at), source, line, at - text.rfind("\n", 0, at))
+        raise RecordError(surrogate_problem(text, at), source, first_line + text.count("\n", 0, at),
+                          at - text.rfind("\n", 0, at))
     reader = _TextReader(source, index)
     lines = text.split("\n")
     if lines[-1] == "":
