@@ -125,6 +125,14 @@ class GameParams(msgspec.Struct, frozen=True):
                   "undercut_bonus": self.undercut_bonus}
         return "gin_rummy(" + ",".join(f"{k}={v}" for k, v in values.items()) + ")"
 
+    def short_game_string(self) -> str:
+        """Only the parameters that differ from OpenSpiel's defaults (``gin_rummy(oklahoma=True)``):
+        what ``--game`` needs to read histories of this game."""
+        default = GameParams()
+        changed = [f"{name}={getattr(self, name)}" for name in self.__struct_fields__
+                   if getattr(self, name) != getattr(default, name)]
+        return "gin_rummy(" + ",".join(changed) + ")"
+
     def problem(self) -> str | None:
         """Why ginref cannot play these parameters, or None."""
         if (self.hand_size, self.num_ranks, self.num_suits) != (HAND_SIZE, 13, 4):
