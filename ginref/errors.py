@@ -67,6 +67,16 @@ class RecordError(GinrefError, ValueError):
         return f"{where}: {self.message}" if where else self.message
 
 
+def detached(error: RecordError) -> RecordError:
+    """``error`` without its traceback and the errors it was raised from: a reader yields
+    errors that say what and where, and a caller who keeps thousands of them must not keep
+    the frames of the parse, and with them the input, alive."""
+    error.__traceback__ = None
+    error.__context__ = None
+    error.__cause__ = None
+    return error
+
+
 class InputFileError(GinrefError, OSError):
     """A path that cannot be read as input (missing, a folder, a FIFO, no permission).
 

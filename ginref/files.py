@@ -1,24 +1,30 @@
-"""Opening what the user names: regular files only, read and written safely.
+"""Opening what the user names: files and pipes, read and written safely.
 
 Every command that reads a path (records, score sheets, rules files) opens it
-here, so a FIFO, socket or device is refused at once instead of hanging the
-run, and every failure is a :class:`~ginref.errors.InputFileError` with one
-line of text. A URL (``s3://bucket/logs``, ``file:///data``, ``memory://x``) is
-opened through ``fsspec`` (the ``dask`` extra), imported only when a URL is given.
-Output goes through :func:`atomic_output`: the file appears whole or not at all,
-and an existing file is left untouched when writing fails.
+here, so a socket or device is refused at once instead of hanging the run, a
+FIFO (``mkfifo``, ``<(zcat logs.gz)``) is read as a stream, as stdin is, and
+every failure is a :class:`~ginref.errors.InputFileError` with one line of
+text. A gzip, bzip2 or xz stream is recognised by its first bytes and read
+through its decompressor a block at a time (:func:`decompressed`). A URL
+(``s3://bucket/logs``, ``file:///data``, ``memory://x``) is opened through ``fsspec``
+(the ``dask`` extra), imported only when a URL is given. Output goes
+through :func:`atomic_output`: the file appears whole or not at all, and an existing
+file is left untouched when writing fails.
 """
 
 from __future__ import annotations
 
+import bz2
 import codecs
 import contextlib
+import gzip
 import io
+import lzma
 import os
 import re
 import stat
 from collections.abc import Callable, Iterable, Iterator
-from typing import IO, Any, NamedTuple
+from typing import IO, Any, NamedTuple, cast
 
 from ginref.errors import InputFileError, OutputFileError
 
@@ -30,8 +36,13 @@ __all__ = [
     "Paths",
     "TextRun",
     "atomic_output",
+    "compression",
+    "decompressed",
     "describe_os_error",
+    "head_bytes",
+    "is_pipe",
     "is_url",
+    "lone_surrogate",
     "numbered_lines",
     "numbered_runs",
     "open_any",
@@ -40,7 +51,9 @@ __all__ = [
     "path_list",
     "read_text_file",
     "read_text_stream",
+    "surrogate_problem",
     "url_files",
+    "wide_text",
 ]
 
 PathArg = str | os.PathLike[str]
@@ -88,6 +101,23 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+
+
+def lone_surrogate(text: str) -> int:
+    """Where ``text`` holds a lone surrogate (index), else -1: a ``str`` can carry one,
+    UTF-8 cannot, so a record holding one could not be written out and read back."""
+    if text.isascii():
+        return -1
+    found = _SURROGATE_RE.search(text)
+    return -1 if found is None else found.start()
+
+
+def surrogate_problem(text: str, at: int) -> str:
+    """The wording for the lone surrogate at ``text[at]``."""
+    return f"a lone surrogate (U+{ord(text[at]):04X}) is not a character; text must be UTF-8"
+
+
 def shown_path(path: str) -> str:
     """The path as it may be printed (bytes that are not UTF-8 kept visible, not raised)."""
     return path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
@@ -97,26 +127,141 @@ READ_BUFFER = 1 << 16
 """bytes read from a file at a time: a batch reads megabytes, and each read is a system call"""
 
 
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+
+
 def open_input(path: str | os.PathLike[str]) -> IO[bytes]:
-    """Open ``path`` for reading bytes; refuse anything but a regular file without blocking.
+    """Open ``path`` for reading bytes: a regular file, or a FIFO read as a stream (waiting
+    for its writer, as stdin does); anything else (a folder, a socket, a device) is refused
+    without blocking.
 
     Raises :class:`InputFileError` (``missing`` set when the path does not exist).
     """
     where = shown_path(os.fspath(path))
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-    except FileNotFoundError:
-        raise InputFileError(f"{where}: no such file", where, missing=True) from None
-    except OSError as exc:
-        raise InputFileError(f"{where}: cannot open: {describe_os_error(exc)}", where) from None
+    # a FIFO is opened to wait for its writer; anything else without blocking, to look first
+    # (opening a FIFO without blocking, then again, loses a writer that has written all and gone)
+    waits = is_pipe(os.fspath(path))
+    fd = _open_fd(path, where, os.O_RDONLY | _CLOEXEC | (0 if waits else getattr(os, "O_NONBLOCK", 0)))
     try:
         mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            raise InputFileError(f"{where}: cannot read {_kind(mode)}; give a regular file", where)
+        if not (stat.S_ISREG(mode) or (waits and stat.S_ISFIFO(mode))):
+            raise InputFileError(f"{where}: cannot read {_kind(mode)}; give a file or a pipe", where)
         return os.fdopen(fd, "rb", buffering=READ_BUFFER)
     except BaseException:
         os.close(fd)
         raise
+
+
+def _open_fd(path: str | os.PathLike[str], where: str, flags: int) -> int:
+    try:
+        return os.open(path, flags)
+    except FileNotFoundError:
+        raise InputFileError(f"{where}: no such file", where, missing=True) from None
+    except OSError as exc:
+        raise InputFileError(f"{where}: cannot open: {describe_os_error(exc)}", where) from None
+
+
+def is_pipe(path: str) -> bool:
+    """Whether ``path`` is a FIFO (a named pipe, ``<(command)``): known without opening it,
+    since opening a pipe to look would wait for its writer, and reading would take its data."""
+    try:
+        return stat.S_ISFIFO(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+# -- compressed streams ----------------------------------------------------------------------
+
+_MAGIC: tuple[tuple[bytes, str], ...] = ((b"\x1f\x8b", "gzip"), (b"\xfd7zXZ\x00", "xz"))
+_BZIP2_BLOCKS = (b"\x31\x41\x59\x26\x53\x59", b"\x17\x72\x45\x38\x50\x90")
+"""after ``BZh`` and a level digit: a first block, or the end of an empty stream"""
+HEAD_BYTES = 10
+"""bytes :func:`head_bytes` looks at: enough for every magic number here"""
+
+
+def compression(head: bytes) -> str | None:
+    """The compression a stream's first bytes name (``gzip``, ``bzip2``, ``xz``), else None."""
+    for magic, name in _MAGIC:
+        if head.startswith(magic):
+            return name
+    if head[:3] == b"BZh" and head[3:4] in b"123456789" and head[3:4] and head[4:10] in _BZIP2_BLOCKS:
+        return "bzip2"
+    return None
+
+
+def head_bytes(stream: IO[bytes] | IO[str], size: int = HEAD_BYTES) -> bytes:
+    """The first ``size`` bytes still to come from ``stream``, left unread; ``b""`` for a text
+    stream, or one that can neither peek nor seek. A failure to read is raised, not hidden."""
+    peek = getattr(stream, "peek", None)
+    if peek is not None:
+        head = peek(size)
+    else:
+        try:
+            at = stream.tell() if stream.seekable() else None
+        except (OSError, ValueError, AttributeError):  # a stream that has only what it is read with
+            return b""
+        if at is None:
+            return b""
+        head = stream.read(size)
+        stream.seek(at)
+    return bytes(head[:size]) if isinstance(head, (bytes, bytearray, memoryview)) else b""
+
+
+def decompressed(stream: IO[bytes] | IO[str], where: str) -> tuple[IO[bytes] | IO[str], str | None]:
+    """``stream`` decompressed when its first bytes say it is compressed (and the name of the
+    compression), else ``stream`` as it is. Decompression runs a block at a time, so a
+    small file that inflates to gigabytes is read in bounded memory like any other; damaged
+    data raises ``OSError`` naming it when reading reaches it."""
+    kind = compression(head_bytes(stream))
+    if kind is None:
+        return stream, None
+    raw = cast("IO[bytes]", stream)
+    inner: IO[bytes]
+    if kind == "gzip":
+        inner = cast("IO[bytes]", gzip.GzipFile(fileobj=raw))
+    else:  # closed with the stream returned (_Inflating.close)
+        inner = cast("IO[bytes]", bz2.BZ2File(raw) if kind == "bzip2" else lzma.LZMAFile(raw))  # noqa: SIM115
+    return io.BufferedReader(_Inflating(inner, kind, where), READ_BUFFER), kind
+
+
+_WIDE_BOMS = ((codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"),
+              (codecs.BOM_UTF16_LE, "UTF-16"), (codecs.BOM_UTF16_BE, "UTF-16"))
+
+
+def wide_text(head: bytes, what: str = "records") -> str | None:
+    """The problem of text that starts with a UTF-16 or UTF-32 byte order mark (``head``: its
+    first bytes), named; None for any other start."""
+    for bom, name in _WIDE_BOMS:
+        if head.startswith(bom):
+            return (f"{name} text (it starts with a {name} byte order mark); {what} are UTF-8 text: "
+                    f"convert it, e.g. iconv -f {name} -t UTF-8")
+    return None
+
+
+class _Inflating(io.RawIOBase):
+    """A decompressor's output as a raw stream whose every failure is an ``OSError`` saying
+    what is wrong (``EOFError``, ``zlib.error``, ``lzma.LZMAError`` otherwise escape)."""
+
+    def __init__(self, inner: IO[bytes], kind: str, where: str) -> None:
+        super().__init__()
+        self.inner, self.kind, self.where = inner, kind, where
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        try:
+            data = self.inner.read(len(buffer))
+        except Exception as exc:  # each decompressor has its own errors; none may escape
+            reason = " ".join(str(exc).split())[:100] or type(exc).__name__
+            raise OSError(f"damaged {self.kind} data: {reason[:1].lower() + reason[1:]}") from None
+        buffer[: len(data)] = data
+        return len(data)
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.inner.close()
+        super().close()
 
 
 _URL_RE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
@@ -220,10 +365,15 @@ def _too_long(number: int, limit: int) -> Line:
 def _line(raw: bytes | str, number: int, what: str) -> Line:
     if isinstance(raw, str):
         text = raw.removesuffix("\n").removesuffix("\r")
-        return number, text.removeprefix("\ufeff") if number == 1 else text, None
+        text = text.removeprefix("\ufeff") if number == 1 else text
+        at = lone_surrogate(text)
+        return (number, text, None) if at < 0 else (number, "", (at + 1, surrogate_problem(text, at)))
     raw = raw.removesuffix(b"\n").removesuffix(b"\r")
     if number == 1:
         raw = raw.removeprefix(codecs.BOM_UTF8)
+        wide = wide_text(raw, what)
+        if wide is not None:
+            return number, "", (1, wide)
     nul = raw.find(b"\x00")
     try:
         text = raw.decode("utf-8")
@@ -342,6 +492,9 @@ def read_text_stream(stream: IO[bytes], where: str, *, limit: int = MAX_TEXT_FIL
         raise InputFileError(f"{where}: cannot read: {describe_os_error(exc)}", where) from None
     if len(data) > limit:
         raise InputFileError(f"{where}: larger than {limit} bytes", where)
+    wide = wide_text(data, "score sheets and rules files")
+    if wide is not None:
+        raise InputFileError(f"{where}: {wide}", where)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -5,7 +5,7 @@ per hand, as :func:`ginref.scoring.settle` or a score sheet gives them);
 :func:`hollywood` scores the same hands as three simultaneous Hollywood games.
 Score sheets are read into hand entries by :mod:`ginref.sheets`.
 
-How a game is scored (``shared/rules`` seed 000, seed 003, ``VARIANTS.md`` 7-10):
+How a game is scored (the classic rules and the score keeper's guide of docs/rule-sources.md):
 
 - Only the winner of a hand scores. The game ends at the end of the hand in
   which a player's *hand total* reaches ``game_target``; that player is the
@@ -18,8 +18,8 @@ How a game is scored (``shared/rules`` seed 000, seed 003, ``VARIANTS.md`` 7-10)
   ``box_bonus`` per box when the game ends; those points never count toward
   the target. With ``box_timing = "immediate"`` the box bonus is credited to
   the hand total as the hand is won and does count toward the target.
-- Shutout: the loser won no hand (seed 000: "did not win a single hand";
-  seed 003: "didn't win a single hand"). ``game_bonus_200`` adds the game
+- Shutout: the loser won no hand (so say the classic rules and the score
+  keeper's guide alike). ``game_bonus_200`` adds the game
   bonus a second time (100 becomes 200); ``double_total`` doubles the winner's
   whole final total (hands, game bonus and boxes); ``none`` adds nothing.
 - The next dealer after a hand with a winner follows ``next_dealer``
@@ -166,8 +166,8 @@ class GameTally(msgspec.Struct, frozen=True):
     hand, the winner of that hand); it is ``None`` while the game is still on.
     ``leader`` has the higher final total and ``margin`` is the difference of
     the final totals; they can name different players only when the loser's
-    box bonus outweighs the winner's game bonus (seed 000 makes the first to
-    the target the winner, seed 003 "the higher final total").
+    box bonus outweighs the winner's game bonus (the classic rules make the first
+    to the target the winner, the score keeper's guide the higher final total).
     """
 
     players: tuple[str, str]
@@ -629,7 +629,7 @@ def hollywood(
     rules: Rules = STANDARD,
     first_dealer: str | None = None,
 ) -> HollywoodTally:
-    """Score hands as three simultaneous Hollywood games (``VARIANTS.md`` section 9).
+    """Score hands as three simultaneous Hollywood games (docs/rule-sources.md, Hollywood).
 
     A player's first win goes into game 1, the second into games 1 and 2, the
     third and later wins into every open game. Put another way, each win is

@@ -1,6 +1,6 @@
 """Card notation: text to cards and back.
 
-Accepted input (see ``shared/rules/NOTATION.md`` sections 1, 2 and 7)::
+Accepted input (docs/record-format.md uses the same cards)::
 
     card       ::= rank suit | suit rank | codepoint
     rank       ::= "A" | "2".."9" | "T" | "10" | "J" | "Q" | "K"        (any case)

@@ -1,6 +1,6 @@
 """Rule sets as data: one frozen :class:`Rules` value per variant, looked up by name.
 
-Every knob of the ``VARIANTS.md`` section 10 schema is a field, named as there, so
+Every knob of a rule set is a field (docs/rule-sources.md names the sources), so
 a TOML rules file, a ``--set knob=value`` option and ``Rules.to_dict()`` all speak
 the same spelling. The module holds small predicates only (what is the knock limit
 for this upcard, is the hand doubled); game logic lives in the modules that use it.
@@ -64,7 +64,7 @@ _OFF = "off"
 
 
 class Rules(msgspec.Struct, frozen=True):
-    """One rule set. Defaults are the ``standard`` preset (seed 000: Pagat/Bicycle).
+    """One rule set. Defaults are the ``standard`` preset (the classic rules).
 
     Build variants with :func:`with_overrides` (which also records them in ``overrides``)
     or ``msgspec.structs.replace`` (``copy.replace`` from Python 3.13), never by mutation;
@@ -131,7 +131,7 @@ class Rules(msgspec.Struct, frozen=True):
     ``repeat_discard_draw`` the hand is a draw when both players in turn take the top
     discard and discard that same card again (OpenSpiel). After a void hand the same
     dealer deals again (Pagat) or the deal passes (Parlett); after a scored hand the
-    winner deals (seeds), the deal alternates (Wikipedia, EAAI) or the loser deals."""
+    winner deals (the rules texts), the deal alternates (Wikipedia, EAAI) or the loser deals."""
     stock_floor: int = 2
     stock_end: StockEnd = "void"
     max_discard_draws: int | None = None
@@ -149,7 +149,7 @@ class Rules(msgspec.Struct, frozen=True):
     0 = a single hand, as OpenSpiel plays). The game bonus (100) and box/line bonus per
     hand won (20 Pagat, 25 Tallynight; none in CardHearth and EAAI) are added at the
     end unless ``box_timing`` is ``immediate`` (Palace: credited per hand, counting
-    toward the target). A shutout doubles the game bonus to 200 (seeds) or doubles the
+    toward the target). A shutout doubles the game bonus to 200 (the rules texts) or doubles the
     winner's total (a Tallynight alternative). Oklahoma books add extra boxes for an
     undercut (1) or gin (2). ``hollywood_columns`` 3 scores three games at once."""
     game_target: int = 100
@@ -424,7 +424,7 @@ def _text_value(value: object) -> str:
 
 STANDARD = Rules(
     name="standard",
-    description="Pagat/Bicycle classic rules (seed 000): knock <= 10, gin 20, undercut 10, "
+    description="The classic published rules: knock <= 10, gin 20, undercut 10, "
     "box 20, game to 100 with 100 bonus, shutout 200",
 )
 
@@ -445,7 +445,7 @@ _PRESET_LIST: tuple[Rules, ...] = (
     msgspec.structs.replace(
         STANDARD,
         name="cardhearth",
-        description="CardHearth (seed 004): no upcard ritual, gin 25, undercut 25, "
+        description="The CardHearth card site's rules: no upcard ritual, gin 25, undercut 25, "
         "no big gin, first to 100 with no game-end bonuses",
         gin_bonus=25,
         undercut_bonus=25,

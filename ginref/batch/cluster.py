@@ -87,6 +87,7 @@ def verify_on(
     shard_bytes: int = CLUSTER_SHARD_BYTES,
     chunk: int = CLUSTER_CHUNK,
     in_flight: int | None = None,
+    on_note: Callable[[str], None] | None = None,
 ) -> Generator[RecordResult, None, None]:
     """Verify every record under ``paths`` on the cluster of ``client``: one result per record,
     in input order, the same as :func:`ginref.batch.verify` gives.
@@ -100,7 +101,7 @@ def verify_on(
     threads = _threads(client)
     window = in_flight or 2 * threads
     work = batch_work(paths, stdin=stdin, chunk=chunk, format=format, game=game, on_skip=on_skip,
-                      shard_bytes=shard_bytes, parts=2 * threads, progress=progress)
+                      shard_bytes=shard_bytes, parts=2 * threads, progress=progress, on_note=on_note)
     yield from run_batch(work, _DaskRunner(client, rules), in_flight=window, ahead=window,
                          progress=progress)
 

@@ -422,12 +422,14 @@ def report(
     progress: ReadProgress | None = None,
     on_skip: Callable[[str], None] | None = None,
     on_result: Callable[[RecordResult], None] | None = None,
+    on_note: Callable[[str], None] | None = None,
 ) -> BatchReport:
     """Audit every record of ``paths_or_records``: each player's play and errors over the batch.
 
     ``paths_or_records`` are paths as :func:`ginref.verify` takes them (files, folders, URLs,
-    ``-`` for ``stdin``, read with ``format`` and ``game`` as there, ``progress`` kept and
-    skipped files passed to ``on_skip``), checked in ``jobs`` worker processes, or
+    ``-`` for ``stdin``, read with ``format`` and ``game`` as there, ``progress`` kept,
+    skipped files passed to ``on_skip``, files read in one process told to ``on_note``),
+    checked in ``jobs`` worker processes, or
     :class:`~ginref.records.GameRecord` values, checked in this process. ``rules`` replaces
     each record's own rule set when given. ``by`` groups the rows by ``"player"``,
     ``"game"`` or ``"rules"``. ``advise`` (a :class:`Weighing`) weighs each knock's undercut
@@ -450,7 +452,7 @@ def report(
         from ginref.batch.run import verify
 
         results = verify(paths, rules, jobs=jobs, stdin=stdin, format=format, game=game, progress=progress,
-                         on_skip=on_skip)
+                         on_skip=on_skip, on_note=on_note)
     with closing(cast(Generator[RecordResult, None, None], results)):  # a closed batch stops its workers
         for result in results:
             audit.add(result)

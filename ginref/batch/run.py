@@ -52,8 +52,10 @@ from ginref.records.io import (
     ReadProgress,
     Shard,
     SkippedFile,
+    StreamedFile,
     input_files,
     raw_records,
+    read_file,
     read_paths,
     shards,
 )
@@ -88,6 +90,7 @@ def verify(
     game: str = "",
     progress: ReadProgress | None = None,
     shard_bytes: int = SHARD_BYTES,
+    on_note: Callable[[str], None] | None = None,
 ) -> Generator[RecordResult, None, None]:
     """Verify every record under ``paths``, yielding one result per record in input order.
 
@@ -98,8 +101,9 @@ def verify(
     ``shard_bytes`` (stdin: chunks of ``chunk`` records); a batch that is one shard or chunk
     is checked in this process, where starting workers would cost more than the work, and
     so is every batch where processes cannot be forked (Windows).
-    A file in a folder that is not a record
-    file is passed to ``on_skip``. ``format`` forces the input form and ``game`` gives
+    A file in a folder that is not a record file is passed to ``on_skip``; a file that
+    workers cannot share out (a pipe, a compressed file) is read in this process, as stdin
+    is, and ``on_note`` told so. ``format`` forces the input form and ``game`` gives
     OpenSpiel histories their parameters (:func:`ginref.records.read_paths`), which keeps
     ``progress`` at the bytes it has read. ``ginref.batch.cluster.verify_on`` runs the same
     batch on a Dask cluster.
@@ -114,7 +118,7 @@ def verify(
                                 game=game, progress=progress, on_skip=on_skip)
         return
     work = batch_work(paths, stdin=stdin, chunk=chunk, format=format, game=game, on_skip=on_skip,
-                      shard_bytes=shard_bytes, parts=jobs * 4, progress=progress)
+                      shard_bytes=shard_bytes, parts=jobs * 4, progress=progress, on_note=on_note)
     first, lone = _up_to_second_task(work)
     if lone:  # workers would cost more than the one task: it runs here, the same way
         yield from run_batch(first, _InlineRunner(rules), in_flight=1, ahead=0, progress=progress)
@@ -182,12 +186,20 @@ def batch_work(
     paths: Sequence[str], *, stdin: IO[bytes] | None = None, chunk: int = CHUNK,
     format: InputForm | None = None, game: str = "", on_skip: Callable[[str], None] | None = None,
     shard_bytes: int = SHARD_BYTES, parts: int = 1, progress: ReadProgress | None = None,
+    on_note: Callable[[str], None] | None = None,
 ) -> Iterator[Work]:
     """The work of a batch in input order: the files' shards (:func:`ginref.records.io.shards`),
-    with standard input, which cannot be cut by bytes, cut here into chunks of raw records."""
+    with standard input and the files that cannot be cut by bytes (a pipe, a compressed
+    file: ``on_note`` is told) read here and cut into chunks of raw records."""
     for item in shards(paths, format=format, game=game, size=shard_bytes, parts=parts, progress=progress):
         if isinstance(item, Shard):
             yield item
+        elif isinstance(item, StreamedFile):
+            if item.why and on_note is not None:
+                on_note(f"{item.file.source} is {item.why}: read in one process, not shared out in shards")
+            raws = read_file(item.file, format=format, game=game)
+            yield from _batches((from_file_error(r) if isinstance(r, InputFileError) else r for r in raws),
+                                chunk)
         elif isinstance(item, InputFile):
             if stdin is not None:
                 yield from _batches(raw_records(stdin, STDIN, format, game=game), chunk)

@@ -167,10 +167,13 @@ def verify(
     require_paths([p for p in paths if not is_url(p)])
     skipped: list[str] = []
     progress = ReadProgress() if ProgressLine.wanted() else None
+    notes: list[str] = []
     options = {"stdin": sys.stdin.buffer if "-" in paths else None, "on_skip": skipped.append,
-               "format": from_form, "game": game, "progress": progress}
+               "format": from_form, "game": game, "progress": progress, "on_note": notes.append}
     results = batch_results(list(paths), rules, jobs, scheduler, options)
     summary = _write_results(results, form, progress, fail_fast)
+    for note in notes:
+        click.echo(f"note: {note}", err=True)
     if skipped:
         click.echo(skipped_files_note(skipped), err=True)
     say_files_without_records(list(paths), summary)
@@ -317,12 +320,15 @@ def convert(
     # the input's errors are raised inside the output's block, which then keeps -o as it was
     with _output(output_path) as out, input_errors():
         watched = _Watched(out)
+        notes: list[str] = []
         for error in convert_records(stream, watched.stream, to=to, source=source, format=from_form,
-                                     game=game, rules=rules):
+                                     game=game, rules=rules, on_note=notes.append):
             refused.append(error)
             click.echo(str(error), err=True)
         if not refused and not watched.wrote:
             no_records([input_path])  # before the output is made: an empty input leaves no file
+    for note in notes:
+        click.echo(f"note: {note}", err=True)
     sys.exit(_convert_exit_code(refused))
 
 

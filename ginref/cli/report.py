@@ -97,6 +97,7 @@ def report(
     check_plot(plot_path)
     require_paths([p for p in paths if not is_url(p)])
     skipped: list[str] = []
+    notes: list[str] = []
     progress = ReadProgress() if ProgressLine.wanted() else None
     stdin = sys.stdin.buffer if "-" in paths else None
     weighing = Weighing(samples, seed) if advise else None
@@ -106,7 +107,7 @@ def report(
                           progress=progress, on_skip=skipped.append)
     else:
         options = {"stdin": stdin, "on_skip": skipped.append, "format": from_form, "game": game,
-                   "progress": progress}
+                   "progress": progress, "on_note": notes.append}
         results = batch_results(list(paths), rules, jobs, scheduler, options)
     audit = Audit(cast("Group", by), weighing)
 
@@ -116,6 +117,8 @@ def report(
         audit.add(result)
 
     summary = report_results(results, count, progress, doing="auditing")
+    for note in notes:
+        click.echo(f"note: {note}", err=True)
     if skipped:
         click.echo(skipped_files_note(skipped), err=True)
     _print_report(audit.report(), as_json, as_csv, plot_path)

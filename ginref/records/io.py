@@ -28,16 +28,20 @@ import io
 import itertools
 import os
 import re
-from collections.abc import Iterable, Iterator, Sequence
-from typing import IO, TYPE_CHECKING, cast
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import IO, TYPE_CHECKING, NamedTuple, cast
 
 import msgspec
 
-from ginref.errors import InputFileError, RecordError
+from ginref.errors import InputFileError, RecordError, detached
 from ginref.files import (
     Line,
     Paths,
     TextRun,
+    compression,
+    decompressed,
+    head_bytes,
+    is_pipe,
     is_url,
     numbered_lines,
     numbered_runs,
@@ -45,6 +49,7 @@ from ginref.files import (
     path_list,
     shown_path,
     url_files,
+    wide_text,
 )
 from ginref.records.jsonform import (
     decode_json_document,
@@ -60,6 +65,7 @@ from ginref.records.openspiel import (
     GameParams,
     decode_history,
     format_history,
+    params_for,
     parse_game_string,
     parse_history_line,
     parse_serialized,
@@ -89,11 +95,13 @@ __all__ = [
     "ReadProgress",
     "Shard",
     "SkippedFile",
+    "StreamedFile",
     "convert_records",
     "count_shard",
     "decode",
     "input_files",
     "raw_records",
+    "read_file",
     "read_paths",
     "read_record",
     "read_records",
@@ -107,6 +115,9 @@ __all__ = [
 
 SUFFIXES: dict[str, UnitForm] = {".gin": "gin", ".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 """File name endings and the record form each means; folders are searched for these."""
+COMPRESSED_SUFFIXES = frozenset({".gz", ".bz2", ".xz"})
+"""Endings of compressed files, which a folder walk reads too (``logs.jsonl.gz``, ``game.gz``):
+the ending under them gives the form. Compression itself is told by content, never by name."""
 MAX_LINE = 1 << 22
 """Longest line read (bytes, 4 MiB); a longer one is an unreadable record."""
 MAX_JSON = 1 << 26
@@ -144,9 +155,33 @@ class SkippedFile(msgspec.Struct, frozen=True):
     source: str
 
 
+class StreamedFile(msgspec.Struct, frozen=True):
+    """A file a batch cannot cut into shards, to read in one process as stdin is read:
+    ``why`` names what it is (a pipe, compressed) for a note, empty when nothing needs
+    saying (a file read as one error: UTF-16, or not the form given)."""
+
+    file: InputFile
+    why: str = ""
+
+
 def record_format(name: str) -> UnitForm | None:
     """The record form a file name's ending implies, if any."""
     return SUFFIXES.get(os.path.splitext(name)[1].lower())
+
+
+def _reading_form(name: str) -> UnitForm | None:
+    """:func:`record_format` of the name under a compressed file's ending (``x.jsonl.gz``)."""
+    stem, ending = os.path.splitext(name)
+    return record_format(stem if ending.lower() in COMPRESSED_SUFFIXES else name)
+
+
+def _read_in_folder(name: str) -> bool:
+    """Whether a folder walk reads a file: a record file's ending, under a compressed file's
+    ending or not, or a compressed file's ending alone (``game.gz``, sniffed)."""
+    stem, ending = os.path.splitext(name)
+    if ending.lower() in COMPRESSED_SUFFIXES:
+        return record_format(stem) is not None or not os.path.splitext(os.path.basename(stem))[1]
+    return record_format(name) is not None
 
 
 def input_files(paths: Paths) -> Iterator[InputFile | SkippedFile | InputFileError]:
@@ -163,7 +198,7 @@ def input_files(paths: Paths) -> Iterator[InputFile | SkippedFile | InputFileErr
             where = shown_path(path)
             yield InputFileError(f"{where}: no such file or folder", where, missing=True)
         else:
-            yield InputFile(path, shown_path(path), record_format(path))
+            yield InputFile(path, shown_path(path), _reading_form(path))
 
 
 def _url_inputs(url: str) -> Iterator[InputFile | SkippedFile | InputFileError]:
@@ -174,11 +209,11 @@ def _url_inputs(url: str) -> Iterator[InputFile | SkippedFile | InputFileError]:
         yield exc
         return
     if found is None:
-        yield InputFile(url, shown_path(url), record_format(url))
+        yield InputFile(url, shown_path(url), _reading_form(url))
         return
     for path in found:
-        form = record_format(path)
-        yield InputFile(path, shown_path(path), form) if form else SkippedFile(shown_path(path))
+        shown = shown_path(path)
+        yield InputFile(path, shown, _reading_form(path)) if _read_in_folder(path) else SkippedFile(shown)
 
 
 def _walk(folder: str) -> Iterator[InputFile | SkippedFile]:
@@ -192,8 +227,8 @@ def _walk(folder: str) -> Iterator[InputFile | SkippedFile]:
         for name in sorted(files):
             found.append(os.path.join(root, name))
     for path in sorted(found):
-        form = record_format(path)
-        yield InputFile(path, shown_path(path), form) if form else SkippedFile(shown_path(path))
+        shown = shown_path(path)
+        yield InputFile(path, shown, _reading_form(path)) if _read_in_folder(path) else SkippedFile(shown)
 
 
 # -- lines --------------------------------------------------------------------------------------
@@ -266,28 +301,148 @@ def _sniffed(stream: IO[bytes] | IO[str]) -> tuple[UnitForm, list[Line]]:
     return "gin", seen
 
 
+_FORM_NAMES: dict[UnitForm, str] = {
+    "gin": "ginref text records", "json": "a JSON document", "jsonl": "JSON Lines records",
+    "openspiel": "OpenSpiel action histories", "openspiel_state": "an OpenSpiel serialised state",
+    "kaggle": "a Kaggle episode",
+}
+_READS: dict[UnitForm, frozenset[UnitForm]] = {
+    "gin": frozenset({"gin"}),
+    "jsonl": frozenset({"jsonl", "openspiel"}),
+    "json": frozenset({"json", "jsonl", "kaggle"}),
+    "openspiel": frozenset({"openspiel", "openspiel_state"}),
+    "kaggle": frozenset({"kaggle", "json", "jsonl"}),
+}
+"""what the content of a stream read in a form given may look like (:func:`_looks_like`)"""
+_LOOK_AHEAD = 4096
+"""characters read past the first line of a JSON document to tell a Kaggle episode"""
+
+
+def _looks_like(seen: list[Line], stream: IO[bytes] | IO[str]) -> tuple[UnitForm, str] | None:
+    """What a stream whose lines so far are ``seen`` plainly is, and its name, on positive
+    evidence only: a game tag line (after ``#`` comments), a whole JSON object on a line, a
+    JSON document's opening line (a Kaggle episode when its name comes within a few lines),
+    another program's line. None when its first line says nothing for sure (a damaged
+    record, say). The lines read on to tell are added to ``seen``."""
+    first = _first_content(seen, stream)
+    other = unit_form(first)
+    if other is not None:
+        return ("jsonl", "Kaggle episodes, one a line") if other == "kaggle" else (other, _FORM_NAMES[other])
+    if is_game_tag_line(first):
+        return "gin", _FORM_NAMES["gin"]
+    if first.startswith("{") and first.endswith("}"):
+        return "jsonl", _FORM_NAMES["jsonl"]
+    if first not in ("{", "[") and not (first.startswith("[") and first[1:].lstrip()[:1] == "{"):
+        return None
+    _read_ahead(seen, stream, lambda text: EPISODE_NAME in text)
+    head = "\n".join(text for _, text, _ in seen)
+    return ("kaggle", _FORM_NAMES["kaggle"]) if looks_like_episode(head) else ("json", _FORM_NAMES["json"])
+
+
+def _first_content(seen: list[Line], stream: IO[bytes] | IO[str]) -> str:
+    """The first line that is not blank nor a ``#`` comment, stripped, read on within
+    :data:`_LOOK_AHEAD` characters; "" when none is found or a line cannot be read."""
+    def content(text: str) -> bool:
+        stripped = text.strip()
+        return bool(stripped) and not stripped.startswith("#")
+
+    if not any(content(text) or problem for _, text, problem in seen):
+        _read_ahead(seen, stream, lambda text: content(text))
+    for _, text, problem in seen:
+        if problem is not None:
+            return ""
+        if content(text):
+            return text.strip()
+    return ""
+
+
+def _read_ahead(seen: list[Line], stream: IO[bytes] | IO[str], enough: Callable[[str], bool]) -> None:
+    """Lines after ``seen`` added to it, up to one ``enough`` holds for (or one that cannot be
+    read), at most about :data:`_LOOK_AHEAD` characters of them."""
+    size = 0
+    for line in _lines(stream, seen[-1][0] + 1 if seen else 1):
+        seen.append(line)
+        size += len(line[1]) + 1
+        if line[2] is not None or enough(line[1]) or size > _LOOK_AHEAD:
+            return
+
+
+def _not_read_as(
+    format: UnitForm, seen: list[Line], stream: IO[bytes] | IO[str], source: str
+) -> RecordError | None:
+    """The one error for a stream given a form (``--from``) that it plainly is not: read
+    as that form, every line of it would be an error of its own."""
+    looks = _looks_like(seen, stream)
+    if looks is None or looks[0] in _READS.get(format, frozenset({format})):
+        return None
+    line = next((number for number, text, _ in seen if text.strip()), 1)
+    return RecordError(f"this looks like {looks[1]}, not {_FORM_NAMES[format]} (the form it is read as: "
+                       f"{format}); read it as what it is", source, line, 1)
+
+
 # -- cutting a stream into raw records ----------------------------------------------------------
 
 
 def raw_records(
-    stream: IO[bytes] | IO[str], source: str, format: UnitForm | None = None, *, game: str = ""
+    stream: IO[bytes] | IO[str], source: str, format: UnitForm | None = None, *, game: str = "",
+    named: UnitForm | None = None,
 ) -> Iterator[RawRecord]:
-    """The raw records of a byte stream, in order; ``format`` None sniffs it (``openspiel``
-    sniffs between history lines and a serialised state). ``game`` goes with history lines."""
-    form, lines = _resolved(stream, format)
-    yield from _units(lines, source, form, game)
+    """The raw records of a stream, in order: in ``format`` (``--from``), else the form its
+    name implies (``named``), else sniffed (``openspiel`` sniffs between history lines and a
+    serialised state). ``game`` goes with history lines.
+
+    A compressed byte stream (gzip, bzip2, xz) is read through its decompressor. A stream
+    that cannot be read as records at all is one unreadable raw record saying why: UTF-16
+    text, or content that plainly is not the ``format`` given (where every line would be an
+    error of its own; a wrong name only spoils what it cannot read)."""
+    stream, kind = decompressed(stream, source)
+    units = _raw_units(stream, source, format, game, named)
+    if kind is None:
+        yield from units
+        return
+    last = RawRecord("gin", source, -1, 0)
+    try:
+        for last in units:
+            yield last
+    except OSError as exc:  # damaged compressed data, after the records before it
+        form = last.format if last.index >= 0 else format or named or "gin"
+        error = RecordError(str(exc), source, last.line + 1 if last.index >= 0 else 1, 1)
+        yield RawRecord(form, source, last.index + 1, error.line, problem=error)
+
+
+def _raw_units(
+    stream: IO[bytes] | IO[str], source: str, format: UnitForm | None, game: str, named: UnitForm | None
+) -> Iterator[RawRecord]:
+    resolved = _resolved(stream, format, source, named)
+    if resolved.problem is not None:
+        yield RawRecord(resolved.form, source, 0, resolved.problem.line, problem=resolved.problem)
+        return
+    yield from _units(resolved.lines, source, resolved.form, game)
+
+
+class _Resolved(NamedTuple):
+    """A stream's form, its lines from the first, and the problem that makes it one error."""
+
+    form: UnitForm
+    lines: Iterator[Line | TextRun]
+    problem: RecordError | None = None
 
 
 def _resolved(
-    stream: IO[bytes] | IO[str], format: UnitForm | None
-) -> tuple[UnitForm, Iterator[Line | TextRun]]:
-    """The form of a stream, ``format`` else sniffed (``openspiel``: history lines or a state),
-    and its lines from the first."""
-    if format is not None and format != "openspiel":
-        return format, _line_items(stream, format)
+    stream: IO[bytes] | IO[str], format: UnitForm | None, source: str = "", named: UnitForm | None = None
+) -> _Resolved:
+    """The form of a stream, ``format`` else ``named`` else sniffed (``openspiel``: history
+    lines or a state), and its lines from the first; a stream of UTF-16 text, or plainly not
+    in the ``format`` given, is its problem."""
+    given = format or named
+    wide = wide_text(head_bytes(stream))
+    if wide is not None:
+        return _Resolved(given or "gin", iter(()), RecordError(wide, source, 1, 1))
     sniffed, seen = _sniffed(stream)
-    form = "openspiel_state" if format and sniffed == "openspiel_state" else format or sniffed
-    return form, itertools.chain(seen, _line_items(stream, form, seen[-1][0] + 1 if seen else 1))
+    problem = _not_read_as(format, seen, stream, source) if format is not None else None
+    form = "openspiel_state" if given == "openspiel" and sniffed == "openspiel_state" else given or sniffed
+    return _Resolved(form, itertools.chain(seen, _line_items(stream, form, seen[-1][0] + 1 if seen else 1)),
+                     problem)
 
 
 def _units(
@@ -489,7 +644,13 @@ def _text_units(lines: Iterable[Line | TextRun], source: str, index: int = 0) ->
 
 
 def decode(raw: RawRecord) -> Iterator[GameRecord | RecordError]:
-    """The records a raw unit holds: one, or for a ``.json`` list one per item."""
+    """The records a raw unit holds: one, or for a ``.json`` list one per item. An error
+    comes :func:`~ginref.errors.detached`: its message and place, not the parse's frames."""
+    for item in _decode(raw):
+        yield detached(item) if isinstance(item, RecordError) else item
+
+
+def _decode(raw: RawRecord) -> Iterator[GameRecord | RecordError]:
     form = raw.format
     if form in ("json", "jsonl") and raw.problem is None:
         form = unit_form(raw.text) or form
@@ -591,7 +752,7 @@ def read_records(
     """
     name = _source_name(input, source)
     with _opened(input) as stream:
-        for raw in raw_records(stream, name, format or record_format(name), game=game):
+        for raw in raw_records(stream, name, format, game=game, named=_reading_form(name)):
             yield from decode(raw)
 
 
@@ -643,33 +804,45 @@ def read_paths(
         if not isinstance(item, InputFile):
             yield item
             continue
-        form = format or item.format
         if item.path == "-":
             if stdin is not None:
-                yield from raw_records(stdin, STDIN, form, game=game)
+                yield from raw_records(stdin, STDIN, format, game=game)
             continue
+        yield from read_file(item, format=format, game=game, progress=progress)
+
+
+def read_file(
+    item: InputFile, *, format: InputForm | None = None, game: str = "", progress: ReadProgress | None = None
+) -> Iterator[RawRecord | InputFileError]:
+    """The raw records of one file (not stdin), as :func:`read_paths` reads it; a file that
+    cannot be opened, or whose reading fails (damaged compressed data), ends in its
+    ``InputFileError``. With ``progress``, its ``read`` goes up by the bytes read."""
+    try:
+        handle = open_any(item.path)
+    except InputFileError as exc:
+        yield exc
+        return
+    with handle:
         try:
-            handle = open_any(item.path)
-        except InputFileError as exc:
-            yield exc
-            continue
-        with handle:
-            try:
-                yield from _counted(raw_records(handle, item.source, form, game=game), handle, progress)
-            except OSError as exc:
-                yield InputFileError(f"{item.source}: cannot read: {exc.strerror or exc}", item.source)
+            raws = raw_records(handle, item.source, format, game=game, named=item.format)
+            yield from _counted(raws, handle, progress)
+        except OSError as exc:
+            yield InputFileError(f"{item.source}: cannot read: {exc.strerror or exc}", item.source)
 
 
 def _counted(
     raws: Iterator[RawRecord], handle: IO[bytes], progress: ReadProgress | None
 ) -> Iterator[RawRecord]:
-    """``raws``, keeping ``progress`` at the bytes read so far (this file's from where it began)."""
-    if progress is None:
+    """``raws``, adding to ``progress`` the bytes of the file read as they go (a pipe's
+    cannot be told: its records are counted, not its bytes)."""
+    if progress is None or not handle.seekable():
         yield from raws
         return
-    base = progress.read
+    done = 0
     for raw in raws:
-        progress.read = base + handle.tell()
+        now = handle.tell()
+        progress.read += now - done
+        done = now
         yield raw
 
 
@@ -821,12 +994,14 @@ def _line_records(item: Line | TextRun) -> int:
 def shards(
     paths: Sequence[str], *, format: InputForm | None = None, game: str = "", size: int = SHARD_BYTES,
     parts: int = 1, progress: ReadProgress | None = None,
-) -> Iterator[Shard | InputFile | SkippedFile | InputFileError]:
+) -> Iterator[Shard | StreamedFile | InputFile | SkippedFile | InputFileError]:
     """The shards of every file the paths name, in order, each about ``size`` bytes (smaller,
     down to :data:`MIN_SHARD`, to cut a file into ``parts``; near a file's end, at most
     ``2 / parts`` of what is left); a file whose records are one document is one shard.
     Standard input cannot be cut by bytes: it is passed on as its :class:`InputFile` (read it
-    with :func:`raw_records`).
+    with :func:`raw_records`); nor can a pipe or a compressed file, nor need a file that is
+    one error (UTF-16, not the form given): each is passed on as a :class:`StreamedFile`
+    (read it with :func:`read_file`).
 
     Only a few lines near each cut are read; with ``progress``, its total is set as in
     :func:`read_paths` (the caller advances ``read`` as shards are done).
@@ -835,9 +1010,12 @@ def shards(
         if not isinstance(item, InputFile) or item.path == "-":
             yield item
             continue
+        if not is_url(item.path) and is_pipe(item.path):  # looked at without opening: that would read it
+            yield StreamedFile(item, "a pipe")
+            continue
         each = max(1, min(size, max(MIN_SHARD, _size(item.path) // max(1, parts))))
         try:
-            yield from _file_shards(item, format or item.format, game, each, parts)
+            yield from _file_shards(item, format, game, each, parts)
         except InputFileError as exc:
             yield exc
         except OSError as exc:
@@ -846,9 +1024,16 @@ def shards(
 
 def _file_shards(
     item: InputFile, format: UnitForm | None, game: str, size: int, parts: int
-) -> Iterator[Shard]:
+) -> Iterator[Shard | StreamedFile]:
     with open_any(item.path) as handle:
-        form, _ = _resolved(handle, format)
+        kind = compression(head_bytes(handle))
+        if kind is not None:
+            yield StreamedFile(item, f"{kind}-compressed")
+            return
+        form, _, problem = _resolved(handle, format, item.source, item.format)
+        if problem is not None:  # one error: the main process reads it
+            yield StreamedFile(item)
+            return
         end = handle.seek(0, os.SEEK_END)
         start, line = 0, 1
         while start < end:
@@ -898,18 +1083,22 @@ def read_record(text: str, *, source: str = "", first_line: int = 1, index: int 
 
 
 def write_records(
-    items: Iterable[GameRecord | RecordError], stream: IO[str], format: RecordFormat
+    items: Iterable[GameRecord | RecordError], stream: IO[str], format: RecordFormat, *,
+    on_note: Callable[[str], None] | None = None,
 ) -> Iterator[RecordError]:
     """Write each record to ``stream`` in ``format``; pass each ``RecordError`` on to the caller.
 
     Text records are separated by a blank line; ``json`` writes one record as an object and
     several as a list; ``jsonl`` writes one record per line, ``openspiel`` one action history
-    per line (a record OpenSpiel cannot express is passed on as a ``RecordError``).
+    per line (a record OpenSpiel cannot express is passed on as a ``RecordError``). A history
+    cannot say its game's parameters: ``on_note`` is told, once for each game written that
+    is not OpenSpiel's default, the game string to read the histories back with.
     """
     if format == "json":
         yield from _write_json(items, stream)
         return
     first = True
+    games: set[str] = set()
     for item in items:
         if isinstance(item, RecordError):
             yield item
@@ -918,13 +1107,25 @@ def write_records(
             try:
                 stream.write(format_history(item) + "\n")
             except RecordError as exc:
-                yield exc
+                yield detached(exc)
                 continue
+            _note_game(item, games, on_note)
         elif format == "jsonl":
             stream.write(format_jsonl(item) + "\n")
         else:
             stream.write(("" if first else "\n") + format_text(item))
         first = False
+
+
+def _note_game(record: GameRecord, games: set[str], on_note: Callable[[str], None] | None) -> None:
+    """Tell ``on_note`` the game string of a history just written, the first time it is not
+    OpenSpiel's default game (which a history line cannot say)."""
+    if on_note is None:
+        return
+    game = params_for(record).short_game_string()
+    if game != "gin_rummy()" and game not in games:
+        games.add(game)
+        on_note(f"an OpenSpiel history does not say its game: read these back with --game '{game}'")
 
 
 def _write_json(items: Iterable[GameRecord | RecordError], stream: IO[str]) -> Iterator[RecordError]:
@@ -956,21 +1157,27 @@ def convert_records(
     format: InputForm | None = None,
     game: str = "",
     rules: Rules | None = None,
+    on_note: Callable[[str], None] | None = None,
 ) -> Iterator[RecordError]:
     """Read every record of ``input`` and write it to ``output`` in ``to``; yield each
-    ``RecordError`` met (the record is skipped, the rest are converted).
+    ``RecordError`` met (the record is skipped, the rest are converted). ``on_note`` hears
+    what the output cannot carry (:func:`write_records`).
 
     ``to`` defaults to the other form: JSON Lines from text, text from JSON. ``rules``
     replaces the rules each record names (its claims are kept as recorded).
     """
     name = _source_name(input, source)
     with _opened(input) as stream:
-        found, lines = _resolved(stream, format or record_format(name))
+        resolved = _resolved(decompressed(stream, name)[0], format, name, _reading_form(name))
+        if resolved.problem is not None:
+            yield resolved.problem
+            return
+        found = resolved.form
         target: RecordFormat = to or ("gin" if found != "gin" else "jsonl")
-        records = (record for raw in _units(lines, name, found, game) for record in decode(raw))
+        records = (record for raw in _units(resolved.lines, name, found, game) for record in decode(raw))
         if rules is not None:
             records = (_reruled(item, rules) for item in records)
-        yield from write_records(records, output, target)
+        yield from write_records(records, output, target, on_note=on_note)
 
 
 def _reruled(item: GameRecord | RecordError, rules: Rules) -> GameRecord | RecordError:

@@ -26,6 +26,7 @@ import msgspec
 
 from ginref.cards import Card, Mask, card_name, mask_of, scan
 from ginref.errors import RecordError
+from ginref.files import lone_surrogate, surrogate_problem
 from ginref.jsonwrite import json_line, readable_json
 from ginref.notation import CARD_NAMES, CARD_TOKENS, excerpt
 from ginref.records.jsonplace import (
@@ -524,10 +525,30 @@ def _json_tags(value: object) -> tuple[tuple[str, str], ...]:
 def _checked(data: object, source: str, index: int, line: int) -> GameRecord:
     """The record in ``data`` by the checked path, or the error naming the bad element."""
     try:
-        return _json_record(data, source, index, line)
+        record = _json_record(data, source, index, line)
+        _no_lone_surrogate(data, "")
+        return record
     except _Invalid as exc:
         message = f"{shown_pointer(exc.pointer)}: {exc.message}" if exc.pointer else exc.message
         raise JsonRecordError(message, source, line, 0, exc.pointer) from None
+
+
+def _no_lone_surrogate(value: object, pointer: str) -> None:
+    """Refuse a string (key or value) of a record's data that holds a lone surrogate: a
+    ``str`` from a caller can, no file can. ``value`` has been read as a record, so its
+    nesting is bounded."""
+    if type(value) is str:
+        at = lone_surrogate(value)
+        if at >= 0:
+            raise _Invalid(pointer, surrogate_problem(value, at))
+    elif type(value) is dict:
+        for key, item in value.items():
+            at_key = f"{pointer}/{pointer_key(key)}" if type(key) is str else pointer
+            _no_lone_surrogate(key, at_key)
+            _no_lone_surrogate(item, at_key)
+    elif type(value) is list:
+        for i, item in enumerate(value):
+            _no_lone_surrogate(item, f"{pointer}/{i}")
 
 
 def from_json_dict(data: object, *, source: str = "", index: int = 0, line: int = 0) -> GameRecord:
@@ -686,6 +707,10 @@ def load_json(text: str, source: str, line: int, *, document: bool = False) -> o
         if isinstance(exc, RecursionError):  # pragma: no cover - MAX_NESTING is far below the limit
             raise RecordError("bad JSON: nested too deeply", source, line, 1) from None
         raise RecordError("bad JSON: a number with thousands of digits", source, line, 1) from None
+    at = lone_surrogate(text)
+    if at >= 0:
+        raise RecordError(f"bad JSON: {surrogate_problem(text, at)}", source,
+                          line + text.count("\n", 0, at), at - text.rfind("\n", 0, at))
     if _LONE_SURROGATE_RE.search(text):
         try:
             json.dumps(data, ensure_ascii=False).encode("utf-8")

@@ -23,6 +23,8 @@ import msgspec
 
 from ginref.cards import Card, Mask, card_name, mask_of, mask_points, scan
 from ginref.errors import RecordError
+from ginref.files import lone_surrogate, surrogate_problem
+from ginref.notation import excerpt
 from ginref.records.model import (
     ClaimedResult,
     Defence,
@@ -122,6 +124,14 @@ class GameParams(msgspec.Struct, frozen=True):
                   "num_ranks": self.num_ranks, "num_suits": self.num_suits, "oklahoma": self.oklahoma,
                   "undercut_bonus": self.undercut_bonus}
         return "gin_rummy(" + ",".join(f"{k}={v}" for k, v in values.items()) + ")"
+
+    def short_game_string(self) -> str:
+        """Only the parameters that differ from OpenSpiel's defaults (``gin_rummy(oklahoma=True)``):
+        what ``--game`` needs to read histories of this game."""
+        default = GameParams()
+        changed = [f"{name}={getattr(self, name)}" for name in self.__struct_fields__
+                   if getattr(self, name) != getattr(default, name)]
+        return "gin_rummy(" + ",".join(changed) + ")"
 
     def problem(self) -> str | None:
         """Why ginref cannot play these parameters, or None."""
@@ -348,6 +358,9 @@ def decode_history(
     problem = params.problem()
     if problem is not None:
         raise RecordError(f"the game cannot be refereed: {problem}", source, _line(history))
+    for text in (*names, *(part for tag in tags for part in tag)):
+        if (at := lone_surrogate(text)) >= 0:
+            raise RecordError(f"{excerpt(text, 40)}: {surrogate_problem(text, at)}", source, _line(history))
     game = _Game(params, names)
     for i, action in enumerate(history.actions):
         place = history.places[i] if i < len(history.places) else Place()

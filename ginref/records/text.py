@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
 from ginref.cards import Card, Mask, mask_of, scan
 from ginref.errors import RecordError
+from ginref.files import lone_surrogate, surrogate_problem
 from ginref.notation import CARD_NAMES, CARD_TOKENS, excerpt
 from ginref.records.lexicon import RECORD_KEYWORDS, RECORD_NAME_RE, RECORD_WORD_RE, RecordToken
 from ginref.records.model import (
@@ -734,6 +735,10 @@ def read_text_by_grammar(text: str, *, source: str = "", first_line: int = 1, in
 
 
 def _read_text(text: str, reader: _TextReader, first_line: int) -> GameRecord:
+    at = lone_surrogate(text)
+    if at >= 0:
+        raise RecordError(surrogate_problem(text, at), reader.source, first_line + text.count("\n", 0, at),
+                          at - text.rfind("\n", 0, at))
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()  # the end of the last line, not a line

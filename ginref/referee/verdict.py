@@ -7,7 +7,7 @@ problem is a finding, placed at the line/column or JSON pointer of the event
 that shows it. Claims in the record (result, points, running totals, next
 dealer, final totals) are recomputed and compared, never trusted.
 
-Rulings where the sources are silent (see ``shared/rules/VARIANTS.md``):
+Rulings where the rules sources are silent (docs/rule-sources.md, docs/rule-decisions.md):
 
 - The cards speak: a declared "gin" with deadwood is ruled a knock (within the
   limit) and a "knock" with none is gin; an invalid meld's cards are deadwood.

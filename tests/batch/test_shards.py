@@ -20,8 +20,10 @@ from ginref.records.io import (
     MIN_SHARD,
     RawRecord,
     Shard,
+    StreamedFile,
     count_shard,
     raw_records,
+    read_file,
     read_shard,
     record_format,
     shards,
@@ -48,7 +50,7 @@ def seen(raw: RawRecord) -> tuple[object, ...]:
 
 def whole(path: Path, form: str | None) -> list[RawRecord]:
     with path.open("rb") as handle:
-        return list(raw_records(handle, str(path), form or record_format(str(path))))  # type: ignore[arg-type]
+        return list(raw_records(handle, str(path), form, named=record_format(str(path))))  # type: ignore[arg-type]
 
 
 def sharded(path: Path, form: str | None, size: int, parts: int = 1) -> list[RawRecord]:
@@ -57,6 +59,10 @@ def sharded(path: Path, form: str | None, size: int, parts: int = 1) -> list[Raw
     found: list[RawRecord] = []
     line = index = 0
     for shard in shards([str(path)], format=form, size=size, parts=parts):  # type: ignore[arg-type]
+        if isinstance(shard, StreamedFile):  # one error (not the form given): read whole, as a batch does
+            read = read_file(shard.file, format=form)  # type: ignore[arg-type]
+            found.extend(raw for raw in read if isinstance(raw, RawRecord))
+            continue
         assert isinstance(shard, Shard)
         if shard.line:
             line, index = shard.line, shard.index

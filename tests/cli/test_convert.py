@@ -53,7 +53,7 @@ def test_default_output_is_the_other_form_on_stdout() -> None:
     assert json.loads(out) == json.loads(format_jsonl(read_text(KNOCK.read_text(encoding="utf-8"))))
     assert out.count("\n") == 1
     code, out, _ = run("convert", str(SAMPLES / "knock-layoffs.json"))
-    assert code == 0 and out.startswith('[Event "NOTATION.md worked hand"]\n')
+    assert code == 0 and out.startswith('[Event "the worked knock"]\n')
 
 
 @pytest.mark.parametrize("to", ["gin", "json", "jsonl"])

@@ -394,32 +394,59 @@ PATH_COMMANDS = [
 ]
 
 
+FIFO_CONTENT = {  # what each command reads from the pipe: a record, else this
+    "analyze --rules-file": b"gin_bonus = 20\n", "rules --rules-file": b"gin_bonus = 20\n",
+    "game": (ROOT / "samples" / "sheets" / "standard-worked.sheet").read_bytes(),
+}
+
+
 @pytest.mark.parametrize(("label", "args"), PATH_COMMANDS, ids=[c[0] for c in PATH_COMMANDS])
-def test_a_fifo_is_refused_at_once_never_read(tmp_path: Path, label: str, args: list[str]) -> None:
-    fifo = tmp_path / "pipe.jsonl"
+def test_a_fifo_is_read_as_a_stream_as_stdin_is(tmp_path: Path, label: str, args: list[str]) -> None:
+    """A named pipe was refused ("cannot read a FIFO"); it is read as its writer writes it."""
+    fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
-    run = ginref(*(arg.format(path=fifo) for arg in args), timeout=10)
+    source = tmp_path / "source"
+    source.write_bytes(FIFO_CONTENT.get(label, (ROOT / "samples" / "records" / "gin.gin").read_bytes()))
+    with subprocess.Popen(["sh", "-c", 'cat "$1" > "$2"', "sh", str(source), str(fifo)]) as writer:
+        run = ginref(*(arg.format(path=fifo) for arg in args), timeout=30)
+    said = (run.stdout + run.stderr).decode("utf-8", "replace")
+    assert writer.returncode == 0 and "Traceback" not in said
+    assert run.returncode == 0, said
+
+
+@pytest.fixture
+def socket_path(tmp_path: Path) -> Iterator[Path]:
+    import socket
+
+    path = tmp_path / "sock.jsonl"
+    with socket.socket(socket.AF_UNIX) as listening:
+        listening.bind(str(path))
+        listening.listen()
+        yield path
+
+
+@pytest.mark.parametrize(("label", "args"), PATH_COMMANDS, ids=[c[0] for c in PATH_COMMANDS])
+def test_a_socket_is_refused_at_once_never_read(socket_path: Path, label: str, args: list[str]) -> None:
+    run = ginref(*(arg.format(path=socket_path) for arg in args), timeout=10)
     said = (run.stdout + run.stderr).decode("utf-8", "replace")  # verify reports records on stdout
     assert "Traceback" not in said
     assert run.returncode == 3, said
-    assert f"{fifo}: " in said and "fifo" in said.lower()
+    assert f"{socket_path}: " in said and "cannot open: no such device or address" in said
 
 
 @pytest.mark.parametrize("output", ["new.json", "old.json", "out.gin", "/dev/null", "-"])
-def test_convert_refuses_a_fifo_as_its_input_whatever_the_output(tmp_path: Path, output: str) -> None:
+def test_convert_refuses_a_device_as_its_input_whatever_the_output(tmp_path: Path, output: str) -> None:
     """``convert FIFO -o OUT`` once exited 4 with ``OUT: cannot write: inputFileError``: the
     input's refusal was taken for the output's. It is the input's (exit 3, verify's words),
-    and OUT is neither created nor touched."""
-    fifo = tmp_path / "pipe.jsonl"
-    os.mkfifo(fifo)
+    and OUT is neither created nor touched; /dev/zero, never ending, is never read."""
     (tmp_path / "old.json").write_text("as it was\n")
     target = output if output in ("-", "/dev/null") else str(tmp_path / output)
-    verified = ginref("verify", str(fifo), timeout=10)
-    line = assert_quiet_failure(ginref("convert", str(fifo), "-o", target, timeout=10), 3)
-    assert line == f"Error: {fifo}: cannot read a FIFO (named pipe); give a regular file"
+    verified = ginref("verify", "/dev/zero", timeout=10)
+    line = assert_quiet_failure(ginref("convert", "/dev/zero", "-o", target, timeout=10), 3)
+    assert line == "Error: /dev/zero: cannot read a device; give a file or a pipe"
     assert verified.returncode == 3
-    assert verified.stdout.decode().startswith(f"{fifo}: unreadable: cannot read a FIFO (named pipe); give")
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.json", "pipe.jsonl"]
+    assert verified.stdout.decode().startswith("/dev/zero: unreadable: cannot read a device; give")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.json"]
     assert (tmp_path / "old.json").read_text() == "as it was\n"
 
 

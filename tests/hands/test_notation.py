@@ -34,7 +34,7 @@ from ginref.notation import (
     parse_melds,
 )
 
-# An independent statement of the spellings (NOTATION.md section 1), used to
+# An independent statement of the spellings (the spellings docs/record-format.md gives), used to
 # build expectations and random inputs.
 RANK_FORMS = [["A", "a"], *[[str(n)] for n in range(2, 10)], ["T", "t", "10"],
               ["J", "j"], ["Q", "q"], ["K", "k"]]

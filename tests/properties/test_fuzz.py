@@ -34,6 +34,7 @@ FAST_COUNTS = {
     "records_json": 6_000,
     "records_jsonl": 2_000,
     "records_sniffed": 2_500,
+    "records_compressed": 400,
     "records_openspiel": 1_500,
     "records_kaggle": 1_000,
 }

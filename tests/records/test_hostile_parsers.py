@@ -219,13 +219,18 @@ def test_rules_files_of_any_shape(text: str, message: str, tmp_path: Path) -> No
     assert "\n" not in shown and len(shown) < len(str(path)) + 300
 
 
-@pytest.mark.parametrize("data", [b"gin_bonus = 25 # caf\xe9\n", b"\xff\xfe", b"\xed\xa0\x80 = 1\n"])
-def test_rules_files_that_are_not_utf8(data: bytes, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("data", "match"), [
+    (b"gin_bonus = 25 # caf\xe9\n", "invalid UTF-8"),
+    (b"\xff\xfe", "UTF-16 text .*iconv -f UTF-16"),
+    ("gin_bonus = 25\n".encode("utf-16"), "UTF-16 text"),
+    (b"\xed\xa0\x80 = 1\n", "invalid UTF-8"),
+])
+def test_rules_files_that_are_not_utf8(data: bytes, match: str, tmp_path: Path) -> None:
     from ginref.rules import load_rules_file
 
     path = tmp_path / "house.toml"
     path.write_bytes(data)
-    with pytest.raises(GinrefError, match="invalid UTF-8"):
+    with pytest.raises(GinrefError, match=match):
         load_rules_file(path)
 
 

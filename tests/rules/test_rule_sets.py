@@ -682,7 +682,7 @@ def test_load_rules_file_missing(tmp_path: Path) -> None:
 def test_load_rules_file_unreadable(tmp_path: Path) -> None:
     with pytest.raises(InputFileError) as info:
         load_rules_file(tmp_path)
-    assert str(info.value) == f"{tmp_path}: cannot read a folder; give a regular file"
+    assert str(info.value) == f"{tmp_path}: cannot read a folder; give a file or a pipe"
     assert not info.value.missing
     bad = tmp_path / "latin1.toml"
     bad.write_bytes(b"# caf\xe9\n")

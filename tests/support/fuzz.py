@@ -17,13 +17,16 @@ swapped in, and plain junk.
 
 from __future__ import annotations
 
+import bz2
 import contextlib
 import dataclasses
 import functools
+import gzip
 import importlib
 import io
 import itertools
 import json
+import lzma
 import os
 import random
 import re
@@ -862,7 +865,7 @@ def _check_records(data: bytes, format: str | None) -> Seen:
     game_record = api("GameRecord")
     odd = [type(item).__name__ for item in items if not isinstance(item, (game_record, RecordError))]
     _expect(not odd, "read_records yields GameRecord or RecordError", [], odd)
-    if format == "jsonl":
+    if format == "jsonl" and not _one_error_for_all(items):
         lines = _non_blank_lines(data)
         _expect(len(items) == lines, "jsonl: one item per non-blank line", lines, len(items))
     records = [item for item in items if isinstance(item, game_record)]
@@ -871,6 +874,33 @@ def _check_records(data: bytes, format: str | None) -> Seen:
     if len(records) > 1:
         _check_series(records)
     return Seen(bool(records), tuple(item for item in items if isinstance(item, RecordError)))
+
+
+def _one_error_for_all(items: list[Any]) -> bool:
+    """A stream read as one error: UTF-16 text, or plainly not the form given (``--from``)."""
+    return (len(items) == 1 and isinstance(items[0], RecordError)
+            and items[0].message.startswith(("this looks like ", "UTF-16 text", "UTF-32 text")))
+
+
+_COMPRESSORS = (gzip.compress, bz2.compress, lzma.compress)
+
+
+def _as_seen(items: list[Any]) -> list[object]:
+    return [(i.message, i.line, i.column) if isinstance(i, RecordError) else i for i in items]
+
+
+def _check_compressed(data: bytes) -> Seen:
+    """Records compressed (gzip, bzip2 or xz, by the input's length) read as the same items as
+    plain; cut short, the records before the cut and then one error, never an exception."""
+    packed = _COMPRESSORS[len(data) % 3](data)
+    plain = list(api("read_records")(io.BytesIO(data), source="<fuzz>"))
+    items = list(api("read_records")(io.BytesIO(packed), source="<fuzz>"))
+    if not data.startswith((b"\x1f\x8b", b"BZh", b"\xfd7zXZ")):  # compressed twice: read once, as bytes
+        _expect(_as_seen(items) == _as_seen(plain), "compressed: as read plain", len(plain), len(items))
+    cut = list(api("read_records")(io.BytesIO(packed[: len(packed) * 2 // 3]), source="<fuzz>"))
+    _expect(len(cut) <= len(plain) + 1, "cut short: at most one item more (its error)", len(plain), len(cut))
+    records = [item for item in items if not isinstance(item, RecordError)]
+    return Seen(bool(records), tuple(item for item in items + cut if isinstance(item, RecordError)))
 
 
 # == the entry points =========================================================================
@@ -909,6 +939,7 @@ ENTRY_POINTS: dict[str, EntryPoint] = {
         _records_entry("json", _json_records, _gen_json),
         _records_entry("jsonl", _jsonl_records, _gen_jsonl),
         _records_entry(None, _all_records, _gen_any_record),
+        EntryPoint("records_compressed", _check_compressed, _all_records, _gen_any_record, binary=True),
         # another program's games: OpenSpiel histories (JSON arrays, history= lines, serialised
         # states) and Kaggle episodes, forced; the sniffed entry above meets them by content too
         _records_entry("openspiel", lambda: (
