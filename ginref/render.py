@@ -750,11 +750,14 @@ def no_record_notes(files: Sequence[tuple[str, str]]) -> str:
 
 
 def verify_summary_text(summary: BatchSummary) -> str:
+    """The counts of ``verify``'s text form; records with advisories are counted apart as well,
+    since an advisory alone leaves a record clean."""
     rows = [
         ["records", str(summary.records)],
         ["clean", str(summary.clean)],
         ["with findings", str(summary.with_findings)],
         ["unreadable", str(summary.unreadable)],
+        ["with advisories", str(summary.advisories)],
     ]
     parts = [_table(rows)]
     if summary.by_code:

@@ -139,7 +139,8 @@ def verify(
     histories and Kaggle episodes), checks each in parallel worker
     processes and reports in input order: each record with findings (or
     unreadable) as `source:line:column: code: message`, then a summary of
-    records, clean, with findings, unreadable, and counts by finding code.
+    records, clean, with findings, unreadable, with advisories (clean all the
+    same), and counts by finding code.
     One unreadable record never stops the rest. Memory stays flat. Each
     record is ruled under the rules it names; --override-rules rules them all
     under --rules, --rules-file and --set instead.
