@@ -15,8 +15,8 @@ if TYPE_CHECKING:
 
 
 def card_style(glyphs: bool) -> Any:
-    """Red cards are red with --glyphs, or always with --color; click.echo drops the colour
-    when stdout is not a terminal, under NO_COLOR or with --no-color."""
+    """Red cards are red with --glyphs, or always with --color=always; click.echo drops the
+    colour when stdout is not a terminal, under NO_COLOR or with --color=never."""
     from ginref.render import CardStyle
 
     forced = click.get_current_context().color is True
