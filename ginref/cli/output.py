@@ -52,15 +52,27 @@ def screen_rows() -> int | None:
     return shutil.get_terminal_size((80, 24)).lines
 
 
+def check_output_folder(option: str, path: str) -> None:
+    """An output file (``-o``, ``--plot``) whose folder does not exist fails at once (exit 2),
+    before any work, rather than after it all."""
+    import os
+
+    if not os.path.isdir(os.path.dirname(path) or "."):
+        from ginref.cli.exits import fail
+
+        fail(f"{option}: the folder of {path!r} does not exist")
+
+
 def check_plot(path: str | None) -> None:
-    """``--plot FILE``: a file ending matplotlib cannot write, or no matplotlib, fails at once
-    (exit 2), before any work."""
+    """``--plot FILE``: a file ending matplotlib cannot write, a folder that does not exist, or
+    no matplotlib, fails at once (exit 2), before any work."""
     if path is not None:
         from ginref.cli.exits import fail
         from ginref.plot import PlotError, plot_format, require_matplotlib
 
         try:
             plot_format(path)
+            check_output_folder("--plot", path)
             require_matplotlib()
         except PlotError as exc:
             fail(f"--plot: {exc}")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import os
 import sys
 from collections.abc import Callable, Generator
 from contextlib import nullcontext
@@ -21,7 +20,7 @@ from ginref.cli.options import (
     record_rules_argument,
     require_paths,
 )
-from ginref.cli.output import ProgressLine, emit, screen_rows
+from ginref.cli.output import ProgressLine, check_output_folder, emit, screen_rows
 from ginref.rules import Rules
 
 if TYPE_CHECKING:
@@ -333,8 +332,8 @@ def _output_form(input_path: str, output_path: str, to_format: RecordFormat | No
 
     if input_path != "-" and output_path != "-" and Path(input_path).resolve() == Path(output_path).resolve():
         fail("the output would overwrite the input; choose another OUTPUT")
-    if output_path != "-" and not os.path.isdir(os.path.dirname(output_path) or "."):
-        fail(f"-o: the folder of {output_path!r} does not exist")
+    if output_path != "-":
+        check_output_folder("-o", output_path)
     suffix_form = None if output_path == "-" else record_format(output_path)
     return to_format or (suffix_form if suffix_form in ("gin", "json", "jsonl") else None)
 
