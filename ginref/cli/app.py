@@ -194,7 +194,7 @@ def cli(ctx: click.Context, color: str | None) -> None:
     \b
     Examples:
       ginref analyze "3C 4C 5C 9D 9S 9H KH 2D 6S 7S"
-      ginref knock 3C 4C 5C 9D 9S 9H 2D AS AH 7S KC
+      ginref knock 3C 4C 5C 9D 9S 9H 2D AS AH 3S KC
       ginref rules standard
 
     \b

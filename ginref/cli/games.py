@@ -109,14 +109,15 @@ def game(
     as_json: bool,
     as_csv: bool,
 ) -> None:
-    """Score a whole game from a score sheet: running totals, bonuses, winner.
+    """Score a whole game from a score sheet.
 
-    SHEET is a file (or `-` for stdin) with one hand per line; `#` starts a
-    comment. A sheet's `rules:` line wins; --rules (or GINREF_RULES) rules a
-    sheet without one, and --override-rules makes --rules replace the line;
-    --set changes knobs of whichever applies. Bad lines are reported as FILE:LINE:COLUMN on
-    stderr with exit code 3 (with --keep-going: every bad line, after scoring
-    the good ones).
+    Running totals, bonuses, the winner and the next dealer. SHEET is a file
+    (or `-` for stdin) with one hand per line; `#` starts a comment. A sheet's
+    `rules:` line wins; --rules (or GINREF_RULES) rules a sheet without one,
+    and --override-rules makes --rules replace the line; --set changes knobs
+    of whichever applies. Bad lines are reported as FILE:LINE:COLUMN on stderr
+    with exit code 3 (with --keep-going: every bad line, after scoring the
+    good ones).
 
     \b
     Sheet lines:

@@ -132,17 +132,18 @@ def verify(
     fail_fast: bool,
     rules: Rules | None,
 ) -> None:
-    """Verify recorded hands in bulk: files, folders (recursively) or `-`.
+    """Verify recorded hands in bulk: files, folders or stdin.
 
-    Reads .gin, .json and .jsonl records (and, by content or --from, OpenSpiel
-    histories and Kaggle episodes), checks each in parallel worker
-    processes and reports in input order: each record with findings (or
-    unreadable) as `source:line:column: code: message`, then a summary of
-    records, clean, with findings, unreadable, with advisories (clean all the
-    same), and counts by finding code.
-    One unreadable record never stops the rest. Memory stays flat. Each
-    record is ruled under the rules it names; --override-rules rules them all
-    under --rules, --rules-file and --set instead.
+    PATHs are files, folders (read recursively) or `-` (stdin). Reads .gin,
+    .json and .jsonl records (and, by content or --from, OpenSpiel histories
+    and Kaggle episodes), checks each in parallel worker processes and reports
+    in input order: each record with findings (or unreadable) as
+    `source:line:column: code: message`, then a summary of records, clean,
+    with findings, unreadable, with advisories (clean all the same), and
+    counts by finding code. One unreadable record never stops the rest. Memory
+    stays flat. Each record is ruled under the rules it names;
+    --override-rules rules them all under --rules, --rules-file and --set
+    instead.
 
     With --scheduler, the same batch runs on a Dask cluster and PATHs may be
     fsspec URLs (s3://bucket/logs/); the output is the same.
@@ -278,8 +279,9 @@ def convert(
     game: str,
     rules: Rules | None,
 ) -> None:
-    """Convert records between the text form (.gin) and JSON (.json, .jsonl).
+    """Convert records between the text form (.gin) and JSON.
 
+    The text form is .gin, JSON is .json (one record) or .jsonl (one a line).
     The input format comes from the extension (stdin is sniffed: `{` first
     means JSON Lines); OpenSpiel histories and Kaggle episodes are recognised
     by content, or forced with --from (--game gives histories their parameters).
