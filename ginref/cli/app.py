@@ -215,8 +215,9 @@ def completion(ctx: click.Context, shell: str) -> None:
     """Print the completion script for SHELL (bash, zsh or fish).
 
     Completes commands, options, rule set names (--rules, `ginref rules`),
-    knobs and their values (--set) and file names. The script is the one
-    `_GINREF_COMPLETE=bash_source ginref` prints; load it in each new shell.
+    knobs and their values (--set tie_policy=<TAB>) and file names. The
+    script is the one `_GINREF_COMPLETE=bash_source ginref` prints; load it
+    in each new shell.
 
     \b
     Examples:
@@ -230,6 +231,9 @@ def completion(ctx: click.Context, shell: str) -> None:
 def completion_script(command: click.Command, shell: str) -> str:
     from click.shell_completion import get_completion_class
 
+    from ginref.cli.completing import use_line_completion
+
+    use_line_completion()
     complete = get_completion_class(shell)
     assert complete is not None  # SHELLS are click's own
     return complete(command, {}, "ginref", COMPLETE_VAR).source()
