@@ -92,7 +92,7 @@ def adjudicate(
 
     stdin = sys.stdin.buffer if record == "-" else None
     results = batch_results([record], rules, 1, None, {"stdin": stdin, "format": from_form, "game": game})
-    summary = report_results(results, write, None)
+    summary = report_results(results, write, ProgressLine(None))
     if as_json:
         emit(to_json(documents))
     _hint_at_verify(record, summary.records, shown)
@@ -208,17 +208,17 @@ def say_files_without_records(paths: list[str], summary: BatchSummary) -> None:
 
 
 def report_results(
-    results: Results, write: Callable[[RecordResult, bool], None],
-    progress: ReadProgress | None, fail_fast: bool = False, doing: str = "verifying",
+    results: Results, write: Callable[[RecordResult, bool], None], shown: ProgressLine,
+    fail_fast: bool = False,
 ) -> BatchSummary:
     """The one loop of ``adjudicate``, ``verify`` and ``report``: each result written as it
-    comes and counted; the summary's exit code is theirs (0 clean, 1 findings, 3 unreadable);
-    ``doing`` names the work on the progress line."""
+    comes and counted, on ``shown``'s progress line; the summary's exit code is theirs (0
+    clean, 1 findings, 3 unreadable). ``write`` makes way for the line before it writes."""
     from ginref.batch import BatchSummary
 
     summary = BatchSummary()
     # closing the results (a closed pipe, Ctrl-C, --fail-fast) stops the worker processes now
-    with ProgressLine(progress, doing) as shown, contextlib.closing(results):
+    with shown, contextlib.closing(results):
         for result in results:
             write(result, not summary.records)
             summary.add(result)
@@ -236,13 +236,15 @@ def _write_results(
 
     out = sys.stdout
     out.write(verify_opening(form))
+    shown = ProgressLine(progress)
 
     def write(result: RecordResult, first: bool) -> None:
         text = verify_result_text(result, form, first)
         if text:  # a clean record's text form is nothing: no write (one call each when unbuffered)
+            shown.before_stdout()
             out.write(text)
 
-    summary = report_results(results, write, progress, fail_fast)
+    summary = report_results(results, write, shown, fail_fast)
     out.write(verify_closing(form, summary))
     out.flush()
     return summary
@@ -310,18 +312,23 @@ def convert(
       ginref convert hand.gin --to openspiel --override-rules --rules openspiel
     """
     from ginref.records import STDIN, convert_records
+    from ginref.records.io import ReadProgress
 
     to = _output_form(input_path, output_path, to_format)
     # the reader reads stdin's bytes (.buffer), so that bad UTF-8 is one bad record
     stream = sys.stdin if input_path == "-" else input_path
     source = STDIN if input_path == "-" else None
     refused: list[RecordError] = []
+    # records written to the terminal show their own progress
+    wanted = ProgressLine.wanted() and not (output_path == "-" and sys.stdout.isatty())
+    progress = ReadProgress() if wanted else None
     # the input's errors are raised inside the output's block, which then keeps -o as it was
-    with _output(output_path) as out, input_errors():
-        watched = _Watched(out)
+    with _output(output_path) as out, input_errors(), ProgressLine(progress, "converting") as shown:
+        watched = _Watched(out, shown, progress)
         for error in convert_records(stream, watched.stream, to=to, source=source, format=from_form,
-                                     game=game, rules=rules):
+                                     game=game, rules=rules, progress=progress):
             refused.append(error)
+            shown.clear()
             click.echo(str(error), err=True)
         if not refused and not watched.wrote:
             no_records([input_path])  # before the output is made: an empty input leaves no file
@@ -357,10 +364,12 @@ def _convert_exit_code(refused: list[RecordError]) -> int:
 
 class _Watched:
     """An output stream that remembers whether anything was written to it (``convert``
-    writes nothing at all for an input without records)."""
+    writes nothing at all for an input without records), and shows the records read so far
+    on the progress line as it is written to."""
 
-    def __init__(self, out: IO[str]) -> None:
+    def __init__(self, out: IO[str], shown: ProgressLine, progress: ReadProgress | None) -> None:
         self.out, self.wrote = out, False
+        self.shown, self.progress = shown, progress
 
     @property
     def stream(self) -> IO[str]:
@@ -368,4 +377,6 @@ class _Watched:
 
     def write(self, text: str) -> int:
         self.wrote = self.wrote or bool(text)
+        if self.progress is not None:
+            self.shown.update(self.progress.records)
         return self.out.write(text)

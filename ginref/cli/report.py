@@ -110,13 +110,15 @@ def report(
                    "progress": progress}
         results = batch_results(list(paths), rules, jobs, scheduler, options)
     audit = Audit(cast("Group", by), weighing)
+    shown = ProgressLine(progress, "auditing")
 
     def count(result: RecordResult, first: bool) -> None:
         if result.verdict is None:
+            shown.clear()
             click.echo("\n".join(result_lines(result)), err=True)
         audit.add(result)
 
-    summary = report_results(results, count, progress, doing="auditing")
+    summary = report_results(results, count, shown)
     if skipped:
         click.echo(skipped_files_note(skipped), err=True)
     _print_report(audit.report(), as_json, as_csv, plot_path)
