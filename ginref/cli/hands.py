@@ -146,7 +146,9 @@ def _print_stream_error(number: int, column: int, message: str, hand: str, as_js
         document = {"line": number, "column": column, "input": shown, "error": message}
         emit(to_json(document, compact=True))
     else:
-        click.echo(f"Error: <stdin>:{number}:{column}: {message}", err=True)
+        from ginref.notation import placeless
+
+        click.echo(f"Error: <stdin>:{number}:{column}: {placeless(message)}", err=True)
 
 
 @click.command()

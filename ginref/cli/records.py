@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 from collections.abc import Callable, Generator
 from contextlib import nullcontext
@@ -96,8 +97,28 @@ def adjudicate(
     if as_json:
         emit(to_json(documents))
     _hint_at_verify(record, summary.records, shown)
+    if summary.unreadable == summary.records:
+        _hint_at_game(record)
     say_files_without_records([record], summary)
     sys.exit(summary.exit_code)
+
+
+def _hint_at_game(record: str) -> None:
+    """A file of no readable record that opens as a score sheet: say that ``game`` scores it."""
+    from ginref.sheets import looks_like_sheet
+
+    if not os.path.isfile(record):  # stdin, a FIFO, a device: read once, and already
+        return
+    try:
+        with open(record, "rb") as file:
+            text = file.read(65536).decode("utf-8", "replace")
+    except OSError:
+        return
+    if looks_like_sheet(text):
+        import shlex
+
+        click.echo(f"hint: {record} looks like a score sheet: `ginref game {shlex.quote(record)}` scores it",
+                   err=True)
 
 
 def _hint_at_verify(record: str, records: int, lines: int) -> None:
@@ -251,9 +272,7 @@ def _write_results(
 
 
 @click.command()
-@click.argument(
-    "input_path", metavar="INPUT|-", type=click.Path(exists=True, dir_okay=False, allow_dash=True)
-)
+@click.argument("input_path", metavar="INPUT|-", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option(
     "-o",
     "--output",
@@ -314,6 +333,7 @@ def convert(
     from ginref.records import STDIN, convert_records
     from ginref.records.io import ReadProgress
 
+    require_paths([input_path])
     to = _output_form(input_path, output_path, to_format)
     # the reader reads stdin's bytes (.buffer), so that bad UTF-8 is one bad record
     stream = sys.stdin if input_path == "-" else input_path
@@ -341,10 +361,16 @@ def _output_form(input_path: str, output_path: str, to_format: RecordFormat | No
 
     if input_path != "-" and output_path != "-" and Path(input_path).resolve() == Path(output_path).resolve():
         fail("the output would overwrite the input; choose another OUTPUT")
-    if output_path != "-":
-        check_output_folder("-o", output_path)
-    suffix_form = None if output_path == "-" else record_format(output_path)
-    return to_format or (suffix_form if suffix_form in ("gin", "json", "jsonl") else None)
+    if output_path == "-":
+        return to_format
+    check_output_folder("-o", output_path)
+    written: dict[str | None, RecordFormat] = {"gin": "gin", "json": "json", "jsonl": "jsonl"}
+    suffix_form = written.get(record_format(output_path))
+    a_device = os.path.exists(output_path) and not os.path.isfile(output_path)  # /dev/null
+    if to_format is None and suffix_form is None and not a_device:
+        fail(f"-o: cannot tell the form from {output_path!r}; name it .gin, .json or .jsonl, "
+             "or give --to")
+    return to_format or suffix_form
 
 
 def _output(output_path: str) -> contextlib.AbstractContextManager[IO[str]]:
