@@ -281,7 +281,7 @@ def _write_results(
     default="-",
     show_default=True,
     type=click.Path(dir_okay=False, writable=True, allow_dash=True),
-    help="Where to write; the extension (.gin, .json, .jsonl) sets the format.",
+    help="Where to write; the extension (.gin, .json, .jsonl) sets the format (another needs --to).",
 )
 @click.option(
     "--to",
