@@ -210,6 +210,12 @@ def line_and_column(text: str, at: int) -> tuple[int, int]:
     return text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
 
 
+def placeless(message: str) -> str:
+    """A ``NotationError``'s message without its place (``at column 28``), for a caller that
+    gives the place itself (``<stdin>:2:28: ...``)."""
+    return re.sub(r" at (?:line \d+, )?column \d+", "", message, count=1)
+
+
 class CardProblem(msgspec.Struct, frozen=True):
     """Why ``text`` is not card notation: ``problem`` at offset ``at``, where ``token`` starts."""
 

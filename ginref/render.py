@@ -681,15 +681,30 @@ def verdict_text(source: str, line: int, verdict: Verdict, *, explain: bool = Fa
     return "\n".join(parts)
 
 
-def progress_text(records: int, seconds: float, fraction: float | None, doing: str = "verifying") -> str:
-    """One line of a batch's progress (``verify``'s, ``report``'s): records so far, the rate,
-    and with a known size the part read and the time left."""
-    rate = records / seconds if seconds > 0 else 0.0
-    text = f"{doing}: {records:,} records, {rate:,.0f}/s"
-    if fraction:
-        left = round(seconds * (1 - fraction) / fraction)
-        text += f", {fraction:.0%} read, about {left // 60}:{left % 60:02d} left"
-    return text
+SETTLED = 1.0
+"""seconds of work before a rate or a time left says anything"""
+
+
+def progress_text(
+    records: int, seconds: float, fraction: float | None, doing: str = "verifying", *,
+    width: int | None = None,
+) -> str:
+    """One line of a batch's progress (``verify``'s, ``report``'s, ``convert``'s): records so
+    far, the rate, and with a known size the part read and the time left; the rate and the
+    time left only once :data:`SETTLED`. Within ``width``, the rate is left out first, then
+    the time left, then the part read."""
+    counted = f"{doing}: {records:,} record{'' if records == 1 else 's'}"
+    rate = f"{records / seconds:,.0f}/s" if seconds >= SETTLED and records > 1 else ""
+    read = f"{fraction:.0%} read" if fraction else ""
+    left = ""
+    if fraction and seconds >= SETTLED:
+        due = round(seconds * (1 - fraction) / fraction)
+        left = f"about {due // 60}:{due % 60:02d} left"
+    for shown in ((rate, read, left), (read, left), (read,), ()):
+        text = ", ".join((counted, *filter(None, shown)))
+        if width is None or len(text) <= width:
+            return text
+    return text[:width]
 
 
 VerifyForm = str
@@ -750,11 +765,14 @@ def no_record_notes(files: Sequence[tuple[str, str]]) -> str:
 
 
 def verify_summary_text(summary: BatchSummary) -> str:
+    """The counts of ``verify``'s text form; records with advisories are counted apart as well,
+    since an advisory alone leaves a record clean."""
     rows = [
         ["records", str(summary.records)],
         ["clean", str(summary.clean)],
         ["with findings", str(summary.with_findings)],
         ["unreadable", str(summary.unreadable)],
+        ["with advisories", str(summary.advisories)],
     ]
     parts = [_table(rows)]
     if summary.by_code:
@@ -939,11 +957,11 @@ def _report_heading(report: BatchReport) -> str:
     records = "record" if report.records == 1 else "records"
     games = "game" if report.games == 1 else "games"
     hands = "hand" if report.hands == 1 else "hands"
-    said = (f"{report.records} {records}: {report.clean} clean, {report.with_findings} with findings, "
-            f"{report.unreadable} unreadable; {report.games} {games}, {report.hands} {hands}")
+    said = (f"{report.records:,} {records}: {report.clean:,} clean, {report.with_findings:,} with findings, "
+            f"{report.unreadable:,} unreadable; {report.games:,} {games}, {report.hands:,} {hands}")
     if report.weighing is not None:
         w = report.weighing
-        said += f"; knocks weighed on {w.samples} sampled defender hands (seed {w.seed})"
+        said += f"; knocks weighed on {w.samples:,} sampled defender hands (seed {w.seed})"
     return said
 
 

@@ -57,7 +57,7 @@ from ginref.game import (
     hollywood,
     tally,
 )
-from ginref.notation import SEPARATORS, excerpt, parse_card
+from ginref.notation import SEPARATORS, excerpt, parse_card, placeless
 from ginref.rules import STANDARD, Rules, find_rules, parse_number, with_overrides
 from ginref.scoring import Ending, settle
 
@@ -284,8 +284,18 @@ def _syntax_message(exc: pp.ParseBaseException, line: str) -> tuple[str, int]:
     message = exc.msg
     if message.startswith("Expected "):
         message = "expected " + message[len("Expected "):]
-    message += f", found {excerpt(found)}" if found else ", found end of line"
+    message += f", found {excerpt(found)}{_near(found, message)}" if found else ", found end of line"
     return message, loc + 1
+
+
+def _near(found: str, expected: str) -> str:
+    """``; did you mean 'knock'?`` when one of the words quoted in ``expected`` is close to
+    the word ``found``, as for a rule set's name."""
+    import difflib  # only a misspelt word needs it
+
+    words = re.findall(r"'([a-z_]+)'", expected)
+    close = difflib.get_close_matches(found.lower(), words, n=1) if len(found) <= 40 else []
+    return f"; did you mean {close[0]!r}?" if close else ""
 
 
 _NAME_ONLY = sheet_name_expr + pp.StringEnd()
@@ -469,8 +479,7 @@ class _SheetReader:
             try:
                 upcard = parse_card(upcard_word.text)
             except NotationError as exc:
-                message = str(exc).replace(f" at column {exc.column}", "", 1)
-                raise _LineError(message, upcard_word.loc + max(exc.column - 1, 0)) from None
+                raise _LineError(placeless(str(exc)), upcard_word.loc + max(exc.column - 1, 0)) from None
         if spade is not None and not rules.spade_double:
             raise _LineError(
                 f"'spade' marks a doubled hand, but spade doubling is off in {rules.label}",
@@ -598,6 +607,19 @@ def _lines(text: str) -> list[str]:
     if lines[-1] == "":
         lines.pop()
     return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
+_HEADER_LINE = re.compile(r"\s*(?:players|rules|dealer)\s*[:=]", re.IGNORECASE)
+
+
+def looks_like_sheet(text: str) -> bool:
+    """Whether ``text`` opens as a score sheet does, with a header (``players:``, ``rules:``,
+    ``dealer:``) for its first line that is not blank or a comment: for a command given a
+    sheet where it reads game records, to say which command reads it."""
+    for line in _lines(text[:65536]):
+        if line.strip() and not line.lstrip().startswith("#"):
+            return _HEADER_LINE.match(line) is not None
+    return False
 
 
 def _optional(result: pp.ParseResults, name: str) -> SheetToken | None:

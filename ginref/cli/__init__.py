@@ -6,6 +6,7 @@
 - :mod:`~ginref.cli.hands`, :mod:`~ginref.cli.games`, :mod:`~ginref.cli.records`: the commands,
   by what they work on
 - :mod:`~ginref.cli.app`: the group; :mod:`~ginref.cli.process`: ``main``, signals and pipes
+- :mod:`~ginref.cli.completing`: bash completion that survives bash splitting words at ``=``
 - :mod:`~ginref.cli.importing`: the modules loaded with the garbage collector paused
 
 ``cli`` (the click group) and ``main`` (the program) load the rest as they are first used.

@@ -52,6 +52,9 @@ class GinrefGroup(click.Group):
         command: click.Command = getattr(loaded, name)
         return command
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, colour_first(args))
+
     def make_context(
         self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any
     ) -> click.Context:
@@ -70,6 +73,30 @@ class GinrefGroup(click.Group):
             raise UsageLine(f"No such command {name!r}.{did_you_mean(name, self.list_commands(ctx))}",
                             ctx, help_for=ctx.command_path)
         return super().resolve_command(ctx, args)
+
+
+COLOUR_WHEN = ("always", "never", "auto")
+"""``--color=WHEN``: what ls, grep and git take"""
+
+
+def colour_first(args: list[str]) -> list[str]:
+    """``args`` with every colour option, before or after the command (up to ``--``), moved to
+    the front as ``--color=WHEN``, for the group to read: ``--color WHEN`` and ``--color=WHEN``
+    as other tools take them, ``--color`` alone (always) and ``--no-color`` (never)."""
+    front: list[str] = []
+    rest = list(args)
+    at = 0
+    while at < len(rest) and rest[at] != "--":
+        word = rest[at]
+        if word in ("--color", "--no-color"):
+            given = at + 1 < len(rest) and rest[at + 1] in COLOUR_WHEN and word == "--color"
+            front.append(f"--color={rest[at + 1] if given else 'always' if word == '--color' else 'never'}")
+            del rest[at:at + 1 + given]
+        elif word.startswith("--color="):
+            front.append(rest.pop(at))
+        else:
+            at += 1
+    return front + rest
 
 
 @contextmanager
@@ -153,10 +180,12 @@ def _edits(a: str, b: str, bound: int) -> int:
 
 @click.group("ginref", cls=GinrefGroup, context_settings=CONTEXT_SETTINGS)
 @click.version_option(package_name="ginref", prog_name="ginref")
-@click.option("--color/--no-color", "color", default=None,
-              help="Colour red cards, or never  [default: on a terminal, unless NO_COLOR is set]")
+@click.option("--color", "color", type=click.Choice(COLOUR_WHEN), metavar="[=WHEN]",
+              help="Colour red cards: always, never or auto (on a terminal, unless NO_COLOR is "
+              "set; the default). --color alone is always, --no-color never; before or after "
+              "the command.")
 @click.pass_context
-def cli(ctx: click.Context, color: bool | None) -> None:
+def cli(ctx: click.Context, color: str | None) -> None:
     """ginref: the Gin Rummy referee.
 
     Exact meld search, knock and gin checks, layoffs, hand and game scoring
@@ -165,7 +194,7 @@ def cli(ctx: click.Context, color: bool | None) -> None:
     \b
     Examples:
       ginref analyze "3C 4C 5C 9D 9S 9H KH 2D 6S 7S"
-      ginref knock 3C 4C 5C 9D 9S 9H 2D AS AH 7S KC
+      ginref knock 3C 4C 5C 9D 9S 9H 2D AS AH 3S KC
       ginref rules standard
 
     \b
@@ -173,8 +202,8 @@ def cli(ctx: click.Context, color: bool | None) -> None:
       eval "$(ginref completion bash)"     in ~/.bashrc (zsh: the same with zsh)
       ginref completion fish | source      in ~/.config/fish/config.fish
     """
-    if color is not None:
-        ctx.color = color
+    if color in ("always", "never"):
+        ctx.color = color == "always"
     elif os.environ.get("NO_COLOR"):
         ctx.color = False
 
@@ -186,8 +215,9 @@ def completion(ctx: click.Context, shell: str) -> None:
     """Print the completion script for SHELL (bash, zsh or fish).
 
     Completes commands, options, rule set names (--rules, `ginref rules`),
-    knobs and their values (--set) and file names. The script is the one
-    `_GINREF_COMPLETE=bash_source ginref` prints; load it in each new shell.
+    knobs and their values (--set tie_policy=<TAB>) and file names. The
+    script is the one `_GINREF_COMPLETE=bash_source ginref` prints; load it
+    in each new shell.
 
     \b
     Examples:
@@ -201,6 +231,9 @@ def completion(ctx: click.Context, shell: str) -> None:
 def completion_script(command: click.Command, shell: str) -> str:
     from click.shell_completion import get_completion_class
 
+    from ginref.cli.completing import use_line_completion
+
+    use_line_completion()
     complete = get_completion_class(shell)
     assert complete is not None  # SHELLS are click's own
     return complete(command, {}, "ginref", COMPLETE_VAR).source()

@@ -18,6 +18,7 @@ from ginref.cli.options import (
     needs_extra,
     no_hands,
     override_rules_option,
+    require_paths,
     resolve_rules,
     rules_options_for,
 )
@@ -109,14 +110,15 @@ def game(
     as_json: bool,
     as_csv: bool,
 ) -> None:
-    """Score a whole game from a score sheet: running totals, bonuses, winner.
+    """Score a whole game from a score sheet.
 
-    SHEET is a file (or `-` for stdin) with one hand per line; `#` starts a
-    comment. A sheet's `rules:` line wins; --rules (or GINREF_RULES) rules a
-    sheet without one, and --override-rules makes --rules replace the line;
-    --set changes knobs of whichever applies. Bad lines are reported as FILE:LINE:COLUMN on
-    stderr with exit code 3 (with --keep-going: every bad line, after scoring
-    the good ones).
+    Running totals, bonuses, the winner and the next dealer. SHEET is a file
+    (or `-` for stdin) with one hand per line; `#` starts a comment. A sheet's
+    `rules:` line wins; --rules (or GINREF_RULES) rules a sheet without one,
+    and --override-rules makes --rules replace the line; --set changes knobs
+    of whichever applies. Bad lines are reported as FILE:LINE:COLUMN on stderr
+    with exit code 3 (with --keep-going: every bad line, after scoring the
+    good ones).
 
     \b
     Sheet lines:
@@ -135,6 +137,7 @@ def game(
       printf 'Ann knock 6 15\\nBo gin 22\\n' | ginref game - --players Ann,Bo
     """
     _check_game_outputs(as_json, as_csv, chart, plot_path)
+    require_paths([sheet])
     rules, default_rules, knobs = _sheet_rules(rules_name, rules_file, overrides, override_rules)
     source, text = _sheet_text(sheet)
     from ginref.sheets import read_sheet
@@ -145,11 +148,13 @@ def game(
             hollywood=True if hollywood else None, keep_going=keep_going, default_rules=default_rules,
         )
     except RecordError as exc:
-        raise UnreadableError(str(exc)) from None
+        raise UnreadableError(str(exc) + _record_hint(source, text)) from None
     except GinrefError as exc:
         raise InputError(str(exc)) from None
     for error in errors:
         click.echo(f"Error: {error}", err=True)
+    if errors and (hint := _record_hint(source, text)):
+        click.echo(hint.lstrip("\n"), err=True)
     if not parsed.hands and not errors:
         no_hands(source)
     if parsed.players is None:
@@ -163,6 +168,21 @@ def game(
         write_plot(plot_race, result, plot_path)
     if errors:
         sys.exit(3)
+
+
+def _record_hint(source: str, text: str) -> str:
+    """A line saying that ``adjudicate`` reads what ``game`` was given, when that opens as a
+    game record does (a tag, a JSON object or list, a history), else nothing."""
+    import shlex
+
+    from ginref.records.io import sniff_format
+
+    lines = (line.strip() for line in text[:65536].splitlines())
+    first = next((line for line in lines if line and not line.startswith("#")), "")
+    if not first.startswith(("[", "{")) and (not first or sniff_format(first) == "gin"):
+        return ""
+    named = "-" if source == "<stdin>" else source
+    return f"\nhint: {source} looks like a game record: `ginref adjudicate {shlex.quote(named)}` rules on it"
 
 
 def _sheet_rules(
@@ -181,8 +201,8 @@ def _sheet_rules(
 
 
 def _sheet_text(sheet: str) -> tuple[str, str]:
-    """The sheet's name as messages give it, and its text; a missing file is a usage error
-    (2), one that cannot be read unreadable input (3)."""
+    """The sheet's name as messages give it, and its text; a file that cannot be read is
+    unreadable input (3), one gone since :func:`require_paths` a usage error (2)."""
     from ginref.files import read_text_file, read_text_stream
 
     source = "<stdin>" if sheet == "-" else sheet

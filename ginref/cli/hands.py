@@ -52,9 +52,9 @@ def analyze(
     as_json: bool,
     glyphs: bool,
 ) -> None:
-    """Best arrangement, deadwood, knock and gin for a 10- or 11-card hand.
+    """Best arrangement, deadwood, knock and gin of one hand.
 
-    HAND is one quoted string or several arguments, in any common notation
+    HAND is 10 or 11 cards, one quoted string or several arguments, in any common notation
     (3C, 10c, th, ♣7, H10, run together like 3C4C5C). With 11 cards (after the
     draw) every discard is weighed and the best one named. `-` reads one hand
     per line from stdin (`#` starts a comment) and answers each; with --json,
@@ -146,7 +146,9 @@ def _print_stream_error(number: int, column: int, message: str, hand: str, as_js
         document = {"line": number, "column": column, "input": shown, "error": message}
         emit(to_json(document, compact=True))
     else:
-        click.echo(f"Error: <stdin>:{number}:{column}: {message}", err=True)
+        from ginref.notation import placeless
+
+        click.echo(f"Error: <stdin>:{number}:{column}: {placeless(message)}", err=True)
 
 
 @click.command()
@@ -161,15 +163,17 @@ def knock(
     as_json: bool,
     glyphs: bool,
 ) -> None:
-    """May this hand knock or go gin? Exit 0 if yes, 1 if not, 2 for bad input.
+    """May this hand knock or go gin?
 
     HAND is 10 cards (after the discard) or 11 (after the draw; the best
     discard is found). Under rules with the same-card discard rule, an
     --upcard found in an 11-card hand was just taken and may not be thrown.
 
+    Exit 0 if yes, 1 if not, 2 for bad input.
+
     \b
     Examples:
-      ginref knock 3C 4C 5C 9D 9S 9H 2D AS AH 7S
+      ginref knock 3C 4C 5C 9D 9S 9H 2D AS AH 3S
       ginref knock --rules oklahoma --upcard 3H "3C 4C 5C 9D 9S 9H 2D AS AH 7S" || echo "no knock"
     """
     from ginref.analysis import analyze as run
@@ -205,12 +209,13 @@ def layoffs(
     as_json: bool,
     glyphs: bool,
 ) -> None:
-    """What the defender (HAND, 10 cards) can lay off onto the knocker's melds.
+    """What the defender can lay off onto the knocker's melds.
 
-    Lists every card that can go onto a meld (a fourth card of a set, or a run
-    extended at either end, chains included), then the defender's best
-    response: its own melds and layoffs chosen together for the least
-    deadwood. A spread of all ten cards is gin: no layoffs.
+    HAND is the defender's 10 cards. Lists every card that can go onto a meld
+    (a fourth card of a set, or a run extended at either end, chains
+    included), then the defender's best response: its own melds and layoffs
+    chosen together for the least deadwood. A spread of all ten cards is gin:
+    no layoffs.
 
     \b
     Example:
@@ -343,7 +348,7 @@ def advise(
     \b
     Examples:
       ginref advise 3C 4C 5C 9D 9H 9S 6S 7S 8S 2D KH --opponent-has "6C 5S"
-      ginref advise samples/records/knock-layoffs.gin --at 17 --json
+      ginref advise samples/records/knock-layoffs.gin --at 18 --json
     """
     from ginref.advice import Method
     from ginref.advice import advise as weigh

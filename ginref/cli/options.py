@@ -346,12 +346,16 @@ class PlayersType(ParamBase):
 
 def hand_argument(sizes: tuple[int, ...] = (10, 11), who: str = "", stdin: bool = False) -> Callable[[F], F]:
     """``HAND``: one quoted string or several arguments, joined and read as one hand; with
-    ``stdin``, a lone ``-`` stays ``None`` (the command reads hands from stdin)."""
+    ``stdin``, a lone ``-`` stays ``None`` (the command reads hands from stdin); without,
+    it says which command does."""
     hand = HandType(sizes, who)
 
     def joined(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> Mask | None:
-        if stdin and value == ("-",):
-            return None
+        if value == ("-",):
+            if stdin:
+                return None
+            fail(f"`ginref {ctx.info_name}` takes one hand as its arguments; "
+                 "`ginref analyze -` reads many hands from stdin, one a line")
         return hand.convert(" ".join(value), param, ctx)
 
     return click.argument("hand", nargs=-1, required=True, metavar="HAND", callback=joined)

@@ -15,8 +15,8 @@ if TYPE_CHECKING:
 
 
 def card_style(glyphs: bool) -> Any:
-    """Red cards are red with --glyphs, or always with --color; click.echo drops the colour
-    when stdout is not a terminal, under NO_COLOR or with --no-color."""
+    """Red cards are red with --glyphs, or always with --color=always; click.echo drops the
+    colour when stdout is not a terminal, under NO_COLOR or with --color=never."""
     from ginref.render import CardStyle
 
     forced = click.get_current_context().color is True
@@ -52,15 +52,27 @@ def screen_rows() -> int | None:
     return shutil.get_terminal_size((80, 24)).lines
 
 
+def check_output_folder(option: str, path: str) -> None:
+    """An output file (``-o``, ``--plot``) whose folder does not exist fails at once (exit 2),
+    before any work, rather than after it all."""
+    import os
+
+    if not os.path.isdir(os.path.dirname(path) or "."):
+        from ginref.cli.exits import fail
+
+        fail(f"{option}: the folder of {path!r} does not exist")
+
+
 def check_plot(path: str | None) -> None:
-    """``--plot FILE``: a file ending matplotlib cannot write, or no matplotlib, fails at once
-    (exit 2), before any work."""
+    """``--plot FILE``: a file ending matplotlib cannot write, a folder that does not exist, or
+    no matplotlib, fails at once (exit 2), before any work."""
     if path is not None:
         from ginref.cli.exits import fail
         from ginref.plot import PlotError, plot_format, require_matplotlib
 
         try:
             plot_format(path)
+            check_output_folder("--plot", path)
             require_matplotlib()
         except PlotError as exc:
             fail(f"--plot: {exc}")
@@ -83,18 +95,27 @@ def write_plot(draw: Callable[[T, str], None], value: T, path: str | None) -> No
 
 
 class ProgressLine:
-    """``verify``'s progress on stderr: records, records per second, and for files the part
-    read and the time left. Only where stderr is a terminal and stdout is not, so findings
-    and JSON never land inside it; redrawn at most five times a second, erased at the end."""
+    """A batch's progress on stderr (``verify``, ``report``, ``convert``): records, records per
+    second and, for files, the part read and the time left. Only where stderr is a terminal;
+    first drawn after half a second, redrawn at most five times a second, fitted to the
+    terminal's width, and erased (:meth:`clear`) before anything else is written to the
+    terminal, and at the end."""
+
+    FIRST = 0.5
+    """seconds before the first drawing: a quick batch shows none"""
+    EVERY = 0.2
 
     def __init__(self, progress: ReadProgress | None, doing: str = "verifying") -> None:
         self.progress, self.doing = progress, doing
-        self.start = self.drawn = time.monotonic()
+        self.start = time.monotonic()
+        self.drawn = self.start + self.FIRST - self.EVERY
         self.width = 0
+        self.on_stdout = progress is not None and sys.stdout.isatty()
+        """whether stdout writes to a terminal too, where the line must make way for it"""
 
     @staticmethod
     def wanted() -> bool:
-        return sys.stderr.isatty() and not sys.stdout.isatty()
+        return sys.stderr.isatty()
 
     def __enter__(self) -> ProgressLine:
         return self
@@ -103,17 +124,38 @@ class ProgressLine:
         if self.progress is None:
             return
         now = time.monotonic()
-        if now - self.drawn < 0.2:
+        if now - self.drawn < self.EVERY:
             return
         from ginref.render import progress_text
 
         self.drawn = now
-        line = progress_text(records, now - self.start, self.progress.fraction, self.doing)
-        sys.stderr.write("\r" + line.ljust(self.width))
+        room = _terminal_columns(sys.stderr) - 1  # the last column would wrap on some terminals
+        line = progress_text(records, now - self.start, self.progress.fraction, self.doing, width=room)
+        sys.stderr.write("\r" + line.ljust(min(self.width, room)))
         sys.stderr.flush()
         self.width = len(line)
 
-    def __exit__(self, *exc: object) -> None:
+    def clear(self) -> None:
+        """Erase the line, so that what is written next starts a clean line."""
         if self.width:
             sys.stderr.write("\r" + " " * self.width + "\r")
             sys.stderr.flush()
+            self.width = 0
+
+    def before_stdout(self) -> None:
+        """Make way for a write to stdout, when that is a terminal too."""
+        if self.on_stdout:
+            self.clear()
+
+    def __exit__(self, *exc: object) -> None:
+        self.clear()
+
+
+def _terminal_columns(stream: Any) -> int:
+    """The width of the terminal ``stream`` writes to (80 when it cannot be asked)."""
+    import os
+
+    try:
+        return max(20, os.get_terminal_size(stream.fileno()).columns)
+    except (AttributeError, OSError, ValueError):
+        return 80

@@ -65,6 +65,9 @@ def _invoke(args: Sequence[str] | None) -> int:
     """Run the command line through click; its exit code instead of click's own exit."""
     argv = list(sys.argv[1:] if args is None else args)
     if COMPLETE_VAR in os.environ:
+        from ginref.cli.completing import use_line_completion
+
+        use_line_completion()
         cli.main(argv, prog_name="ginref")  # shell completion: click answers and exits
     try:
         with cli.make_context("ginref", argv) as ctx:

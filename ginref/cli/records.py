@@ -21,7 +21,7 @@ from ginref.cli.options import (
     record_rules_argument,
     require_paths,
 )
-from ginref.cli.output import ProgressLine, emit, screen_rows
+from ginref.cli.output import ProgressLine, check_output_folder, emit, screen_rows
 from ginref.rules import Rules
 
 if TYPE_CHECKING:
@@ -93,12 +93,32 @@ def adjudicate(
 
     stdin = sys.stdin.buffer if record == "-" else None
     results = batch_results([record], rules, 1, None, {"stdin": stdin, "format": from_form, "game": game})
-    summary = report_results(results, write, None)
+    summary = report_results(results, write, ProgressLine(None))
     if as_json:
         emit(to_json(documents))
     _hint_at_verify(record, summary.records, shown)
+    if summary.unreadable == summary.records:
+        _hint_at_game(record)
     say_files_without_records([record], summary)
     sys.exit(summary.exit_code)
+
+
+def _hint_at_game(record: str) -> None:
+    """A file of no readable record that opens as a score sheet: say that ``game`` scores it."""
+    from ginref.sheets import looks_like_sheet
+
+    if not os.path.isfile(record):  # stdin, a FIFO, a device: read once, and already
+        return
+    try:
+        with open(record, "rb") as file:
+            text = file.read(65536).decode("utf-8", "replace")
+    except OSError:
+        return
+    if looks_like_sheet(text):
+        import shlex
+
+        click.echo(f"hint: {record} looks like a score sheet: `ginref game {shlex.quote(record)}` scores it",
+                   err=True)
 
 
 def _hint_at_verify(record: str, records: int, lines: int) -> None:
@@ -133,16 +153,18 @@ def verify(
     fail_fast: bool,
     rules: Rules | None,
 ) -> None:
-    """Verify recorded hands in bulk: files, folders (recursively) or `-`.
+    """Verify recorded hands in bulk: files, folders or stdin.
 
-    Reads .gin, .json and .jsonl records (and, by content or --from, OpenSpiel
-    histories and Kaggle episodes), checks each in parallel worker
-    processes and reports in input order: each record with findings (or
-    unreadable) as `source:line:column: code: message`, then a summary of
-    records, clean, with findings, unreadable, and counts by finding code.
-    One unreadable record never stops the rest. Memory stays flat. Each
-    record is ruled under the rules it names; --override-rules rules them all
-    under --rules, --rules-file and --set instead.
+    PATHs are files, folders (read recursively) or `-` (stdin). Reads .gin,
+    .json and .jsonl records (and, by content or --from, OpenSpiel histories
+    and Kaggle episodes), checks each in parallel worker processes and reports
+    in input order: each record with findings (or unreadable) as
+    `source:line:column: code: message`, then a summary of records, clean,
+    with findings, unreadable, with advisories (clean all the same), and
+    counts by finding code. One unreadable record never stops the rest. Memory
+    stays flat. Each record is ruled under the rules it names;
+    --override-rules rules them all under --rules, --rules-file and --set
+    instead.
 
     With --scheduler, the same batch runs on a Dask cluster and PATHs may be
     fsspec URLs (s3://bucket/logs/); the output is the same.
@@ -210,17 +232,17 @@ def say_files_without_records(paths: list[str], summary: BatchSummary) -> None:
 
 
 def report_results(
-    results: Results, write: Callable[[RecordResult, bool], None],
-    progress: ReadProgress | None, fail_fast: bool = False, doing: str = "verifying",
+    results: Results, write: Callable[[RecordResult, bool], None], shown: ProgressLine,
+    fail_fast: bool = False,
 ) -> BatchSummary:
     """The one loop of ``adjudicate``, ``verify`` and ``report``: each result written as it
-    comes and counted; the summary's exit code is theirs (0 clean, 1 findings, 3 unreadable);
-    ``doing`` names the work on the progress line."""
+    comes and counted, on ``shown``'s progress line; the summary's exit code is theirs (0
+    clean, 1 findings, 3 unreadable). ``write`` makes way for the line before it writes."""
     from ginref.batch import BatchSummary
 
     summary = BatchSummary()
     # closing the results (a closed pipe, Ctrl-C, --fail-fast) stops the worker processes now
-    with ProgressLine(progress, doing) as shown, contextlib.closing(results):
+    with shown, contextlib.closing(results):
         for result in results:
             write(result, not summary.records)
             summary.add(result)
@@ -238,22 +260,22 @@ def _write_results(
 
     out = sys.stdout
     out.write(verify_opening(form))
+    shown = ProgressLine(progress)
 
     def write(result: RecordResult, first: bool) -> None:
         text = verify_result_text(result, form, first)
         if text:  # a clean record's text form is nothing: no write (one call each when unbuffered)
+            shown.before_stdout()
             out.write(text)
 
-    summary = report_results(results, write, progress, fail_fast)
+    summary = report_results(results, write, shown, fail_fast)
     out.write(verify_closing(form, summary))
     out.flush()
     return summary
 
 
 @click.command()
-@click.argument(
-    "input_path", metavar="INPUT|-", type=click.Path(exists=True, dir_okay=False, allow_dash=True)
-)
+@click.argument("input_path", metavar="INPUT|-", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option(
     "-o",
     "--output",
@@ -262,7 +284,7 @@ def _write_results(
     default="-",
     show_default=True,
     type=click.Path(dir_okay=False, writable=True, allow_dash=True),
-    help="Where to write; the extension (.gin, .json, .jsonl) sets the format.",
+    help="Where to write; the extension (.gin, .json, .jsonl) sets the format (another needs --to).",
 )
 @click.option(
     "--to",
@@ -281,8 +303,9 @@ def convert(
     game: str,
     rules: Rules | None,
 ) -> None:
-    """Convert records between the text form (.gin) and JSON (.json, .jsonl).
+    """Convert records between the text form (.gin) and JSON.
 
+    The text form is .gin, JSON is .json (one record) or .jsonl (one a line).
     The input format comes from the extension (stdin is sniffed: `{` first
     means JSON Lines); OpenSpiel histories and Kaggle episodes are recognised
     by content, or forced with --from (--game gives histories their parameters).
@@ -311,19 +334,25 @@ def convert(
       ginref convert hand.gin --to openspiel --override-rules --rules openspiel
     """
     from ginref.records import STDIN, convert_records
+    from ginref.records.io import ReadProgress
 
+    require_paths([input_path])
     to = _output_form(input_path, output_path, to_format)
     # the reader reads stdin's bytes (.buffer), so that bad UTF-8 is one bad record
     stream = sys.stdin if input_path == "-" else input_path
     source = STDIN if input_path == "-" else None
     refused: list[RecordError] = []
+    # records written to the terminal show their own progress
+    wanted = ProgressLine.wanted() and not (output_path == "-" and sys.stdout.isatty())
+    progress = ReadProgress() if wanted else None
     # the input's errors are raised inside the output's block, which then keeps -o as it was
-    with _output(output_path) as out, input_errors():
-        watched = _Watched(out)
+    with _output(output_path) as out, input_errors(), ProgressLine(progress, "converting") as shown:
+        watched = _Watched(out, shown, progress)
         notes: list[str] = []
         for error in convert_records(stream, watched.stream, to=to, source=source, format=from_form,
-                                     game=game, rules=rules, on_note=notes.append):
+                                     game=game, rules=rules, on_note=notes.append, progress=progress):
             refused.append(error)
+            shown.clear()
             click.echo(str(error), err=True)
         if not refused and not watched.wrote:
             no_records([input_path])  # before the output is made: an empty input leaves no file
@@ -338,10 +367,16 @@ def _output_form(input_path: str, output_path: str, to_format: RecordFormat | No
 
     if input_path != "-" and output_path != "-" and Path(input_path).resolve() == Path(output_path).resolve():
         fail("the output would overwrite the input; choose another OUTPUT")
-    if output_path != "-" and not os.path.isdir(os.path.dirname(output_path) or "."):
-        fail(f"-o: the folder of {output_path!r} does not exist")
-    suffix_form = None if output_path == "-" else record_format(output_path)
-    return to_format or (suffix_form if suffix_form in ("gin", "json", "jsonl") else None)
+    if output_path == "-":
+        return to_format
+    check_output_folder("-o", output_path)
+    written: dict[str | None, RecordFormat] = {"gin": "gin", "json": "json", "jsonl": "jsonl"}
+    suffix_form = written.get(record_format(output_path))
+    a_device = os.path.exists(output_path) and not os.path.isfile(output_path)  # /dev/null
+    if to_format is None and suffix_form is None and not a_device:
+        fail(f"-o: cannot tell the form from {output_path!r}; name it .gin, .json or .jsonl, "
+             "or give --to")
+    return to_format or suffix_form
 
 
 def _output(output_path: str) -> contextlib.AbstractContextManager[IO[str]]:
@@ -361,10 +396,12 @@ def _convert_exit_code(refused: list[RecordError]) -> int:
 
 class _Watched:
     """An output stream that remembers whether anything was written to it (``convert``
-    writes nothing at all for an input without records)."""
+    writes nothing at all for an input without records), and shows the records read so far
+    on the progress line as it is written to."""
 
-    def __init__(self, out: IO[str]) -> None:
+    def __init__(self, out: IO[str], shown: ProgressLine, progress: ReadProgress | None) -> None:
         self.out, self.wrote = out, False
+        self.shown, self.progress = shown, progress
 
     @property
     def stream(self) -> IO[str]:
@@ -372,4 +409,6 @@ class _Watched:
 
     def write(self, text: str) -> int:
         self.wrote = self.wrote or bool(text)
+        if self.progress is not None:
+            self.shown.update(self.progress.records)
         return self.out.write(text)

@@ -57,16 +57,17 @@ def report(
     seed: int,
     rules: Rules | None,
 ) -> None:
-    """Audit a batch of games: each player's results and errors, one row per player.
+    """Audit a batch of games: each player's results and errors.
 
-    Reads what `verify` reads (files, folders, `-`, every record form,
-    OpenSpiel histories, Kaggle episodes, whose agents are named as the
-    episode names them) through the same batch, and adds up its verdicts per
-    player: games, hands won, points for and against, knocks, gins, big gins,
-    undercuts made and suffered, average deadwood at knock, knocks that were
-    not the best declaration and layoffs missed (with the deadwood points they
-    cost), illegal moves by code, unfinished and forfeited hands, and the share
-    of hands ended by the wall. An unreadable record is named on stderr and
+    One row per player (or, with --by, per game or rule set). Reads what
+    `verify` reads (files, folders, `-`, every record form, OpenSpiel
+    histories, Kaggle episodes, whose agents are named as the episode names
+    them) through the same batch, and adds up its verdicts per player: games,
+    hands won, points for and against, knocks, gins, big gins, undercuts made
+    and suffered, average deadwood at knock, knocks that were not the best
+    declaration and layoffs missed (with the deadwood points they cost),
+    illegal moves by code, unfinished and forfeited hands, and the share of
+    hands ended by the wall. An unreadable record is named on stderr and
     counted. --advise also weighs each knock with deadwood as `ginref advise`
     would at that moment (--samples defender hands, --seed), counting knocks
     into an undercut risk above 30%.
@@ -110,13 +111,15 @@ def report(
                    "progress": progress, "on_note": notes.append}
         results = batch_results(list(paths), rules, jobs, scheduler, options)
     audit = Audit(cast("Group", by), weighing)
+    shown = ProgressLine(progress, "auditing")
 
     def count(result: RecordResult, first: bool) -> None:
         if result.verdict is None:
+            shown.clear()
             click.echo("\n".join(result_lines(result)), err=True)
         audit.add(result)
 
-    summary = report_results(results, count, progress, doing="auditing")
+    summary = report_results(results, count, shown)
     for note in notes:
         click.echo(f"note: {note}", err=True)
     if skipped:

@@ -28,7 +28,7 @@ import io
 import itertools
 import os
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from typing import IO, TYPE_CHECKING, NamedTuple, cast
 
 import msgspec
@@ -757,14 +757,16 @@ def read_records(
 
 
 class ReadProgress:
-    """How far :func:`read_paths` has read, for a progress display: bytes read of the files
-    named, and their total size (files only: stdin's size is not known)."""
+    """How far :func:`read_paths` (or :func:`convert_records`) has read, for a progress
+    display: bytes read of the files named, and their total size (files only: stdin's size
+    is not known); ``convert_records`` also counts the records."""
 
-    __slots__ = ("read", "total")
+    __slots__ = ("read", "records", "total")
 
     def __init__(self) -> None:
         self.read = 0
         self.total = 0
+        self.records = 0
 
     @property
     def fraction(self) -> float | None:
@@ -1158,13 +1160,15 @@ def convert_records(
     game: str = "",
     rules: Rules | None = None,
     on_note: Callable[[str], None] | None = None,
+    progress: ReadProgress | None = None,
 ) -> Iterator[RecordError]:
     """Read every record of ``input`` and write it to ``output`` in ``to``; yield each
     ``RecordError`` met (the record is skipped, the rest are converted). ``on_note`` hears
     what the output cannot carry (:func:`write_records`).
 
     ``to`` defaults to the other form: JSON Lines from text, text from JSON. ``rules``
-    replaces the rules each record names (its claims are kept as recorded).
+    replaces the rules each record names (its claims are kept as recorded). ``progress``
+    counts the records read and the bytes, as they are read.
     """
     name = _source_name(input, source)
     with _opened(input) as stream:
@@ -1177,7 +1181,24 @@ def convert_records(
         records = (record for raw in _units(resolved.lines, name, found, game) for record in decode(raw))
         if rules is not None:
             records = (_reruled(item, rules) for item in records)
+        if progress is not None:
+            records = _counted_reading(records, stream, progress, input)
         yield from write_records(records, output, target, on_note=on_note)
+
+
+def _counted_reading(
+    records: Iterable[GameRecord | RecordError], stream: IO[bytes] | IO[str], progress: ReadProgress,
+    input: object,
+) -> Generator[GameRecord | RecordError, None, None]:
+    """``records`` as they come, each counted in ``progress`` with where ``stream`` is."""
+    if isinstance(input, (str, os.PathLike)):
+        progress.total = _size(os.fspath(input))
+    seekable = progress.total > 0 and stream.seekable()
+    for item in records:
+        progress.records += 1
+        if seekable:
+            progress.read = stream.tell()
+        yield item
 
 
 def _reruled(item: GameRecord | RecordError, rules: Rules) -> GameRecord | RecordError:

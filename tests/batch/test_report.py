@@ -480,8 +480,9 @@ def test_a_plot_that_cannot_be_written_exits_4_in_one_line(tmp_path: Path) -> No
     import sys
 
     pytest.importorskip("matplotlib")
-    unwritable = str(tmp_path / "no" / "x.png")
-    argv = [sys.executable, "-m", "ginref", "report", str(TOURNAMENT), "--plot", unwritable]
+    unwritable = tmp_path / "x.png"  # a folder that does not exist is refused first (exit 2)
+    unwritable.symlink_to("/dev/full")
+    argv = [sys.executable, "-m", "ginref", "report", str(TOURNAMENT), "--plot", str(unwritable)]
     done = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, check=False)
     assert done.returncode == 4 and "lazy-bot" in done.stdout
     assert done.stderr.count("\n") == 1 and "cannot write the plot" in done.stderr

@@ -68,13 +68,24 @@ def test_text_report_names_place_code_and_message() -> None:
     code, out, _ = run("verify", str(WRONG))
     assert code == 1
     assert f"{WRONG}:12:1: error card_not_in_hand: Bo discarded QS" in out
-    assert "with findings  1" in out
+    assert "with findings    1" in out
 
 
 def test_clean_record_exits_0() -> None:
     code, out, _ = run("verify", str(CLEAN))
     assert code == 0
-    assert "clean          1" in out
+    assert "clean            1" in out
+
+
+def test_text_summary_counts_the_records_with_advisories_as_json_does() -> None:
+    """Records with advisories only are clean; the text once hid how many there were."""
+    research = SAMPLES.parent / "research"
+    paths = [str(research / name) for name in ("openspiel-histories.txt", "openspiel-state.txt",
+                                                "kaggle-episode.json")]
+    summary = json.loads(run("verify", *paths, "--json")[1])["summary"]
+    code, out, _ = run("verify", *paths)
+    assert code == 0 and summary["with_advisories"] == 2
+    assert "\nclean            10\n" in out and "\nwith advisories  2\n" in out
 
 
 def test_unreadable_records_never_stop_the_rest(batch: Path) -> None:
@@ -234,7 +245,7 @@ def test_stdin_json_lines_and_text() -> None:
     code, out, _ = run("verify", "-", "--rules", "openspiel", "--jsonl", stdin="\n".join(lines) + "\n")
     assert code == 0 and len(out.splitlines()) == 3
     code, out, _ = run("verify", "-", stdin=CLEAN.read_text())
-    assert code == 0 and "records        1" in out
+    assert code == 0 and "records          1" in out
 
 
 def test_fail_fast_stops_at_the_first_problem() -> None:

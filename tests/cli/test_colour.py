@@ -37,6 +37,47 @@ def test_colour_follows_flag_then_no_color_then_terminal(
     assert ("\x1b[" in result.stdout) is coloured
 
 
+@pytest.mark.parametrize(
+    ("args", "terminal", "env", "coloured"),
+    [
+        (["--color=always", "analyze", HAND], False, {}, True),       # as ls, grep and git take it
+        (["--color", "always", "analyze", HAND], False, {}, True),    # once "No such command 'always'"
+        (["--color", "never", "analyze", "--glyphs", HAND], True, {}, False),
+        (["--color=never", "analyze", "--glyphs", HAND], True, {}, False),
+        (["--color=auto", "analyze", "--glyphs", HAND], True, {}, True),
+        (["--color", "auto", "analyze", "--glyphs", HAND], True, {"NO_COLOR": "1"}, False),
+        (["--color=auto", "analyze", HAND], False, {}, False),
+        (["analyze", "--color=always", HAND], False, {}, True),       # after the command too
+        (["analyze", HAND, "--color", "always"], False, {}, True),
+        (["analyze", "--color", HAND], False, {}, True),              # alone: always, as before
+        (["analyze", "--glyphs", HAND, "--color=never"], True, {}, False),
+        (["analyze", "--glyphs", "--no-color", HAND], True, {}, False),
+        (["knock", "--color", "always", *HAND.split(), "AC"], False, {}, True),
+    ],
+)
+def test_color_takes_when_as_other_tools_do(
+    args: list[str], terminal: bool, env: dict[str, str], coloured: bool
+) -> None:
+    result = CliRunner().invoke(cli, args, color=terminal, env=env)
+    assert result.exit_code in (0, 1), result.output
+    assert ("\x1b[" in result.stdout) is coloured
+
+
+@pytest.mark.parametrize("args", [["--color=sometimes", "analyze", HAND], ["analyze", HAND, "--color=yes"]])
+def test_a_bad_when_is_a_usage_error_that_lists_the_choices(args: list[str]) -> None:
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2
+    assert result.stderr.startswith("Error: Invalid value for '--color': ")
+    assert "is not one of 'always', 'never', 'auto'." in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_the_help_says_when() -> None:
+    text = CliRunner().invoke(cli, ["--help"], terminal_width=80).stdout
+    assert "--color [=WHEN]" in text or "--color[=WHEN]" in text
+    assert "never" in text and "auto" in text and "--no-color" in text
+
+
 def test_only_red_cards_are_painted_and_by_the_given_function() -> None:
     calls: list[tuple[str, str]] = []
 

@@ -171,7 +171,7 @@ def test_keep_going_reports_every_bad_line_and_exits_3() -> None:
 @pytest.mark.parametrize(
     ("args", "stdin", "code", "message"),
     [
-        (["missing.sheet"], None, 2, "Error: missing.sheet: no such file"),  # a missing path: usage
+        (["missing.sheet"], None, 2, "Error: no such file or folder: 'missing.sheet'"),  # missing: usage
         (["-"], "Ann knock 6 15\n", 3, "Error: <stdin>:1:1: no players: add a 'players: NAME NAME' line"),
         (["-", "--keep-going"], "Ann knock 6 15\n", 3, "Error: <stdin>:1:1: no players"),
         (["-", "--players", "Ann"], "", 2, "Error: --players: expected two names separated by a comma"),

@@ -79,6 +79,31 @@ def test_output_options_that_do_not_go_together(args: list[str], message: str) -
     assert message in err
 
 
+@pytest.mark.parametrize(
+    "command",
+    [["game", WORKED], ["report", str(SHEETS.parent / "tournament")],
+     ["report", str(SHEETS.parent / "tournament"), "--advise", "--samples", "1"]],
+)
+@pytest.mark.parametrize("folder", ["no/such/dir", "a-file"])
+def test_a_plot_into_no_folder_is_refused_before_any_work_as_o_is(
+    command: list[str], folder: str, tmp_path: Path
+) -> None:
+    """It once ran the whole batch, printed it, and then exited 4."""
+    (tmp_path / "a-file").write_text("")
+    target = tmp_path / folder / "race.svg"
+    result = runner.invoke(cli, [*command, "--plot", str(target)])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f"Error: --plot: the folder of {str(target)!r} does not exist\n"
+    assert not target.parent.is_dir()
+
+
+def test_o_and_plot_say_the_same_of_a_missing_folder(tmp_path: Path) -> None:
+    target = str(tmp_path / "nope" / "x.gin")
+    record = str(SHEETS.parent / "records" / "knock-layoffs.json")
+    result = runner.invoke(cli, ["convert", record, "-o", target])
+    assert (result.exit_code, result.stderr) == (2, f"Error: -o: the folder of {target!r} does not exist\n")
+
+
 def test_plot_svg_is_well_formed_xml(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     target = tmp_path / "race.svg"

@@ -33,7 +33,7 @@ LAYERS: dict[str, float] = {
     "advice": 9.4, "batch.report": 9.45,
     "render": 10, "plot": 10.5,
     "cli.exits": 11, "cli.importing": 11, "cli.options": 11.05, "cli.output": 11.05,
-    "cli.hands": 11.1, "cli.games": 11.1, "cli.records": 11.1, "cli.report": 11.15,
+    "cli.hands": 11.1, "cli.games": 11.1, "cli.records": 11.1, "cli.report": 11.15, "cli.completing": 11.15,
     "cli.app": 11.2, "cli.process": 11.3, "cli": 11.4, "__init__": 11, "__main__": 12,
 }
 """cards -> notation -> melds -> layoffs -> scoring -> game/sheets/records -> referee -> batch;
@@ -41,6 +41,7 @@ render and cli are the faces."""
 
 ONLY_IN = {
     "click": {"cli.exits", "cli.options", "cli.output", "cli.hands", "cli.games", "cli.records", "cli.report",
+              "cli.completing",
               "cli.app", "cli.process"},
     "tabulate": {"render"},
     "matplotlib": {"plot"},

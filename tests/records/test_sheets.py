@@ -65,8 +65,8 @@ def test_forms_that_are_not_say_what_is_expected(line: str, column: int, message
 def test_no_pyparsing_wording_for_a_word_run_on() -> None:
     _, errors = read_sheet("players: Ann Bo\nAnn knockz 4 22\nAnn ginx 3\n", keep_going=True)
     assert [e.message for e in errors] == [
-        "expected 'knock', 'gin', 'big_gin', 'undercut' or 'wins', found 'knockz'",
-        "expected 'knock', 'gin', 'big_gin', 'undercut' or 'wins', found 'ginx'",
+        "expected 'knock', 'gin', 'big_gin', 'undercut' or 'wins', found 'knockz'; did you mean 'knock'?",
+        "expected 'knock', 'gin', 'big_gin', 'undercut' or 'wins', found 'ginx'; did you mean 'gin'?",
     ]
 
 
