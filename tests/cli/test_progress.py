@@ -59,7 +59,9 @@ def verify_on_a_terminal(
 def test_the_line_shows_on_the_terminal_while_stdout_goes_to_a_file(batch: Path, tmp_path: Path) -> None:
     terminal, written = verify_on_a_terminal([str(batch), "--jsonl", "--jobs", "1"],
                                              stdout_to_terminal=False, out=tmp_path / "out.jsonl")
-    assert b"verifying:" in terminal and b"/s" in terminal and b"read, about" in terminal
+    # the rate and the time left join the line after a second: how far this run gets then depends
+    # on the machine, so only the line itself is required here (progress_text's tests word the rest)
+    assert b"verifying:" in terminal and b"% read" in terminal
     assert b"verifying" not in terminal.rsplit(b"\r", 2)[-1]  # the last line drawn is erased
     assert len(written.splitlines()) == 6000 and b"verifying" not in written
 
