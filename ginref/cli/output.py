@@ -117,3 +117,25 @@ class ProgressLine:
         if self.width:
             sys.stderr.write("\r" + " " * self.width + "\r")
             sys.stderr.flush()
+
+
+def check_output_file(path: str | None, option: str) -> None:
+    """An output file (``--html``) whose folder is missing, or that is a folder, fails at
+    once (exit 2), before any work."""
+    if path is not None:
+        import os
+
+        from ginref.cli.exits import fail
+
+        if os.path.isdir(path):
+            fail(f"{option}: {path!r} is a folder; name a file")
+        if not os.path.isdir(os.path.dirname(path) or "."):
+            fail(f"{option}: the folder of {path!r} does not exist")
+
+
+def write_text_file(path: str, text: str, option: str) -> None:
+    """``text`` into ``path``, whole or not at all (a failure is an ``OutputFileError``, exit 4)."""
+    from ginref.files import atomic_output
+
+    with atomic_output(path) as out:
+        out.write(text)
