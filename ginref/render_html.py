@@ -17,6 +17,7 @@ from ginref.render import (
     STANDINGS_HEADERS,
     _report_cell,
     _report_heading,
+    fitted_names,
     standings_cells,
     standings_heading,
     standings_notes,
@@ -39,14 +40,14 @@ p,li{max-width:70ch}.muted{color:var(--muted);font-size:.9em}
 table{border-collapse:collapse;font-variant-numeric:tabular-nums;width:100%}
 th,td{padding:4px 8px;border-bottom:1px solid var(--line);text-align:right;white-space:nowrap}
 th{background:var(--head);position:sticky;top:0;cursor:pointer;user-select:none;font-weight:600}
-th:first-child,td:first-child,td.name{text-align:left}
+th.name,td.name{text-align:left}
 td.name{white-space:nowrap}
 table.matrix{width:auto}
 tr.few td{color:var(--muted)}
 .flag{font-size:.8em;color:var(--muted)}
 .matrix td{text-align:center;min-width:3.2em;color:#000}
 .matrix th.row{text-align:left}
-svg{max-width:100%;height:auto;display:block}
+svg{width:100%;min-width:520px;height:auto;display:block}\n.plot{overflow-x:auto}
 svg text{font:12px system-ui,sans-serif;fill:var(--ink)}
 .key span{display:inline-block;width:1em;height:1em;vertical-align:middle;margin:0 .3em 0 .8em;
 border-radius:2px}
@@ -84,13 +85,17 @@ def _cell(text: str, value: object = None, css: str = "") -> str:
     return f"<td{klass}{sort}>{escape(text)}</td>"
 
 
-def _head(headers: Sequence[str]) -> str:
-    return "<thead><tr>" + "".join(f"<th>{escape(h.replace(chr(10), ' ').strip())}</th>"
-                                   for h in headers) + "</tr></thead>"
+def _head(headers: Sequence[str], names: int = 0) -> str:
+    """The header row; column ``names`` holds names (left-aligned)."""
+    cells = []
+    for i, head in enumerate(headers):
+        klass = ' class="name"' if i == names else ""
+        cells.append(f"<th{klass}>{escape(head.replace(chr(10), ' ').strip())}</th>")
+    return "<thead><tr>" + "".join(cells) + "</tr></thead>"
 
 
-def _table(headers: Sequence[str], rows: Sequence[str], css: str = "sortable") -> str:
-    return (f'<div class="scroll"><table class="{css}">{_head(headers)}<tbody>'
+def _table(headers: Sequence[str], rows: Sequence[str], names: int = 0) -> str:
+    return (f'<div class="scroll"><table class="sortable">{_head(headers, names)}<tbody>'
             + "".join(rows) + "</tbody></table></div>")
 
 
@@ -106,7 +111,7 @@ def _standings_table(done: Standings) -> str:
                f'<td class="name" data-v="{escape(row.player)}">{escape(row.player)}{flag}</td>']
         tds += [_cell(text, value) for text, value in zip(cells[1:], values, strict=True)]
         rows.append(f'<tr class="{"few" if row.few_games else ""}">' + "".join(tds) + "</tr>")
-    return _table(["#", *STANDINGS_HEADERS], rows)
+    return _table(["#", *STANDINGS_HEADERS], rows, names=1)
 
 
 def _rating_plot(done: Standings) -> str:
@@ -121,22 +126,23 @@ def _rating_plot(done: Standings) -> str:
     def x(value: float) -> float:
         return left + (right - left) * (value - low) / (high - low)
 
-    parts = [f'<svg viewBox="0 0 600 {height}" role="img" aria-label="ratings with 95% intervals">',
+    parts = [f'<div class="plot"><svg viewBox="0 0 600 {height}" role="img" '
+             'aria-label="ratings with 95% intervals">',
              f'<line x1="{x(1500):.1f}" y1="10" x2="{x(1500):.1f}" y2="{height - 18}" stroke="#8c959f" '
              'stroke-dasharray="4 3"/>',
              f'<text x="{x(1500):.1f}" y="{height - 4}" text-anchor="middle">1500</text>',
              f'<text x="{left}" y="{height - 4}" text-anchor="start">{low:.0f}</text>',
              f'<text x="{right}" y="{height - 4}" text-anchor="end">{high:.0f}</text>']
-    for i, row in enumerate(rows):
+    shown = fitted_names([row.player for row in rows], 22)
+    for i, (row, name) in enumerate(zip(rows, shown, strict=True)):
         y = 18 + step * i
-        name = row.player if len(row.player) <= 22 else row.player[:10] + "…" + row.player[-10:]
         low_end, high_end = row.rating_ci95
         parts += [f'<text x="{left - 8}" y="{y + 4}" text-anchor="end">{escape(name)}</text>',
                   f'<line x1="{x(low_end):.1f}" y1="{y}" x2="{x(high_end):.1f}" y2="{y}" '
                   'stroke="#0969da" stroke-width="3"/>',
                   f'<circle cx="{x(row.rating):.1f}" cy="{y}" r="4" fill="#0a3069"><title>'
                   f"{escape(row.player)}: {row.rating:.0f} ({low_end:.0f}-{high_end:.0f})</title></circle>"]
-    return "".join(parts) + "</svg>"
+    return "".join(parts) + "</svg></div>"
 
 
 def _colour(share: float) -> str:
@@ -177,10 +183,10 @@ def _points_plot(rows: Sequence[PlayerReport]) -> str:
     top = max(max(r.points_for, r.points_against) / r.hands for r in shown) or 1.0
     left, right, step = 150, 580, 20
     height = 16 + step * len(shown)
-    parts = [f'<svg viewBox="0 0 600 {height}" role="img" aria-label="points per hand won and lost">']
-    for i, row in enumerate(shown):
+    parts = [f'<div class="plot"><svg viewBox="0 0 600 {height}" role="img" '
+             'aria-label="points per hand won and lost">']
+    for i, (row, name) in enumerate(zip(shown, fitted_names([r.name for r in shown], 22), strict=True)):
         y = 6 + step * i
-        name = row.name if len(row.name) <= 22 else row.name[:10] + "…" + row.name[-10:]
         won, lost = row.points_for / row.hands, row.points_against / row.hands
         parts += [f'<text x="{left - 8}" y="{y + 11}" text-anchor="end">{escape(name)}</text>',
                   f'<rect x="{left}" y="{y}" width="{(right - left) * won / top:.1f}" height="7" '
@@ -191,7 +197,7 @@ def _points_plot(rows: Sequence[PlayerReport]) -> str:
     key = ('<p class="key muted"><span style="background:#1a7f37"></span>points won per hand'
            '<span style="background:#cf222e"></span>points lost per hand'
            f" (0 to {top:.1f}; {escape(POINTS_NOTE)})</p>")
-    return "".join(parts) + "</svg>" + key
+    return "".join(parts) + "</svg></div>" + key
 
 
 def _audit_table(report: BatchReport) -> str:

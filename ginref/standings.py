@@ -179,7 +179,8 @@ def wilson(score: float, n: int) -> Interval:
     p, z2 = score / n, Z95 * Z95
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = Z95 * math.sqrt(max(0.0, p * (1 - p) / n + z2 / (4 * n * n))) / (1 + z2 / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    low = 0.0 if score <= 0 else max(0.0, centre - half)
+    return (low, 1.0 if score >= n else min(1.0, centre + half))
 
 
 class _Ratio:
