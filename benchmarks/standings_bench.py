@@ -87,7 +87,7 @@ def check(path: Path, count: int, jobs: int) -> list[str]:
 _IN_PROCESS = """
 import sys, time
 from ginref.batch import verify
-from ginref.standings import StandingsTally
+from ginref.ranking import StandingsTally
 
 results = list(verify([sys.argv[1]], jobs=int(sys.argv[2])))
 count = best = None

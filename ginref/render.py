@@ -1031,7 +1031,7 @@ def report_csv(report: BatchReport) -> str:
 # == standings rendering ==
 
 if TYPE_CHECKING:
-    from ginref.standings import Standings
+    from ginref.ranking import Standings
 
 
 def _interval(pair: tuple[float, float] | None, form: str, joint: str = "-") -> str:

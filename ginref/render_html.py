@@ -25,7 +25,7 @@ from ginref.render import (
 
 if TYPE_CHECKING:
     from ginref.batch.report import BatchReport, PlayerReport
-    from ginref.standings import Standings
+    from ginref.ranking import Standings
 
 __all__ = ["report_page"]
 

@@ -24,16 +24,16 @@ if TYPE_CHECKING:
     from ginref.batch import RecordResult
     from ginref.batch.report import BatchReport, Group
     from ginref.cli.records import Results
+    from ginref.ranking import Standings
     from ginref.records.model import InputForm
     from ginref.rules import Rules
-    from ginref.standings import Standings
 
 GROUPS = ("player", "game", "rules")
 """``--by``: the groupings of :mod:`ginref.batch.report` (a test checks they agree)"""
 MOST_ROUNDS = 100_000
 """``--rounds``: the most bootstrap rounds"""
 ROUNDS = 200
-"""``--rounds``: the default (:data:`ginref.standings.ROUNDS`; a test checks they agree)"""
+"""``--rounds``: the default (:data:`ginref.ranking.ROUNDS`; a test checks they agree)"""
 MOST_SAMPLES = 10_000
 """``--samples``: the most defender hands drawn per knock, so that ``--advise`` stays bounded"""
 
@@ -120,9 +120,9 @@ def report(
     """
     from ginref.batch.report import Audit, Weighing, weighed
     from ginref.files import is_url
+    from ginref.ranking import StandingsTally
     from ginref.records.io import ReadProgress
     from ginref.render import result_lines, skipped_files_note
-    from ginref.standings import StandingsTally
 
     if as_json and as_csv:
         fail("give --json or --csv, not both")
@@ -148,7 +148,7 @@ def report(
     weighing = Weighing(samples, seed) if advise else None
     results: Results
     if duplicate:
-        from ginref.standings import dealt
+        from ginref.ranking import dealt
 
         results = dealt(list(paths), rules, stdin=stdin, format=from_form, game=game, progress=progress,
                         on_skip=skipped.append)

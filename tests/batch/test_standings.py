@@ -26,8 +26,7 @@ from hypothesis import strategies as st
 from ginref.batch import verify
 from ginref.cli import cli
 from ginref.cli.report import ROUNDS as CLI_ROUNDS
-from ginref.records import read_records
-from ginref.standings import (
+from ginref.ranking import (
     ROUNDS,
     StandingsTally,
     binomial,
@@ -40,6 +39,7 @@ from ginref.standings import (
     standings,
     wilson,
 )
+from ginref.records import read_records
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples" / "records"

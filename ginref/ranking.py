@@ -652,11 +652,17 @@ def standings(
     format: InputForm | None = None,
     game: str = "",
 ) -> Standings:
-    """The standings of every game in ``paths_or_records`` (paths or records, as
-    :func:`ginref.report` takes them): ratings with a ``rounds``-round bootstrap seeded by
-    ``seed``, and with ``duplicate`` the pairs of games dealt alike with the seats swapped
-    (read in this process, since the deals are needed). Never raises for bad input (an
-    unreadable record counts in no game); ``TypeError`` for inputs that mix paths and records."""
+    """The standings of every game in ``paths_or_records``: paths (files, folders, ``-`` is
+    not read here) or :class:`~ginref.records.GameRecord` values, as :func:`ginref.report`
+    takes them, read with ``format`` and ``game`` as there and checked in ``jobs`` worker
+    processes; ``rules`` replaces each record's own rule set when given.
+
+    Returns :class:`Standings`: ratings with a ``rounds``-round bootstrap seeded by ``seed``
+    (0 rounds: the intervals are the ratings), and with ``duplicate`` the pairs of games
+    dealt alike with the seats swapped (read in this process, since the deals are needed).
+    Never raises for bad input (an unreadable record counts in no game); raises
+    ``TypeError`` for inputs that mix paths and records.
+    """
     tally = StandingsTally(duplicate)
     if not duplicate:
         report(paths_or_records, rules, jobs=jobs, format=format, game=game, on_result=tally.add)
