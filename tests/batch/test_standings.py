@@ -312,3 +312,26 @@ def test_rows_come_by_name_without_standings() -> None:
     assert code in (0, 1)
     names = [row["player"] for row in csv.DictReader(io.StringIO(out))]
     assert names == sorted(names, key=lambda name: (name.casefold(), name))
+
+
+@given(st.integers(0, 2**20), st.booleans())
+@settings(max_examples=40, deadline=None)
+def test_broken_games_count_once_each_and_never_break_the_standings(seed: int, duplicate: bool) -> None:
+    from tests.support.randomplay import corrupt, random_game, random_hand
+
+    rng = random.Random(seed)
+    records = []
+    for k in range(6):
+        record = random_hand(seed + k) if k % 2 else random_game(seed + k, "standard", max_hands=3)
+        if rng.random() < 0.5:
+            try:
+                record, _ = corrupt(record, rng)
+            except ValueError:
+                pass
+        records.append(record)
+    done = standings(records, rounds=20, seed=seed, duplicate=duplicate)
+    assert done.games == len(records)
+    assert sum(row.games for row in done.standings) == 2 * len(records)
+    for row in done.standings:
+        assert row.wins + row.losses + row.draws == row.games
+        assert row.rating_ci95[0] <= row.rating_ci95[1] and 0 <= row.win_rate <= 1

@@ -162,3 +162,13 @@ def test_the_page_sorts_by_a_column(tmp_path: Path) -> None:
     assert probe["errors"] == []
     rows = standings_rows(dom)
     assert rows == sorted(rows, reverse=True)
+
+
+@pytest.mark.parametrize("by", ["player", "game", "rules"])
+def test_without_standings_the_page_holds_the_audit(tmp_path: Path, by: str) -> None:
+    page = write_page(tmp_path, str(TOURNAMENT), "--by", by, "--json")
+    text = page.read_text(encoding="utf-8")
+    assert "<h2>Standings</h2>" not in text and "<h2>Audit</h2>" in text
+    names = re.findall(r'<td class="name" data-v="([^"]*)"', text.split("<h2>Audit</h2>", 1)[1])
+    expected = {"player": 2, "game": 8, "rules": 1}[by]
+    assert len(names) == len(set(names)) == expected
