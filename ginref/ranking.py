@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import operator
 import random
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from typing import IO
@@ -44,7 +45,8 @@ from ginref.referee import Verdict
 from ginref.rules import Rules
 
 __all__ = ["FEW_GAMES", "ROUNDS", "DealtResult", "DuplicateStanding", "HeadToHead", "Standing",
-           "Standings", "StandingsTally", "deal_key", "fit_mm", "fit_newton", "standings", "wilson"]
+           "Standings", "StandingsTally", "deal_key", "fit_chord", "fit_mm", "fit_newton", "standings",
+           "wilson"]
 
 ROUNDS = 200
 """bootstrap rounds by default"""
@@ -53,7 +55,7 @@ FEW_GAMES = 10
 Z95 = 1.959963984540054
 ELO = 400 / math.log(10)
 CENTRE = 1500.0
-MOST_NEWTON_PLAYERS = 64
+MOST_NEWTON_PLAYERS = 200
 """above this many players the fit is MM's (linear in the pairs per step), not Newton's (cubic)"""
 
 Interval = tuple[float, float]
@@ -228,10 +230,6 @@ Pairs = Sequence[tuple[int, int, float, float]]
 """(i, j, games between them, i's score against j: wins and half the draws)"""
 
 
-def _sigmoid(x: float) -> float:
-    return 1.0 / (1.0 + math.exp(-min(700.0, max(-700.0, x))))
-
-
 def _scores(count: int, pairs: Pairs) -> list[float]:
     scores = [0.5] * count  # the prior: half a win of the virtual draw
     for i, j, n, s in pairs:
@@ -240,31 +238,53 @@ def _scores(count: int, pairs: Pairs) -> list[float]:
     return scores
 
 
+def _strengths(theta: Sequence[float]) -> list[float]:
+    exp = math.exp
+    return [exp(min(700.0, max(-700.0, t))) for t in theta]
+
+
+def _gradient(count: int, pairs: Pairs, theta: Sequence[float], scores: Sequence[float]) -> list[float]:
+    """The log-likelihood's gradient at ``theta`` (the prior included): one exponential a
+    player, none a pair (i beats j with probability s_i / (s_i + s_j))."""
+    strength = _strengths(theta)
+    grad = [score - s / (1.0 + s) for score, s in zip(scores, strength, strict=True)]
+    for i, j, n, _s in pairs:
+        a, b = strength[i], strength[j]
+        p = a / (a + b)
+        grad[i] -= n * p
+        grad[j] -= n - n * p
+    return grad
+
+
+def _curvature(count: int, pairs: Pairs, theta: Sequence[float]) -> list[list[float]]:
+    """Minus the log-likelihood's Hessian at ``theta``: positive definite, thanks to the prior."""
+    strength = _strengths(theta)
+    hess = [[0.0] * count for _ in range(count)]
+    for i, s in enumerate(strength):
+        hess[i][i] = s / (1.0 + s) ** 2
+    for i, j, n, _s in pairs:
+        a, b = strength[i], strength[j]
+        w = n * a * b / ((a + b) * (a + b))
+        hess[i][i] += w
+        hess[j][j] += w
+        hess[i][j] -= w
+        hess[j][i] -= w
+    return hess
+
+
+def _capped(step: list[float], cap: float = 2.0) -> tuple[list[float], float]:
+    largest = max((abs(s) for s in step), default=0.0)
+    return ([s * cap / largest for s in step] if largest > cap else step), largest
+
+
 def fit_newton(count: int, pairs: Pairs, start: Sequence[float] | None = None) -> list[float]:
     """The log-strengths that maximise the likelihood (with the prior): Newton's method, the
     prior keeping the Hessian negative definite; a step is capped at 2 so that it cannot fly."""
     theta = list(start) if start is not None else [0.0] * count
     scores = _scores(count, pairs)
     for _ in range(100):
-        grad = list(scores)
-        hess = [[0.0] * count for _ in range(count)]
-        for i in range(count):
-            p = _sigmoid(theta[i])
-            grad[i] -= p
-            hess[i][i] += p * (1 - p)
-        for i, j, n, _s in pairs:
-            p = _sigmoid(theta[i] - theta[j])
-            w = n * p * (1 - p)
-            grad[i] -= n * p
-            grad[j] -= n * (1 - p)
-            hess[i][i] += w
-            hess[j][j] += w
-            hess[i][j] -= w
-            hess[j][i] -= w
-        step = _solve(hess, grad)
-        largest = max((abs(s) for s in step), default=0.0)
-        if largest > 2:
-            step = [s * 2 / largest for s in step]
+        grad = _gradient(count, pairs, theta, scores)
+        step, largest = _capped(_solve(_curvature(count, pairs, theta), grad))
         theta = [t + s for t, s in zip(theta, step, strict=True)]
         if largest < 1e-11:
             break
@@ -272,20 +292,58 @@ def fit_newton(count: int, pairs: Pairs, start: Sequence[float] | None = None) -
 
 
 def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
-    """``matrix⁻¹ vector`` for a symmetric positive definite matrix (Gaussian elimination)."""
+    """``matrix⁻¹ vector`` for a positive definite matrix (its Cholesky factor)."""
+    return _solve_factored(_cholesky(matrix), vector)
+
+
+def _cholesky(matrix: list[list[float]]) -> list[list[float]]:
+    """The lower triangle L of a positive definite matrix, L Lᵀ = matrix."""
+    n = len(matrix)
+    low = [[0.0] * n for _ in range(n)]
+    for i in range(n):
+        row = low[i]
+        for j in range(i + 1):
+            other = low[j]
+            total = matrix[i][j] - sum(row[k] * other[k] for k in range(j))
+            row[j] = math.sqrt(max(total, 1e-300)) if i == j else total / other[j]
+    return low
+
+
+def _solve_factored(low: list[list[float]], vector: Sequence[float]) -> list[float]:
     n = len(vector)
-    rows = [[*row, v] for row, v in zip(matrix, vector, strict=True)]
-    for k in range(n):
-        pivot = rows[k]
-        for i in range(k + 1, n):
-            row = rows[i]
-            factor = row[k] / pivot[k]
-            if factor:
-                rows[i] = row[:k] + [a - factor * b for a, b in zip(row[k:], pivot[k:], strict=True)]
-    out = [0.0] * n
-    for k in range(n - 1, -1, -1):
-        out[k] = (rows[k][n] - sum(rows[k][j] * out[j] for j in range(k + 1, n))) / rows[k][k]
-    return out
+    y = [0.0] * n
+    for i in range(n):
+        row = low[i]
+        y[i] = (vector[i] - sum(row[k] * y[k] for k in range(i))) / row[i]
+    x = [0.0] * n
+    for i in range(n - 1, -1, -1):
+        x[i] = (y[i] - sum(low[k][i] * x[k] for k in range(i + 1, n))) / low[i][i]
+    return x
+
+
+def _inverse(matrix: list[list[float]]) -> list[list[float]]:
+    """The inverse of a positive definite matrix, a column at a time from its Cholesky factor."""
+    low = _cholesky(matrix)
+    n = len(matrix)
+    columns = [_solve_factored(low, [1.0 if i == k else 0.0 for i in range(n)]) for k in range(n)]
+    return [list(row) for row in zip(*columns, strict=True)]
+
+
+def fit_chord(count: int, pairs: Pairs, start: Sequence[float], inverse: list[list[float]]) -> list[float]:
+    """The same maximum by Newton's chord method: every step uses one curvature (``inverse``:
+    the inverse of the full data's at ``start``) instead of a new one, so a step costs the
+    pairs and a product with that matrix; a resampling of the games lies near the full data,
+    and the steps shrink fast. Newton's method finishes what 40 steps do not."""
+    theta = list(start)
+    scores = _scores(count, pairs)
+    mul = operator.mul
+    for _ in range(40):
+        grad = _gradient(count, pairs, theta, scores)
+        step, largest = _capped([sum(map(mul, row, grad)) for row in inverse])
+        theta = [t + s for t, s in zip(theta, step, strict=True)]
+        if largest < 1e-9:
+            return theta
+    return fit_newton(count, pairs, theta)
 
 
 def fit_mm(count: int, pairs: Pairs, start: Sequence[float] | None = None,
@@ -369,7 +427,15 @@ def _btrs(rng: random.Random, n: int, p: float) -> int:
 
 def multinomial(rng: random.Random, total: int, counts: Sequence[int]) -> list[int]:
     """``total`` draws with replacement from a pool holding ``counts`` of each kind: how
-    many of each kind were drawn (conditional binomials, one a kind)."""
+    many of each kind were drawn. Few draws a kind: the draws themselves; else conditional
+    binomials, one a kind (both are the multinomial law, each the cheaper where it is used)."""
+    if total <= 0 or not any(counts):
+        return [0] * len(counts)
+    if total < 8 * len(counts):
+        drawn = [0] * len(counts)
+        for kind in rng.choices(range(len(counts)), cum_weights=list(itertools.accumulate(counts)), k=total):
+            drawn[kind] += 1
+        return drawn
     drawn, left, mass = [], total, sum(counts)
     for count in counts:
         k = left if count >= mass else binomial(rng, left, count / mass) if count else 0
@@ -394,11 +460,17 @@ def bootstrap(count: int, cells: Sequence[tuple[int, int, int, int, int]], round
     flat = [c for cell in cells for c in cell[2:]]
     total = sum(flat)
     samples: list[list[float]] = [[] for _ in range(count)]
+    chord = count <= MOST_NEWTON_PLAYERS
+    if chord:
+        full = [(i, j, float(w + d + lost), w + d / 2) for i, j, w, d, lost in cells]
+        inverse = _inverse(_curvature(count, full, start))
     for _ in range(rounds):
         drawn = multinomial(rng, total, flat)
         pairs = [(i, j, float(drawn[3 * k] + drawn[3 * k + 1] + drawn[3 * k + 2]),
                   drawn[3 * k] + drawn[3 * k + 1] / 2) for k, (i, j, *_) in enumerate(cells)]
-        for place, rating in enumerate(elo(fit(count, [p for p in pairs if p[2]], start))):
+        pairs = [p for p in pairs if p[2]]
+        theta = fit_chord(count, pairs, start, inverse) if chord else fit_mm(count, pairs, start)
+        for place, rating in enumerate(elo(theta)):
             samples[place].append(rating)
     out = []
     for values in samples:
