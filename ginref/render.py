@@ -1083,14 +1083,19 @@ def standings_text(done: Standings, width: int | None = WIDTH) -> str:
             for i, head in enumerate(STANDINGS_HEADERS) if i]
     room = None if width is None else max(12, width - sum(used) - 2 * len(used))
     names = fitted_names([row[0] for row in cells], room)
-    parts += ["", _report_table([[n, *row[1:]] for n, row in zip(names, cells, strict=True)],
-                                STANDINGS_HEADERS)]
+    figures = [row[1:] for row in cells]
+    for start, end in _column_runs(names, STANDINGS_HEADERS[1:], figures, width):
+        parts += ["", _report_table([[n, *row[start:end]] for n, row in zip(names, figures, strict=True)],
+                                    [STANDINGS_HEADERS[0], *STANDINGS_HEADERS[1 + start:1 + end]])]
     notes = standings_notes(done)
     if notes:
         parts.append("")
         parts += [line for note in notes for line in _wrapped(note, wrap, "  ")]
-    heads = [[h.player, h.opponent, str(h.games), str(h.wins), str(h.losses), str(h.draws), str(h.points_for),
-              str(h.points_against)] for h in done.head_to_head]
+    players = [row.player for row in done.standings]
+    short = dict(zip(players, fitted_names(players, None if width is None else max(12, (width - 50) // 2)),
+                     strict=True))
+    heads = [[short[h.player], short[h.opponent], str(h.games), str(h.wins), str(h.losses), str(h.draws),
+              str(h.points_for), str(h.points_against)] for h in done.head_to_head]
     parts += ["", "head to head (points: hand points won from the other):",
               _report_table(heads, ["player", "opponent", "\ngames", "\nwins", "\nlosses", "\ndraws",
                                     "points\nfor", "points\nagainst"])]

@@ -279,6 +279,19 @@ def test_the_text_ranks_and_says_what_it_cannot_tell() -> None:
     assert audit.index("lazy-bot") < audit.index("keen-bot")  # the audit in the standings' order
 
 
+def test_on_an_80_column_terminal_the_standings_fit_and_names_stay_apart(tmp_path: Path) -> None:
+    from ginref.render import standings_text
+    from tests.cli.test_html import league
+
+    for source in (TOURNAMENT, league(tmp_path, 12, 100)):
+        done = standings(source, rounds=10)
+        text = standings_text(done, 80)
+        assert max(len(line) for line in text.splitlines()) <= 80
+        first = text.split("\n\n")[1].splitlines()[3:]
+        assert len({line.split("  ")[0] for line in first}) == len(done.standings)
+        assert all(row.player in standings_text(done, None) for row in done.standings)
+
+
 def test_the_json_has_the_issue_fields_and_validates() -> None:
     jsonschema = pytest.importorskip("jsonschema")
     code, out, _ = run("report", str(TOURNAMENT), "--standings", "--json", "--rounds", "50", "--seed", "9")
