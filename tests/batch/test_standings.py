@@ -362,3 +362,13 @@ def test_broken_games_count_once_each_and_never_break_the_standings(seed: int, d
     for row in done.standings:
         assert row.wins + row.losses + row.draws == row.games
         assert row.rating_ci95[0] <= row.rating_ci95[1] and 0 <= row.win_rate <= 1
+
+
+def test_the_duplicate_sample_is_what_its_tool_writes() -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("tournament", ROOT / "tools" / "tournament.py")
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    assert (DUPLICATE / "deals.gin").read_text(encoding="utf-8") == tool.records_text(tool.duplicate_games())
