@@ -60,7 +60,8 @@ MOST_SAMPLES = 10_000
 @click.option("--rounds", type=click.IntRange(0, MOST_ROUNDS), default=ROUNDS, show_default=True,
               help="With --standings: bootstrap rounds of the ratings' intervals (0: none).")
 @click.option("--duplicate", is_flag=True,
-              help="With --standings: pair the games dealt alike with the seats swapped (in this process).")
+              help="Pair the games dealt alike with the seats swapped (in this process; implies "
+              "--standings).")
 @click.option("--html", "html_path", type=click.Path(dir_okay=False, writable=True), metavar="FILE",
               help="Also write one self-contained page to publish into FILE (the standings too with "
               "--standings).")
