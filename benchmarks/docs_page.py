@@ -89,13 +89,15 @@ def _standings_section() -> str:
     from standings_bench import table
 
     result = json.loads(STANDINGS_RESULTS.read_text(encoding="utf-8"))
+    # the figures are measured; the date and the machine's state are noted by hand
     return f"""
 ## `ginref report --standings` at scale
 
 `benchmarks/standings_bench.py` runs `ginref report` and `ginref report --standings` (its default
 bootstrap rounds) in turns over the same games, and compares their CPU time (user+sys of the whole
 process tree, start-up included); the target is at most 1.2x. Its last full run
-(`python benchmarks/standings_bench.py --output benchmarks/standings_results.json`):
+(`python benchmarks/standings_bench.py --output benchmarks/standings_results.json`), on
+{result.get("date", "?")}, {result.get("note", "")}:
 
 ```text
 {table(result)}

@@ -1,6 +1,6 @@
 """``ginref report --standings`` against ``ginref report`` on the same games: at most 1.2x.
 
-    python benchmarks/standings_bench.py                  # 100,000 games, 5 rounds, --jobs 2
+    python benchmarks/standings_bench.py                  # 100,000 games, 3 rounds, --jobs 2
     python benchmarks/standings_bench.py --games 2000 --rounds 1 --keep /tmp/league.jsonl
 
 The games are whole standard games from ``tests.support.randomplay.random_game`` (seeded,
@@ -187,7 +187,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--distinct", type=int, default=20_000, help="games generated (the rest repeat them)")
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", type=Path, help="keep the games in this file (reused when it has them)")
