@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from report import Results, cli_table, deadwood_table, machine_lines, targets_table
@@ -73,6 +74,38 @@ def _settings(s: dict[str, Any]) -> str:
         f"- command line: {s['cli_hands']:,} hands for `analyze -`, {s['startup_runs']} start-ups each, "
         f"{s['records']:,} records for `verify`, {s['verify_rounds']} runs each"
     )
+
+
+STANDINGS_RESULTS = Path(__file__).resolve().parent / "standings_results.json"
+"""the last run of ``benchmarks/standings_bench.py`` at full size (``--output`` writes it)"""
+
+
+def _standings_section() -> str:
+    """``report --standings`` over 100,000 games against ``report``, from its own saved run."""
+    import json
+
+    if not STANDINGS_RESULTS.exists():
+        return ""
+    from standings_bench import table
+
+    result = json.loads(STANDINGS_RESULTS.read_text(encoding="utf-8"))
+    # the figures are measured; the date and the machine's state are noted by hand
+    return f"""
+## `ginref report --standings` at scale
+
+`benchmarks/standings_bench.py` runs `ginref report` and `ginref report --standings` (its default
+bootstrap rounds) in turns over the same games, and compares their CPU time (user+sys of the whole
+process tree, start-up included); the target is at most 1.2x. Its last full run
+(`python benchmarks/standings_bench.py --output benchmarks/standings_results.json`), on
+{result.get("date", "?")}, {result.get("note", "")}:
+
+```text
+{table(result)}
+```
+
+The standings add per game a few microseconds in the main process; their fit and bootstrap
+depend on the pairs of players that met, not on the games (docs/standings.md).
+"""
 
 
 def page(results: Results) -> str:
@@ -150,7 +183,7 @@ shard before the next can be placed costs the workers about 1 µs per JSON Lines
 record. Only standard input is read by the main process, and handed out in runs of 128 records.
 `benchmarks/verify_versus.py` times this tree against an older copy in the same run, wall and CPU
 (user+sys of the whole process tree).
-
+{_standings_section()}
 ## How it is measured
 
 {METHOD}

@@ -15,7 +15,9 @@ Command line (subprocesses, same interpreter): ``ginref analyze -`` throughput,
 and ``ginref verify`` over generated records, JSON Lines and text, ``--jobs 1``
 and ``--jobs 2``, and once against ``--scheduler local`` (with the dask extra; the full
 comparison is ``benchmarks/verify_dask.py``); ``ginref report`` against ``ginref verify`` on
-the same generated games (``benchmarks/report_bench.py``, target: at most 1.2x).
+the same generated games (``benchmarks/report_bench.py``, target: at most 1.2x); ``ginref report
+--standings`` against ``ginref report`` (``benchmarks/standings_bench.py``, target: at most 1.2x;
+its own run takes 100,000 games).
 
 Exit status: 0 when healthy, 1 when ginref disagrees with the naive search or
 a command misbehaves (with ``--strict``, also when a target is missed).
@@ -37,6 +39,7 @@ import deadwood
 import docs_page
 import report
 import report_bench
+import standings_bench
 import verify_bench
 import verify_dask
 from hands import analyze_hands, hand_classes
@@ -167,6 +170,10 @@ def measure_cli(settings: Settings, results: dict[str, Any]) -> list[str]:
         progress(f"ginref report against ginref verify over {games:,} generated games (report_bench.py)")
         results["report"] = report_bench.measure(games, settings.seed, sizes.verify_rounds, progress)
         problems.extend(results["report"].get("problems", []))
+        progress(f"ginref report --standings against ginref report over {games:,} games (standings_bench.py)")
+        results["standings"] = standings_bench.measure(games, settings.seed, sizes.verify_rounds, progress,
+                                                       distinct=min(games, 2000))
+        problems.extend(results["standings"].get("problems", []))
         progress(f"ginref verify --scheduler local over {sizes.records:,} records (verify_dask.py)")
         results["verify_dask"] = verify_dask.measure(sizes.records, settings.seed, 1, progress, memory=False)
         problems.extend(results["verify_dask"].get("problems", []))

@@ -13,8 +13,8 @@ documents each name):
   (``HandScore``, ``Outcome``), ``settle``, ``advise`` (``Advice``, ``KnockOption``)
 - games and records: ``tally`` (``GameTally``), ``read_sheet``, ``read_records``
   (``GameRecord``), ``adjudicate`` (``Verdict``), ``verify`` (``RecordResult``,
-  ``BatchSummary``), ``report`` (``BatchReport``, ``PlayerReport``, ``Weighing``); the
-  subpackages ``records``, ``referee`` and ``batch``
+  ``BatchSummary``), ``report`` (``BatchReport``, ``PlayerReport``, ``Weighing``),
+  ``standings`` (``Standings``); the subpackages ``records``, ``referee`` and ``batch``
 - errors, all under ``GinrefError``: ``NotationError``, ``DuplicateCardError``,
   ``HandSizeError``, ``UnknownRulesError``, ``RulingError``, ``RecordError``
 
@@ -92,6 +92,8 @@ _EXPORTS = {
     "PlayerReport": "ginref.batch.report",
     "Weighing": "ginref.batch.report",
     "report": "ginref.batch.report",
+    "Standings": "ginref.ranking",
+    "standings": "ginref.ranking",
 }
 
 _SUBMODULES = frozenset({"batch", "records", "referee"})
@@ -128,6 +130,7 @@ if TYPE_CHECKING:
         optimal_arrangements,
     )
     from ginref.notation import format_cards, hand_mask, parse_card, parse_cards, parse_hand, parse_melds
+    from ginref.ranking import Standings, standings
     from ginref.records import GameRecord, read_records
     from ginref.referee import Verdict, adjudicate
     from ginref.rules import PRESETS, Rules, find_rules, load_rules_file, with_overrides
@@ -192,6 +195,7 @@ __all__ = [
     "RecordResult",
     "Rules",
     "RulingError",
+    "Standings",
     "UnknownRulesError",
     "Verdict",
     "Weighing",
@@ -220,6 +224,7 @@ __all__ = [
     "report",
     "score_hand",
     "settle",
+    "standings",
     "tally",
     "verify",
     "with_overrides",

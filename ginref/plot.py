@@ -112,6 +112,17 @@ def _figure(result: GameTally | HollywoodTally) -> Any:
     return figure
 
 
+_REPORT_BARS = (
+    ("points", (("points won", "points_for", "#1a7f37"), ("points lost", "points_against", "#cf222e")), 1,
+     "hand points per hand (no game or box bonuses)"),
+    ("errors", (("illegal moves", "illegal_move_count", "#8250df"),
+                ("knocks not best", "knocks_not_best", "#bf8700"),
+                ("layoffs missed", "missed_layoffs", "#0969da")), 100, "per 100 hands"),
+)
+"""The two panels of :func:`plot_report`: each bar's label, figure and colour (no colour in both),
+the scale and the axis label; each panel's key sits over it, one entry a line."""
+
+
 def _report_figure(report: BatchReport) -> Any:
     require_matplotlib()
     from matplotlib.figure import Figure
@@ -122,18 +133,16 @@ def _report_figure(report: BatchReport) -> Any:
     places = list(range(len(rows)))
     figure = Figure(figsize=(9.6, 2.2 + 0.45 * max(len(rows), 2)), layout="constrained")
     points, errors = figure.subplots(1, 2, sharey=True)
-    bars = ((points, (("won", "points_for"), ("lost", "points_against")), 1, "points per hand"),
-            (errors, (("illegal moves", "illegal_move_count"), ("knocks not best", "knocks_not_best"),
-                      ("layoffs missed", "missed_layoffs")), 100, "per 100 hands"))
-    for ax, series, scale, label in bars:
+    for ax, series, scale, label in _REPORT_BARS:
+        ax = points if ax == "points" else errors
         height = 0.8 / len(series)
-        for k, (name, figure_name) in enumerate(series):
+        for k, (name, figure_name, colour) in enumerate(series):
             shift = (k - (len(series) - 1) / 2) * height
             ax.barh([p + shift for p in places],
-                    [scale * getattr(row, figure_name) / row.hands for row in rows], height, label=name)
+                    [scale * getattr(row, figure_name) / row.hands for row in rows], height, label=name,
+                    color=colour)
         ax.set_xlabel(label)
-        ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=len(series), fontsize="small",
-                  frameon=False)
+        ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=1, fontsize="small", frameon=False)
         ax.grid(axis="x", linewidth=0.5, alpha=0.5)
     points.set_yticks(places, [row.name for row in rows])
     points.invert_yaxis()

@@ -265,9 +265,40 @@ def report() -> Schema:
     return document("report", "ginref report --json: each player's play and errors over a batch", body)
 
 
+def standings() -> Schema:
+    """``report --standings --json``: the report's keys, then the standings'."""
+    share: Schema = {"type": "number", "minimum": 0, "maximum": 1}
+    number: Schema = {"type": "number"}
+
+    def span(item: Schema) -> Schema:
+        return {"type": "array", "items": item, "minItems": 2, "maxItems": 2, "description": "[low, high]"}
+
+    row = record({
+        "player": NAME, "games": COUNT, "wins": COUNT, "losses": COUNT, "draws": COUNT,
+        "win_rate": share, "win_rate_ci95": span(share), "rating": number, "rating_ci95": span(number),
+        "net_points_per_hand": nullable(number), "net_points_per_hand_ci95": nullable(span(number)),
+    })
+    head = record({"player": NAME, "opponent": NAME, "games": COUNT, "wins": COUNT, "losses": COUNT,
+                   "draws": COUNT, "points_for": COUNT, "points_against": COUNT})
+    method = record({"games": COUNT, "draws": COUNT, "bootstrap_rounds": COUNT, "seed": SIGNED,
+                     "few_games_below": COUNT, "prior": {"type": "string"}})
+    pair = record({"player": NAME, "pairs": COUNT, "points": SIGNED, "points_per_pair": number,
+                   "points_per_pair_ci95": nullable(span(number))})
+    duplicate = record({"players": {"type": "array", "items": pair}, "unpaired": COUNT})
+    names: Schema = {"type": "array", "items": NAME}
+    base = report()
+    body = record({
+        **base["properties"],
+        "standings": {"type": "array", "items": row}, "head_to_head": {"type": "array", "items": head},
+        "method": method, "few_games": names, "not_yet_separable": {"type": "array", "items": names},
+        "duplicate": nullable(duplicate),
+    })
+    return document("standings", "ginref report --standings --json: the report, then the standings", body)
+
+
 SCHEMAS = {"analysis": analysis, "analysis-line": analysis_line, "score": score, "layoffs": layoffs,
            "rules": rules, "rules-list": rules_list, "game": game, "adjudicate": adjudicate, "verify": verify,
-           "advise": advise, "report": report}
+           "advise": advise, "report": report, "standings": standings}
 
 
 def texts() -> dict[str, str]:

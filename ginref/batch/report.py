@@ -164,6 +164,15 @@ class BatchReport(msgspec.Struct, frozen=True):
     record_errors: Counts
     weighing: Weighing | None = None
 
+    def ordered(self, places: dict[str, int]) -> BatchReport:
+        """The report with its rows in the order of ``places`` (a row's name -> its place; those
+        without one last, by name): rows of players by their standing."""
+        if self.by != "player":
+            return self
+        last = len(places)
+        rows = sorted(self.rows, key=lambda row: (places.get(row.name, last), row.name))
+        return msgspec.structs.replace(self, rows=tuple(rows))
+
     @property
     def exit_code(self) -> int:
         """As ``verify``'s: 1 any record with findings (wins), 3 any unreadable, else 0."""
@@ -256,6 +265,10 @@ class _Row:
                             undercut_risk=risk)
 
 
+def _by_name(row: PlayerReport) -> tuple[str, str]:
+    return (row.name.casefold(), row.name)
+
+
 def seats_of(verdict: Verdict) -> tuple[str, ...]:
     """The record's players, when they are two different names (else none: no one to credit)."""
     return verdict.players if two_players(verdict.players) else ()
@@ -302,10 +315,15 @@ class Audit:
         else:
             yield ("rules", verdict.rules), verdict.rules, frozenset(seats)
 
+    def _rows(self) -> tuple[PlayerReport, ...]:
+        """Players and rule sets by name; games in the batch's order (a file's lines in order)."""
+        rows = [row.report(self.weighing) for row in self.rows.values()]
+        return tuple(rows if self.by == "game" else sorted(rows, key=_by_name))
+
     def report(self) -> BatchReport:
         s = self.summary
         return BatchReport(
-            self.by, tuple(row.report(self.weighing) for row in self.rows.values()), self.games, self.hands,
+            self.by, self._rows(), self.games, self.hands,
             s.records, s.clean, s.with_findings, s.unreadable, s.advisories, tuple(sorted(s.by_code.items())),
             tuple(sorted(self.record_errors.items())), self.weighing,
         )

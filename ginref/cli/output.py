@@ -159,3 +159,24 @@ def _terminal_columns(stream: Any) -> int:
         return max(20, os.get_terminal_size(stream.fileno()).columns)
     except (AttributeError, OSError, ValueError):
         return 80
+
+
+def check_output_file(path: str | None, option: str) -> None:
+    """An output file (``--html``) that is a folder, or whose folder does not exist, fails at
+    once (exit 2), before any work."""
+    if path is not None:
+        import os
+
+        if os.path.isdir(path):
+            from ginref.cli.exits import fail
+
+            fail(f"{option}: {path!r} is a folder; name a file")
+        check_output_folder(option, path)
+
+
+def write_text_file(path: str, text: str, option: str) -> None:
+    """``text`` into ``path``, whole or not at all (a failure is an ``OutputFileError``, exit 4)."""
+    from ginref.files import atomic_output
+
+    with atomic_output(path) as out:
+        out.write(text)

@@ -9,18 +9,31 @@ import click
 
 from ginref.cli.exits import fail
 from ginref.cli.options import batch_options, reader_options, record_rules_argument, require_paths
-from ginref.cli.output import ProgressLine, check_plot, emit, output_width, write_plot
+from ginref.cli.output import (
+    ProgressLine,
+    check_output_file,
+    check_plot,
+    emit,
+    output_width,
+    write_plot,
+    write_text_file,
+)
 from ginref.cli.records import batch_results, report_results, say_files_without_records
 
 if TYPE_CHECKING:
     from ginref.batch import RecordResult
     from ginref.batch.report import BatchReport, Group
     from ginref.cli.records import Results
+    from ginref.ranking import Standings
     from ginref.records.model import InputForm
     from ginref.rules import Rules
 
 GROUPS = ("player", "game", "rules")
 """``--by``: the groupings of :mod:`ginref.batch.report` (a test checks they agree)"""
+MOST_ROUNDS = 100_000
+"""``--rounds``: the most bootstrap rounds"""
+ROUNDS = 200
+"""``--rounds``: the default (:data:`ginref.ranking.ROUNDS`; a test checks they agree)"""
 MOST_SAMPLES = 10_000
 """``--samples``: the most defender hands drawn per knock, so that ``--advise`` stays bounded"""
 
@@ -41,7 +54,19 @@ MOST_SAMPLES = 10_000
               help="Weigh each knock's undercut risk as `ginref advise` does (sampled; in this process).")
 @click.option("--samples", type=click.IntRange(1, MOST_SAMPLES), default=200, show_default=True,
               help="With --advise: defender hands sampled per knock.")
-@click.option("--seed", type=int, default=0, show_default=True, help="With --advise: the sample's seed.")
+@click.option("--standings", is_flag=True,
+              help="Also rank the players: win rates, Bradley-Terry ratings with bootstrap intervals, "
+              "net points per hand, head to head.")
+@click.option("--rounds", type=click.IntRange(0, MOST_ROUNDS), default=ROUNDS, show_default=True,
+              help="With --standings: bootstrap rounds of the ratings' intervals (0: none).")
+@click.option("--duplicate", is_flag=True,
+              help="Pair the games dealt alike with the seats swapped (in this process; implies "
+              "--standings).")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False, writable=True), metavar="FILE",
+              help="Also write one self-contained page to publish into FILE (the standings too with "
+              "--standings).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="The seed of --advise's samples and of --standings' bootstrap.")
 def report(
     paths: tuple[str, ...],
     by: str,
@@ -54,6 +79,10 @@ def report(
     plot_path: str | None,
     advise: bool,
     samples: int,
+    standings: bool,
+    rounds: int,
+    duplicate: bool,
+    html_path: str | None,
     seed: int,
     rules: Rules | None,
 ) -> None:
@@ -81,9 +110,19 @@ def report(
       ginref report logs/ --by rules --csv > by-rules.csv
       ginref report episodes/ --from kaggle --plot agents.svg
       ginref report samples/tournament --advise --samples 500
+      ginref report samples/tournament --standings --html standings.html
+
+    --standings ranks the players: games won, lost and drawn (a record is a
+    game, won by game totals; no winner is a draw, worth half), the win rate
+    with its 95% Wilson interval, a Bradley-Terry rating on the Elo scale
+    (centred on 1500) with a 95% interval from --rounds bootstrap rounds
+    (--seed), net hand points per hand, and head to head. --duplicate pairs
+    games dealt alike with the seats swapped. "points" are hand points:
+    game and box bonuses are left out.
     """
     from ginref.batch.report import Audit, Weighing, weighed
     from ginref.files import is_url
+    from ginref.ranking import StandingsTally
     from ginref.records.io import ReadProgress
     from ginref.render import result_lines, skipped_files_note
 
@@ -93,9 +132,17 @@ def report(
         fail("--advise weighs each knock in this process: leave out --scheduler")
     source = click.get_current_context().get_parameter_source
     typed = click.core.ParameterSource.COMMANDLINE
-    if not advise and any(source(name) is typed for name in ("samples", "seed")):
-        fail("--samples and --seed weigh the knocks of --advise: add --advise")
+    if not advise and source("samples") is typed:
+        fail("--samples weighs the knocks of --advise: add --advise")
+    standings = standings or duplicate
+    if not (advise or standings) and source("seed") is typed:
+        fail("--seed seeds --advise's samples or --standings' bootstrap: add one of them")
+    if not standings and source("rounds") is typed:
+        fail("--rounds is the bootstrap of --standings: add --standings")
+    if duplicate and (advise or scheduler):
+        fail("--duplicate reads the deals in this process: leave out --advise and --scheduler")
     check_plot(plot_path)
+    check_output_file(html_path, "--html")
     require_paths([p for p in paths if not is_url(p)])
     skipped: list[str] = []
     notes: list[str] = []
@@ -103,7 +150,12 @@ def report(
     stdin = sys.stdin.buffer if "-" in paths else None
     weighing = Weighing(samples, seed) if advise else None
     results: Results
-    if weighing is not None:
+    if duplicate:
+        from ginref.ranking import dealt
+
+        results = dealt(list(paths), rules, stdin=stdin, format=from_form, game=game, progress=progress,
+                        on_skip=skipped.append)
+    elif weighing is not None:
         results = weighed(list(paths), rules, weighing, stdin=stdin, format=from_form, game=game,
                           progress=progress, on_skip=skipped.append)
     else:
@@ -112,33 +164,47 @@ def report(
         results = batch_results(list(paths), rules, jobs, scheduler, options)
     audit = Audit(cast("Group", by), weighing)
     shown = ProgressLine(progress, "auditing")
+    tally = StandingsTally(duplicate) if standings else None
 
     def count(result: RecordResult, first: bool) -> None:
         if result.verdict is None:
             shown.clear()
             click.echo("\n".join(result_lines(result)), err=True)
         audit.add(result)
+        if tally is not None:
+            tally.add(result)
 
     summary = report_results(results, count, shown)
     for note in notes:
         click.echo(f"note: {note}", err=True)
     if skipped:
         click.echo(skipped_files_note(skipped), err=True)
-    _print_report(audit.report(), as_json, as_csv, plot_path)
+    ranked = None if tally is None else tally.standings(rounds, seed)
+    _print_report(audit.report(), ranked, as_json, as_csv, plot_path, html_path)
     say_files_without_records(list(paths), summary)
     sys.exit(summary.exit_code)
 
 
-def _print_report(done: BatchReport, as_json: bool, as_csv: bool, plot_path: str | None) -> None:
-    """The report as JSON, CSV or text, and drawn into ``plot_path`` when given."""
+def _print_report(done: BatchReport, ranked: Standings | None, as_json: bool, as_csv: bool,
+                  plot_path: str | None, html_path: str | None) -> None:
+    """The report (with ``ranked``, its standings first) as JSON, CSV or text, drawn into
+    ``plot_path`` and written as a page into ``html_path`` when given."""
     from ginref.jsonwrite import to_json
     from ginref.plot import plot_report
-    from ginref.render import report_csv, report_text
+    from ginref.render import report_csv, report_text, standings_csv, standings_text
 
+    if ranked is not None:
+        done = done.ordered(ranked.order())
     if as_json:
-        emit(to_json(done.to_dict()))
+        emit(to_json({**done.to_dict(), **(ranked.to_dict() if ranked else {})}))
     elif as_csv:
-        click.echo(report_csv(done), nl=False)
+        click.echo(report_csv(done) if ranked is None else standings_csv(ranked), nl=False)
     else:
-        emit(report_text(done, output_width()))
+        width = output_width() if sys.stdout.isatty() else None  # a pipe, a file: no name is cut
+        text = report_text(done, width)
+        emit(text if ranked is None else standings_text(ranked, width) + "\n\n" + text)
     write_plot(plot_report, done, plot_path)
+    if html_path is not None:
+        from ginref.render_html import report_page
+
+        write_text_file(html_path, report_page(done, ranked), "--html")

@@ -379,10 +379,47 @@ def test_csv_has_a_header_and_a_row_per_player() -> None:
     assert int(ann["illegal_move_count"]) == sum(int(m.split("=")[1]) for m in ann["illegal_moves"].split())
 
 
-def test_the_text_fits_80_columns() -> None:
-    for extra in ((), ("--by", "game"), ("--by", "rules"), ("--advise", "--samples", "5")):
-        code, out, _ = run("report", str(SAMPLES), "--jobs", "1", *extra)
-        assert code == 1 and max(len(line) for line in out.splitlines()) <= 80, extra
+@pytest.mark.parametrize("by", GROUPS)
+def test_on_an_80_column_terminal_the_text_fits_and_cut_names_stay_apart(by: str) -> None:
+    from ginref.render import report_text
+
+    done = report(SAMPLES, by=by, jobs=1)  # type: ignore[arg-type]
+    text = report_text(done, 80)
+    assert max(len(line) for line in text.splitlines()) <= 80, by
+    first_table = text.split("\n\n")[1].splitlines()[3:]
+    shown = [line.split("  ")[0] for line in first_table]
+    assert len(set(shown)) == len(done.rows), by
+
+
+@pytest.mark.parametrize("by", GROUPS)
+def test_piped_or_redirected_no_name_is_cut(by: str) -> None:
+    """Issue: with --by game every row of the tournament read `sample....gin:1`."""
+    done = report(SAMPLES, by=by, jobs=1)  # type: ignore[arg-type]
+    code, out, _ = run("report", str(SAMPLES), "--jobs", "1", "--by", by)
+    assert code == 1
+    for row in done.rows:
+        assert f"\n{row.name}  " in out, row.name
+
+
+def test_two_long_names_are_never_cut_into_the_same_text() -> None:
+    from ginref.render import fitted_names
+
+    names = ["team-alpha-agent-final-v2", "team-alpha-agent-final-v3", "sample/tournament/game-01.gin:1",
+             "sample/tournament/game-11.gin:1"]
+    for room in range(1, 40):
+        cut = fitted_names(names, room)
+        assert len(set(cut)) == len(names), room
+        assert all(len(c) <= max(room, len(n)) for c, n in zip(cut, names, strict=True))
+    assert fitted_names(names, None) == names
+
+
+@given(st.lists(st.text(min_size=1, max_size=40), min_size=1, max_size=12, unique=True),
+       st.integers(1, 50))
+@settings(max_examples=200, deadline=None)
+def test_cut_names_are_as_many_as_the_names(names: list[str], room: int) -> None:
+    from ginref.render import fitted_names
+
+    assert len(set(fitted_names(names, room))) == len(names)
 
 
 @pytest.mark.parametrize(("args", "code"), [

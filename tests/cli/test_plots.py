@@ -134,3 +134,21 @@ def test_plot_without_matplotlib_says_how_to_get_it(tmp_path: Path, monkeypatch:
     assert code == 2 and out == ""  # refused before any output
     assert "plotting needs matplotlib: pip install 'ginref[plot]'" in err
     assert not (tmp_path / "race.svg").exists()
+
+
+def test_the_report_plot_gives_each_series_its_own_colour_and_its_keys_stay_apart() -> None:
+    """Issue: the two keys shared colours for different things and ran together."""
+    pytest.importorskip("matplotlib")
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from ginref.batch.report import report
+    from ginref.plot import _report_figure
+
+    figure = _report_figure(report(Path(__file__).resolve().parents[2] / "samples" / "tournament", jobs=1))
+    FigureCanvasAgg(figure).draw()
+    legends = [ax.get_legend() for ax in figure.axes]
+    colours = [tuple(handle.get_facecolor()) for legend in legends for handle in legend.legend_handles]
+    assert len(colours) == 5 and len(set(colours)) == 5
+    renderer = figure.canvas.get_renderer()
+    boxes = [legend.get_window_extent(renderer) for legend in legends]
+    assert not boxes[0].overlaps(boxes[1])

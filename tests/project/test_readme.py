@@ -44,6 +44,10 @@ def test_readme_transcript(command: str, expected: str, monkeypatch: pytest.Monk
         words = words[:at]
     assert words[0] == "ginref"
     result = CliRunner().invoke(cli, words[1:], input=stdin, catch_exceptions=False)
+    if expected.endswith("\n..."):  # a transcript that shows how the output starts
+        head = expected.removesuffix("...")
+        assert result.stdout.startswith(head) and len(result.stdout) > len(head)
+        return
     assert result.stdout.rstrip("\n") == expected.rstrip("\n")
 
 
