@@ -233,24 +233,29 @@ class HandReplay(KnockSteps):
         return GO
 
     def on_turn(self, ev: Turn, p: int, is_last: bool) -> object:
-        self.turns += 1
-        source, counted = self.opening(ev)
-        if source is None:
-            return counted  # the phase settled the turn (a step result)
-        if source == "stock":
-            step = self.draw_stock(ev, p)
-        elif source == "discard":
-            step = self.draw_discard(ev, p, counted is True)
-        elif source == "open":
-            self.taken, step = -1, None
-        else:
-            self.add(FindingCode.NO_DRAW, f"{ev.player} took no card at the start of the turn", ev.place)
-            return ABANDON
+        step = self.on_draw(ev, p)
         if step is not None:
             return step
         if ev.knock is not None:
             return self.on_knock(ev, p)
         return self.on_discard(ev, p, is_last)
+
+    def on_draw(self, ev: Turn, p: int) -> object | None:
+        """The first half of a turn, its draw as the phase reads it; None when the turn goes
+        on to its discard or knock (the table plays the halves as two moves)."""
+        self.turns += 1
+        source, counted = self.opening(ev)
+        if source is None:
+            return counted  # the phase settled the turn (a step result)
+        if source == "stock":
+            return self.draw_stock(ev, p)
+        if source == "discard":
+            return self.draw_discard(ev, p, counted is True)
+        if source == "open":
+            self.taken = -1
+            return None
+        self.add(FindingCode.NO_DRAW, f"{ev.player} took no card at the start of the turn", ev.place)
+        return ABANDON
 
     def opening(self, ev: Turn) -> tuple[str | None, object]:
         """How the phase reads a turn's draw: ``(source, counted)``, where ``counted`` says

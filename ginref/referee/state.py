@@ -101,6 +101,12 @@ class HandRuling:
         self.steps: tuple[Step, ...] = ()
         self.unfinished: Unfinished | None = None
 
+    def copy(self) -> HandRuling:
+        twin = HandRuling.__new__(HandRuling)
+        for name in HandRuling.__slots__:
+            setattr(twin, name, getattr(self, name))
+        return twin
+
 
 def card_names(mask: Mask) -> str:
     return " ".join(card_name(c) for c in scan(mask))
