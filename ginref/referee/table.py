@@ -246,7 +246,6 @@ _RULE_KNOBS: dict[str, tuple[str, ...]] = {
     "knock_over_limit": ("oklahoma", "knock_limit"),
     "knock_not_max": ("knocker_must_meld_max",),
     "big_gin_not_recognised": ("big_gin_bonus",),
-    "moves_after_end": ("max_discard_draws",),
 }
 """The knobs that can forbid a move reported with a code, in the order asked: the first one
 whose value is not its "off" value is cited."""
@@ -258,13 +257,16 @@ def _knob_text(rules: Rules, knob: str) -> str:
     return f"{knob}={shown}"
 
 
-def _rule_of(rules: Rules, code: str, message: str) -> str | None:
-    """The ``knob=value`` that forbids a move the replay reported with ``code``."""
+def _rule_of(rules: Rules, code: str, message: str, end: str) -> str | None:
+    """The ``knob=value`` that forbids a move the replay reported with ``code`` (``end``: how
+    the hand ended, if it did)."""
     if code == "layoff_on_gin":
         return _knob_text(rules, "layoff_on_big_gin" if "big gin" in message else "layoff_on_gin")
     if code == "illegal_layoff":
         chained = not rules.layoff_chaining and "chain" in message
         return _knob_text(rules, "layoff_chaining") if chained else None
+    if code == "moves_after_end":
+        return _knob_text(rules, end) if end in ("max_discard_draws", "repeat_discard_draw") else None
     knobs = _RULE_KNOBS.get(code, ())
     for knob in knobs:
         if getattr(rules, knob) not in (None, False, "off") or knob == knobs[-1]:
@@ -465,6 +467,11 @@ class Table:
     def hand_index(self) -> int:
         """The hand being played, 0-based in the game."""
         return self._index
+
+    @property
+    def knock_limit(self) -> int:
+        """The most deadwood a knock may show in this hand (Oklahoma: set by the upcard)."""
+        return self._core.result.knock_limit
 
     @property
     def phase(self) -> Phase:
@@ -688,7 +695,8 @@ class Table:
 
     def _refuse_with(self, code: str, message: str, move: Move) -> None:
         place = f"hand {self._index + 1}, move {len(self.moves) + 1}"
-        raise IllegalMove(message, code, place, _rule_of(self.rules, code, message), move)
+        rule = _rule_of(self.rules, code, message, self._core.end)
+        raise IllegalMove(message, code, place, rule, move)
 
     def _draw(self, move: Move, seat: int, name: str) -> tuple[Card | None, object]:
         """A draw or take: the card it moved, and the replay's step."""
