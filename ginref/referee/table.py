@@ -63,7 +63,7 @@ from typing import Literal, Union
 import msgspec
 
 from ginref.cards import Card, Mask, card_name, scan
-from ginref.errors import GinrefError, NotationError, RecordError, RulingError
+from ginref.errors import GinrefError, NotationError, RecordError, RulingError, tidy_message
 from ginref.layoffs import fits
 from ginref.melds import MeldSystem, best_arrangement, min_deadwood, min_deadwood_after_discard
 from ginref.notation import parse_card
@@ -230,7 +230,7 @@ class IllegalMove(GinrefError, ValueError):
 
     def __init__(self, message: str, code: str, place: str, rule: str | None = None,
                  move: Move | None = None) -> None:
-        super().__init__(f"{place}: {code}: {message}" + (f" ({rule})" if rule else ""))
+        super().__init__(tidy_message(f"{place}: {code}: {message}" + (f" ({rule})" if rule else "")))
         self.message = message
         self.code = code
         self.place = place
@@ -938,6 +938,8 @@ def _claimed(hand: HandRecord, ruled: HandVerdict, players: tuple[str, str]) -> 
 
 _DRAW_WORDS = {("draw",): "draw ??", ("draw", "stock"): "draw ??", ("take",): "take ??",
                ("draw", "pile"): "take ??", ("take", "pile"): "take ??", ("finish",): "defend"}
+MAX_MOVE_TEXT = 1000
+"""the longest move text read (a knock declaring every card is under 200 characters)"""
 _MOVER = "P"
 """the player's name put before a move's text to read it as a record's event line"""
 
@@ -946,6 +948,8 @@ def parse_move(text: str) -> Move:
     """A move from its text in the ``.gin`` words; raises :class:`NotationError` (with the column)."""
     if not isinstance(text, str):
         raise NotationError(f"a move's text is a string, not {type(text).__name__}")
+    if len(text) > MAX_MOVE_TEXT:
+        raise NotationError(f"a move's text is at most {MAX_MOVE_TEXT} characters, not {len(text)}")
     words = tuple(text.split())
     line = _DRAW_WORDS.get(words, text)
     if words and words[0] == "finish":
