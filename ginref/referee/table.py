@@ -204,7 +204,7 @@ class View(msgspec.Struct, frozen=True):
     the first upcard, and after a knock the declared melds and the layoffs so far.
 
     ``unknown`` counts cards in ``hand`` that a record never showed (0 at a dealt table);
-    ``taken`` is the card this player has just taken from the pile, in a turn not yet ended.
+    ``taken`` is the card this player has just taken from the pile, when that was the last move.
     """
 
     player: str
@@ -221,6 +221,14 @@ class View(msgspec.Struct, frozen=True):
     knocker: str | None = None
     melds: tuple[Mask, ...] = ()
     layoffs: tuple[tuple[Card, int], ...] = ()
+
+
+class NotADeal(RulingError):
+    """A deal a table cannot be set to; ``finding`` is the replay's, when it made one."""
+
+    def __init__(self, message: str, finding: Finding | None = None) -> None:
+        super().__init__(message)
+        self.finding = finding
 
 
 class IllegalMove(GinrefError, ValueError):
@@ -416,7 +424,8 @@ class Table:
         table.rules = rules
         table.system = MeldSystem.from_rules(rules)
         table._done = []
-        table._start(HandRecord(dealt.dealer, dealt.deal, dealt.upcard, (), dealt.stock), hand)
+        bare = msgspec.structs.replace(dealt, events=(), result=None, score_after=None, next_dealer=None)
+        table._start(bare, hand)
         return table
 
     def _deal(self, dealer: str, *, deck: CardsLike | None, hands: Mapping[str, CardsLike]
@@ -454,7 +463,8 @@ class Table:
         self._finished = False
         self._layoffs: tuple[tuple[Card, int], ...] = ()
         if not self._core.deal():
-            raise RulingError(f"not a deal: {findings[0].message}" if findings else "not a deal")
+            first = findings[0] if findings else None
+            raise NotADeal(f"not a deal: {first.message}" if first else "not a deal", first)
 
     # -- where play stands -------------------------------------------------------------------
 
@@ -467,6 +477,11 @@ class Table:
     def hand_index(self) -> int:
         """The hand being played, 0-based in the game."""
         return self._index
+
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        """What the referee noted in the moves played (advisories; a record's deal may add errors)."""
+        return tuple(self._core.findings)
 
     @property
     def knock_limit(self) -> int:
@@ -798,12 +813,12 @@ class Table:
         core = self._core
         knocked = core.phase == KNOCKED or (self._finished and core.knocker >= 0)
         knocker = self.players[core.knocker] if knocked and core.knocker >= 0 else None
-        mine = self._drawn and core.expected == seat and core.taken >= 0
+        mine = bool(self.moves) and self.moves[-1].kind == "take" and core.expected == seat
         return View(
             player=player, phase=self.phase, to_move=self.to_move, hand=core.held[seat],
             pile=tuple(core.pile), opponent_took=self._took_from_pile(1 - seat),
             opponent_cards=core.held[1 - seat].bit_count() + core.unknown[1 - seat],
-            stock=core.stock_left, upcard=self._hand.upcard, taken=core.taken if mine else None,
+            stock=core.stock_left, upcard=self._hand.upcard, taken=self._cards[-1] if mine else None,
             unknown=core.unknown[seat], knocker=knocker, melds=core.melds if knocked else (),
             layoffs=self._layoffs if knocked else (),
         )
@@ -988,9 +1003,11 @@ def _move_of(event: Event, text: str) -> Move:
     return Move.knock(knock.discard, knock.melds, knock.ending)
 
 
-def moves_of(event: Event) -> list[Move]:
+def moves_of(event: Event | Move) -> list[Move]:
     """A record's event as the table's moves, in order (a turn is its draw, then its discard
-    or knock; a defence its layoffs, then the finish with its melds)."""
+    or knock; a defence its layoffs, then the finish with its melds; a move is itself)."""
+    if type(event) is Move:
+        return [event]
     if type(event) is Pass:
         return [Move.pass_()]
     if type(event) is Defence:
