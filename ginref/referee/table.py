@@ -88,6 +88,7 @@ from ginref.referee.state import (
     OVER,
     RITUAL,
     WALL,
+    Flow,
 )
 from ginref.referee.verdict import HandVerdict, Verdict, adjudicate
 from ginref.rules import KNOB_NAMES, PRESETS, Rules, find_rules, load_rules_file, record_rules
@@ -238,7 +239,7 @@ class IllegalMove(GinrefError, ValueError):
 
     def __init__(self, message: str, code: str, place: str, rule: str | None = None,
                  move: Move | None = None) -> None:
-        super().__init__(tidy_message(f"{place}: {code}: {message}" + (f" ({rule})" if rule else "")))
+        super().__init__(tidy_message(f"{place}: {code}" + (f" ({rule})" if rule else "") + f": {message}"))
         self.message = message
         self.code = code
         self.place = place
@@ -676,11 +677,11 @@ class Table:
         name = self.players[seat]
         kind = move.kind
         drawn: Card | None = None
-        step: object = None
+        step: Flow | None = None
         if self.phase is Phase.OVER or (core.phase == KNOCKED and kind not in ("layoff", "finish")):
             core.after_end(Pass(name))
         elif self._drawn and kind in ("take", "draw", "pass"):
-            self._refuse(FindingCode.MISSING_DISCARD, f"{name} has drawn and must now discard or knock", move)
+            step = self._no_discard(seat, name)
         elif kind == "pass":
             step = core.step(Pass(name), False)
         elif kind in ("take", "draw"):
@@ -694,7 +695,19 @@ class Table:
         self._check(before, move, step)
         return drawn
 
-    def _check(self, before: int, move: Move, step: object = None) -> None:
+    def _turn_so_far(self, name: str, discard: Card | None = None) -> Turn:
+        """The turn whose draw was the last move, as a record shows it, with ``discard``."""
+        drawn = self.moves[-1]
+        return Turn(name, "stock" if drawn.kind == "draw" else "discard", self._cards[-1], discard)
+
+    def _no_discard(self, seat: int, name: str) -> Flow:
+        """Another move where the turn's discard or knock is due: the replay's missing discard."""
+        turn = self._turn_so_far(name)
+        if self._core.seat(turn) < 0:
+            return ABANDON
+        return self._core.on_discard(turn, seat, False)
+
+    def _check(self, before: int, move: Move, step: Flow | None = None) -> None:
         """Refuse the move when the replay found an error in it (or could not follow it)."""
         core = self._core
         for found in core.findings[before:]:
@@ -713,7 +726,7 @@ class Table:
         rule = _rule_of(self.rules, code, message, self._core.end)
         raise IllegalMove(message, code, place, rule, move)
 
-    def _draw(self, move: Move, seat: int, name: str) -> tuple[Card | None, object]:
+    def _draw(self, move: Move, seat: int, name: str) -> tuple[Card | None, Flow | None]:
         """A draw or take: the card it moved, and the replay's step."""
         core = self._core
         source = "stock" if move.kind == "draw" else "discard"
@@ -743,7 +756,7 @@ class Table:
         banned = core.taken if self.rules.no_same_card_discard else -1
         return any(self._knock_for(hand, c) is not None for c in scan(hand) if c != banned)
 
-    def _end_turn(self, move: Move, seat: int, name: str) -> object:
+    def _end_turn(self, move: Move, seat: int, name: str) -> Flow:
         """A discard or knock: the replay's step."""
         core = self._core
         knock = None
@@ -756,9 +769,10 @@ class Table:
             return core.step(event, False)  # the eleven-card opening, else a turn with no draw
         if core.seat(event) < 0:
             return ABANDON
-        if core.phase == WALL and knock is None:
-            self._refuse(FindingCode.STOCK_EXHAUSTED,
-                         f"{name} took the last discard at the wall, so must knock", move)
+        if core.phase == WALL and knock is None:  # the replay rules on the whole turn
+            self._restore(self._history[-1])
+            before = len(core.findings)
+            self._check(before, move, core.step(self._turn_so_far(name, discard), False))
         self._drawn = False
         return core.on_knock(event, seat) if knock is not None else core.on_discard(event, seat, False)
 

@@ -172,6 +172,37 @@ def test_a_layoff_onto_gin_cites_the_rule() -> None:
     assert (caught.value.code, caught.value.rule) == ("layoff_on_gin", "layoff_on_gin=false")
 
 
+def _at_the_wall(rules: ginref.Rules) -> Table:
+    """A table at the wall where the last discard may be taken to knock (seeded play, no knocks)."""
+    for seed in range(200):
+        table, rng = Table(PLAYERS, rules, seed=seed), random.Random(seed)
+        while not table.is_over() and table.phase is not Phase.WALL:
+            table.push(rng.choice([m for m in table.legal_moves() if m.kind != "knock"]))
+        if table.phase is Phase.WALL and Move.take() in table.legal_moves():
+            return table
+    raise AssertionError("no seed reaches the wall")
+
+
+def test_at_the_wall_the_last_discard_is_taken_only_to_knock() -> None:
+    rules = with_overrides(find_rules("standard"), {"stock_end": "last_discard_knock_only"})
+    table = _at_the_wall(rules)
+    assert [m.kind for m in table.legal_moves()] == ["take", "pass"]
+    with pytest.raises(IllegalMove) as caught:
+        table.push("draw")
+    assert (caught.value.code, caught.value.rule) == ("draw_from_empty_stock", "stock_floor=2")
+    table.push("take")
+    assert table.phase is Phase.DISCARD and {m.kind for m in table.legal_moves()} == {"knock"}
+    state = table_state(table)
+    with pytest.raises(IllegalMove) as caught:
+        table.push(Move.discard(next(m.card for m in table.legal_moves() if m.card is not None)))
+    assert (caught.value.code, caught.value.rule) == ("stock_exhausted", "stock_end=last_discard_knock_only")
+    assert table_state(table) == state
+    table.pop()
+    table.push("pass")
+    assert table.is_over() and table.outcome() is not None and table.outcome().end == "wall"  # type: ignore[union-attr]
+    assert adjudicate(table.record()).clean
+
+
 def test_text_that_is_not_one_move_is_a_notation_error() -> None:
     table = worked()
     state = table_state(table)
