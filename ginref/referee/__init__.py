@@ -25,7 +25,7 @@ _TABLE_NAMES = frozenset({"IllegalMove", "Move", "Phase", "Table", "View"})
 
 def __getattr__(name: str) -> Any:
     if name in _TABLE_NAMES:
-        from ginref.referee import table
+        import ginref.referee.table as table
 
         return getattr(table, name)
     raise AttributeError(f"module 'ginref.referee' has no attribute {name!r}")
