@@ -341,6 +341,8 @@ def _hand_from_cards(
     if isinstance(hands, Mapping):
         named = [(str(name), _cards(cards)) for name, cards in hands.items()]
     else:
+        if isinstance(hands, str) or len(hands) != 2:
+            raise RulingError("the hands are two collections of cards, in the players' order")
         named = [(name, _cards(cards)) for name, cards in zip(players, hands, strict=True)]
     up = None if upcard is None else _card(upcard)
     return HandRecord(dealer, tuple(named), up, (), None if stock is None else _cards(stock))
@@ -926,8 +928,13 @@ class Table:
         if verdict.game_over:
             raise RulingError("the game is over")
         dealer = verdict.hands[-1].next_dealer or self.dealer
+        before = dict(self.__dict__)
         self._done = list(record.hands)
-        self._deal(dealer, deck=deck, hands=hands, upcard=upcard, stock=stock, seed=seed)
+        try:
+            self._deal(dealer, deck=deck, hands=hands, upcard=upcard, stock=stock, seed=seed)
+        except GinrefError:
+            self.__dict__.update(before)  # a bad deal changes nothing
+            raise
 
 
 def _next_mover(move: Move, mover: int) -> int:

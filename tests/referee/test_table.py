@@ -424,3 +424,14 @@ def test_a_whole_game_to_its_end() -> None:
     with pytest.raises(RulingError):
         table.next_hand(seed=1)
     assert adjudicate(table.record()).clean
+
+
+def test_a_bad_next_deal_changes_nothing() -> None:
+    table = pushed(worked(), *TO_KNOCK, KNOCK, "finish")
+    state, record = table_state(table), table.record()
+    for bad in ({"deck": [1, 2]}, {"hands": ["3C"]}, {"deck": "XX"}, {"seed": 1, "deck": list(range(52))}):
+        with pytest.raises(ginref.GinrefError):
+            table.next_hand(**bad)  # type: ignore[arg-type]
+        assert table_state(table) == state and table.record() == record
+    table.next_hand(seed=2)
+    assert (table.hand_index, table.dealer, len(table.record().hands)) == (1, "Ann", 2)
