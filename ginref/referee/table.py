@@ -66,7 +66,7 @@ from ginref.cards import Card, Mask, card_name, scan
 from ginref.errors import GinrefError, NotationError, RecordError, RulingError, tidy_message
 from ginref.layoffs import fits
 from ginref.melds import MeldSystem, best_arrangement, min_deadwood, min_deadwood_after_discard
-from ginref.notation import parse_card
+from ginref.notation import excerpt, parse_card
 from ginref.records.model import (
     ClaimedResult,
     Defence,
@@ -100,6 +100,8 @@ MoveKind = Literal["take", "pass", "draw", "discard", "knock", "layoff", "finish
 MOVE_KINDS: tuple[MoveKind, ...] = ("take", "pass", "draw", "discard", "knock", "layoff", "finish")
 """The kinds of move, in the order :meth:`Table.legal_moves` lists them."""
 _KIND_ORDER = {kind: i for i, kind in enumerate(MOVE_KINDS)}
+_ENDINGS: dict[str, tuple[str | None, ...]] = {kind: (None,) for kind in MOVE_KINDS}
+_ENDINGS["knock"] = (None, "knock", "gin", "big_gin")
 _ENDING_ORDER = {"big_gin": 0, "gin": 1, "knock": 2}
 
 
@@ -617,6 +619,8 @@ class Table:
             move = parse_move(move)
         elif not isinstance(move, Move):
             raise TypeError(f"a move is a Move or its text, not {type(move).__name__}")
+        elif move.kind not in _KIND_ORDER or move.ending not in _ENDINGS[move.kind]:
+            raise NotationError(f"not a move: {excerpt(move.kind)} ending {excerpt(move.ending)}")
         seat = self._seat_to_move()
         if player is not None and player not in self.players:
             self._refuse(FindingCode.UNKNOWN_PLAYER, f"{player!r} is not one of the players", move)

@@ -11,6 +11,8 @@ import random
 from collections.abc import Sequence
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import ginref
 from ginref.cards import mask_of
@@ -18,7 +20,7 @@ from ginref.errors import NotationError, RulingError
 from ginref.notation import parse_cards
 from ginref.records import format_text, read_text, to_json_dict
 from ginref.referee import adjudicate
-from ginref.referee.table import IllegalMove, Move, Phase, Table, moves_of
+from ginref.referee.table import MOVE_KINDS, IllegalMove, Move, Phase, Table, moves_of
 from ginref.rules import PRESET_NAMES, find_rules, with_overrides
 from tests.support import oracle
 from tests.support.tableplay import every_move, play, play_to, table_state
@@ -435,3 +437,26 @@ def test_a_bad_next_deal_changes_nothing() -> None:
         assert table_state(table) == state and table.record() == record
     table.next_hand(seed=2)
     assert (table.hand_index, table.dealer, len(table.record().hands)) == (1, "Ann", 2)
+
+
+_ANY = st.one_of(st.none(), st.integers(-3, 60), st.text(max_size=3), st.booleans())
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(kind=st.sampled_from([*MOVE_KINDS, "fold", ""]), card=_ANY,
+       onto=st.integers(-2, 5) | st.text(max_size=2),
+       ending=st.sampled_from([None, "knock", "gin", "big_gin", "fold"]),
+       melds=st.lists(st.integers(-1, (1 << 53)) | st.text(max_size=2), max_size=4), moves=st.integers(0, 12))
+def test_any_move_value_is_played_or_refused_with_the_table_unchanged(
+    kind: str, card: object, onto: object, ending: str | None, melds: list[object], moves: int
+) -> None:
+    table = Table(PLAYERS, "standard", seed=moves)
+    play_to(table, random.Random(moves), moves)
+    state = table_state(table)
+    move = Move(kind, card, tuple(melds), ending, onto)  # type: ignore[arg-type]
+    try:
+        table.push(move)
+    except ginref.GinrefError:
+        assert table_state(table) == state
+        return
+    assert adjudicate(table.record()).clean
