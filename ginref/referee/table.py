@@ -862,7 +862,7 @@ class Table:
         for :meth:`record`, with the settlement's cited steps."""
         if not self.is_over():
             return None
-        return self.game().hands[self._index]
+        return self.game().hands[-1]
 
     def game(self) -> Verdict:
         """The verdict on the game so far: every hand's ruling, the totals, whether it is over."""
