@@ -23,7 +23,15 @@ The contract (stable; the OpenSpiel adapter and the line protocol build on it):
 - ``Table.from_record(record, hand=0, rules=None)``: a recorded hand's deal, no moves played
   (the deal may leave cards unknown: ``??`` draws, no stock).
 - ``phase`` (:class:`Phase`), ``to_move`` (a name; None once the hand is over), ``players``,
-  ``rules``, ``dealer``, ``moves`` (the moves pushed this hand), ``is_over()``.
+  ``rules``, ``system`` (its meld system), ``dealer``, ``hand_index``, ``knock_limit`` (Oklahoma:
+  the upcard's), ``moves`` (the moves pushed this hand), ``findings`` (the advisories met, such
+  as ``knock_not_best``), ``is_over()``.
+- :class:`Move` values: ``Move.take(card=None)``, ``Move.pass_()``, ``Move.draw(card=None)``,
+  ``Move.discard(card)``, ``Move.knock(card, melds, ending="knock")`` (``card`` None: big gin;
+  ``melds`` as masks), ``Move.layoff(card, onto)`` (``onto`` the knocker's meld, 0-based) and
+  ``Move.finish(melds=())``, which ends the defence (no melds: the least-deadwood arrangement
+  of the defender's cards left). ``str(move)`` is its text, :func:`parse_move` reads it, and
+  :func:`moves_of` turns a record's event into its moves.
 - ``legal_moves()``: every move ``to_move`` may make, in canonical order (:data:`MOVE_KINDS`,
   then by card, then by meld): take and pass (the upcard, or the last discard at the wall),
   draw, every discard, one knock per discard that leaves deadwood within the knock limit
@@ -94,7 +102,10 @@ from ginref.referee.verdict import HandVerdict, Verdict, adjudicate
 from ginref.rules import KNOB_NAMES, PRESETS, Rules, find_rules, load_rules_file, record_rules
 from ginref.scoring import Ending
 
-__all__ = ["MOVE_KINDS", "IllegalMove", "Move", "MoveKind", "Phase", "Table", "View", "moves_of"]
+__all__ = [
+    "MAX_MOVE_TEXT", "MOVE_KINDS", "IllegalMove", "Move", "MoveKind", "NotADeal", "Phase", "Table", "View",
+    "moves_of", "parse_move",
+]
 
 MoveKind = Literal["take", "pass", "draw", "discard", "knock", "layoff", "finish"]
 MOVE_KINDS: tuple[MoveKind, ...] = ("take", "pass", "draw", "discard", "knock", "layoff", "finish")
