@@ -40,7 +40,9 @@ from ginref.records.model import (
     Turn,
 )
 
-__all__ = ["format_text", "is_blank_line", "is_game_tag_line", "read_event", "read_text", "read_text_by_grammar"]
+__all__ = [
+    "format_text", "is_blank_line", "is_game_tag_line", "read_event", "read_text", "read_text_by_grammar",
+]
 
 if TYPE_CHECKING:
     from ginref.records.text_grammar import LineKind
