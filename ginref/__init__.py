@@ -15,6 +15,8 @@ documents each name):
   (``GameRecord``), ``adjudicate`` (``Verdict``), ``verify`` (``RecordResult``,
   ``BatchSummary``), ``report`` (``BatchReport``, ``PlayerReport``, ``Weighing``),
   ``standings`` (``Standings``); the subpackages ``records``, ``referee`` and ``batch``
+- the live table: ``Table`` (one hand move by move, and the game), ``Move``, ``Phase``,
+  ``IllegalMove``
 - errors, all under ``GinrefError``: ``NotationError``, ``DuplicateCardError``,
   ``HandSizeError``, ``UnknownRulesError``, ``RulingError``, ``RecordError``
 
@@ -85,6 +87,10 @@ _EXPORTS = {
     "read_records": "ginref.records",
     "Verdict": "ginref.referee",
     "adjudicate": "ginref.referee",
+    "IllegalMove": "ginref.referee",
+    "Move": "ginref.referee",
+    "Phase": "ginref.referee",
+    "Table": "ginref.referee",
     "BatchSummary": "ginref.batch",
     "RecordResult": "ginref.batch",
     "verify": "ginref.batch",
@@ -132,7 +138,7 @@ if TYPE_CHECKING:
     from ginref.notation import format_cards, hand_mask, parse_card, parse_cards, parse_hand, parse_melds
     from ginref.ranking import Standings, standings
     from ginref.records import GameRecord, read_records
-    from ginref.referee import Verdict, adjudicate
+    from ginref.referee import IllegalMove, Move, Phase, Table, Verdict, adjudicate
     from ginref.rules import PRESETS, Rules, find_rules, load_rules_file, with_overrides
     from ginref.scoring import HandScore, Outcome, score_hand, settle
     from ginref.sheets import read_sheet
@@ -182,20 +188,24 @@ __all__ = [
     "HandAnalysis",
     "HandScore",
     "HandSizeError",
+    "IllegalMove",
     "KnockOption",
     "Layoff",
     "LayoffReport",
     "Meld",
     "MeldKind",
     "MeldSystem",
+    "Move",
     "NotationError",
     "Outcome",
+    "Phase",
     "PlayerReport",
     "RecordError",
     "RecordResult",
     "Rules",
     "RulingError",
     "Standings",
+    "Table",
     "UnknownRulesError",
     "Verdict",
     "Weighing",

@@ -358,6 +358,18 @@ def _layoff_list(knocker_melds: Sequence[Meld], choice: tuple[Mask, ...]) -> tup
     )
 
 
+def fits(meld: Mask, card: Card, system: MeldSystem) -> bool:
+    """Whether ``card`` can be laid off onto ``meld`` as it stands: a set's fourth card, or a
+    card that extends a run. The one test of a single layoff (the declared defence and the
+    table's moves ask here)."""
+    if meld >> card & 1:
+        return False
+    extended = meld | 1 << card
+    if Meld(meld).kind is MeldKind.SET:
+        return extended.bit_count() <= 4 and Meld(extended).kind is MeldKind.SET
+    return extended in system.tables.run_masks
+
+
 def defence_as_declared(
     defender: Mask,
     own_melds: Sequence[Meld],
@@ -389,16 +401,10 @@ def defence_as_declared(
             problems.append(f"{card_name(card)} is not the defender's to lay off")
             continue
         target = current[index] if chaining else knocker_melds[index].mask
-        extended = target | 1 << card
-        kind = Meld(target).kind
-        ok = not target >> card & 1 and (
-            (kind is MeldKind.SET and bin(extended).count("1") <= 4 and Meld(extended).kind is MeldKind.SET)
-            or (kind is MeldKind.RUN and extended in system.tables.run_masks)
-        )
-        if not ok:
+        if not fits(target, card, system):
             problems.append(f"{card_name(card)} does not fit {Meld(target)}")
             continue
-        current[index] = extended
+        current[index] = target | 1 << card
         laid.append(Layoff(card, knocker_melds[index]))
         laid_mask |= 1 << card
     dead = defender & ~melded & ~laid_mask

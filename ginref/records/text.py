@@ -41,7 +41,9 @@ from ginref.records.model import (
     Turn,
 )
 
-__all__ = ["format_text", "is_blank_line", "is_game_tag_line", "read_text", "read_text_by_grammar"]
+__all__ = [
+    "format_text", "is_blank_line", "is_game_tag_line", "read_event", "read_text", "read_text_by_grammar",
+]
 
 if TYPE_CHECKING:
     from ginref.records.text_grammar import LineKind
@@ -768,6 +770,24 @@ def _read_text(text: str, reader: _TextReader, first_line: int) -> GameRecord:
         hand = reader.hand  # None before the first hand tag and after the final totals
         events = hand.events if hand is not None and not hand.claimed else None
     return reader.finish()
+
+
+def read_event(text: str, *, source: str = "") -> Event:
+    """One event line (``Ann draw 8S discard KH``) read as a record's event line is read: the
+    words of a move at the live table. Raises ``RecordError`` with the column."""
+    reader = _TextReader(source, 0)
+    reader.line = 1
+    if "\n" in text or "\r" in text:
+        reader.fail("an event is one line")
+    if "#" in text:
+        text = _strip_comment(text)
+    words = text.split(None, 1)
+    if not words:
+        reader.fail("no event: the line is empty")
+    if words[0] in _CLAIMS:
+        reader.fail(f"{words[0]!r} starts a claim, not an event", len(text) - len(text.lstrip()) + 1)
+    event = reader.plain_event(text)
+    return event if event is not None else reader.parsed_event(text)
 
 
 def is_game_tag_line(text: str) -> bool:

@@ -1,27 +1,25 @@
 """A player's position in a recorded hand, from what that player could have seen.
 
-:func:`position_at` finds the turn on a line of a ``.gin`` record, replays the
-hand up to it with :class:`ginref.referee.replay.HandReplay` (so every earlier
-move is checked by the one set of rules), and reads off the mover's view after
-the draw: the 11 cards held, the discard pile (seen, out of play), the cards
-the opponent took from the pile and has not thrown since, the stock left, the
-first upcard and the card just taken. The opponent's other cards stay unknown,
-even though the record shows the deal.
+:func:`position_at` finds the turn on a line of a ``.gin`` record, plays the
+hand up to it at a :class:`ginref.referee.table.Table` (so every earlier move is
+checked by the one set of rules), and reads off the mover's view after the draw
+(:meth:`~ginref.referee.table.Table.view`): the 11 cards held, the discard pile
+(seen, out of play), the cards the opponent took from the pile and has not thrown
+since, the stock left, the first upcard and the card just taken. The opponent's
+other cards stay unknown, even though the record shows the deal.
 """
 
 from __future__ import annotations
 
-from typing import IO
+from typing import IO, NoReturn
 
 import msgspec
 
-from ginref.cards import Card, Mask
+from ginref.cards import Card, Mask, mask_of
 from ginref.errors import RecordError, RulingError
-from ginref.melds import MeldSystem
 from ginref.notation import excerpt
-from ginref.records import GameRecord, HandRecord, Turn, read_records
-from ginref.referee.findings import Finding
-from ginref.referee.replay import HandReplay
+from ginref.records import Event, GameRecord, Turn, read_records
+from ginref.referee.table import IllegalMove, Move, NotADeal, Table, moves_of
 from ginref.rules import Rules, record_rules
 
 __all__ = ["Position", "position_at", "position_in"]
@@ -99,61 +97,41 @@ def _replay_to(record: GameRecord, index: int, number: int, rules: Rules) -> Pos
     hand = record.hands[index]
     turn = hand.events[number]
     assert isinstance(turn, Turn)
-    findings: list[Finding] = []
-    replay = HandReplay(hand, index, record.players, rules, MeldSystem.from_rules(rules), findings)
-    if not replay.deal():
-        _refuse(findings, hand)
+    try:
+        table = Table.from_record(record, index, rules)
+    except NotADeal as exc:
+        if exc.finding is None:
+            raise
+        _refuse(exc.finding.message, exc.finding.place.line)
+    if table.findings:
+        _refuse(table.findings[0].message, table.findings[0].place.line)
     if turn.player not in record.players:
         raise RulingError(f"{excerpt(turn.player)} is not one of the players")
-    mover = record.players.index(turn.player)
-    known = _replay_before(replay, hand, number, 1 - mover, findings)
-    if replay.unknown[mover]:
-        raise RulingError(f"the record does not show all of {turn.player}'s cards")
-    return _after_draw(replay, turn, mover, known, rules)
-
-
-def _replay_before(replay: HandReplay, hand: HandRecord, number: int, opponent: int,
-                   findings: list[Finding]) -> Mask:
-    """Play the events before the turn; the cards the opponent took from the pile and kept."""
-    known = 0
-    name = replay.players[opponent]
     for event in hand.events[:number]:
-        top = replay.pile[-1] if replay.pile else None
-        replay.step(event, False)
-        if findings:
-            _refuse(findings, hand)
-        if not isinstance(event, Turn) or event.player != name:
-            continue
-        if event.knock is not None:
-            raise RulingError(f"{name} has already knocked")
-        if event.source == "discard" and top is not None:
-            known |= 1 << top
-        if event.discard is not None:
-            known &= ~(1 << event.discard)
-    return known
-
-
-def _after_draw(replay: HandReplay, turn: Turn, mover: int, known: Mask, rules: Rules) -> Position:
-    """The mover's view once the turn's card is drawn."""
-    pile = list(replay.pile)
-    taken: Card | None = None
-    stock = replay.stock_left
-    if turn.source == "discard" and pile:
-        taken = drawn = pile.pop()
-    elif turn.source == "stock" and turn.card is not None:
-        drawn, stock = turn.card, stock - 1
-    elif turn.source == "stock" and replay.stock is not None:
-        drawn, stock = replay.stock[replay.stock_pos], stock - 1
-    else:
+        _push(table, event, event)
+        if isinstance(event, Turn) and event.knock is not None and event.player != turn.player:
+            raise RulingError(f"{event.player} has already knocked")
+    if table.view(turn.player).unknown:
+        raise RulingError(f"the record does not show all of {turn.player}'s cards")
+    drawn = moves_of(turn)[:1] if turn.source != "none" else []
+    for move in drawn:
+        _push(table, move, turn)
+    view = table.view(turn.player)
+    if not drawn or view.unknown:
         raise RulingError(f"the record does not show the card {turn.player} drew")
-    seen = 0
-    for c in pile:
-        seen |= 1 << c
-    upcard = replay.hand.upcard
-    return Position(turn.player, replay.held[mover] | 1 << drawn, seen, known, stock, upcard, taken, rules)
+    return Position(turn.player, view.hand, mask_of(view.pile), view.opponent_took, view.stock,
+                    hand.upcard, view.taken, rules)
 
 
-def _refuse(findings: list[Finding], hand: HandRecord) -> None:
-    first = findings[0]
-    where = f"line {first.place.line}: " if first.place.line else ""
-    raise RulingError(f"the hand cannot be followed to this turn: {where}{first.message}")
+def _push(table: Table, what: Event | Move, event: Event) -> None:
+    """Play ``what`` (an event's moves, or one move) for ``event``'s player, as the replay rules."""
+    for move in moves_of(what):
+        try:
+            table.push(move, event.player)
+        except IllegalMove as exc:
+            _refuse(exc.message, event.place.line)
+
+
+def _refuse(message: str, line: int) -> NoReturn:
+    where = f"line {line}: " if line else ""
+    raise RulingError(f"the hand cannot be followed to this turn: {where}{message}")

@@ -26,6 +26,7 @@ from ginref.referee.state import (
     RITUAL,
     STOP,
     WALL,
+    Flow,
     HandRuling,
     Unfinished,
     card_text,
@@ -165,7 +166,7 @@ class HandReplay(KnockSteps):
             i += 1
         return self.finish(min(i, count - 1))
 
-    def step(self, ev: Pass | Turn | Defence, is_last: bool) -> object:
+    def step(self, ev: Pass | Turn | Defence, is_last: bool) -> Flow:
         """One event by the rules of the current phase."""
         if self.phase >= KNOCKED:
             return self.after_end(ev)
@@ -192,7 +193,7 @@ class HandReplay(KnockSteps):
                      f"{who} moved out of turn; it was {self.players[self.expected]}'s turn", ev.place)
         return p
 
-    def after_end(self, ev: Pass | Turn | Defence) -> object:
+    def after_end(self, ev: Pass | Turn | Defence) -> Flow:
         """An event once the hand is knocked or over: the defence, else play that went on."""
         if self.phase == KNOCKED and type(ev) is Defence and self.defence is None:
             self.defence = ev
@@ -207,7 +208,7 @@ class HandReplay(KnockSteps):
             self.add(FindingCode.MOVES_AFTER_END, "play went on after the end of the hand", ev.place)
         return STOP
 
-    def on_pass(self, ev: Pass, p: int) -> object:
+    def on_pass(self, ev: Pass, p: int) -> Flow:
         phase, players, nd = self.phase, self.players, self.non_dealer
         if phase == RITUAL:
             self.passes += 1
@@ -232,27 +233,32 @@ class HandReplay(KnockSteps):
             self.expected = 1 - p
         return GO
 
-    def on_turn(self, ev: Turn, p: int, is_last: bool) -> object:
-        self.turns += 1
-        source, counted = self.opening(ev)
-        if source is None:
-            return counted  # the phase settled the turn (a step result)
-        if source == "stock":
-            step = self.draw_stock(ev, p)
-        elif source == "discard":
-            step = self.draw_discard(ev, p, counted is True)
-        elif source == "open":
-            self.taken, step = -1, None
-        else:
-            self.add(FindingCode.NO_DRAW, f"{ev.player} took no card at the start of the turn", ev.place)
-            return ABANDON
+    def on_turn(self, ev: Turn, p: int, is_last: bool) -> Flow:
+        step = self.on_draw(ev, p)
         if step is not None:
             return step
         if ev.knock is not None:
             return self.on_knock(ev, p)
         return self.on_discard(ev, p, is_last)
 
-    def opening(self, ev: Turn) -> tuple[str | None, object]:
+    def on_draw(self, ev: Turn, p: int) -> Flow | None:
+        """The first half of a turn, its draw as the phase reads it; None when the turn goes
+        on to its discard or knock (the table plays the halves as two moves)."""
+        self.turns += 1
+        source, counted = self.opening(ev)
+        if isinstance(counted, Flow):
+            return counted  # the phase settled the turn (source None)
+        if source == "stock":
+            return self.draw_stock(ev, p)
+        if source == "discard":
+            return self.draw_discard(ev, p, counted is True)
+        if source == "open":
+            self.taken = -1
+            return None
+        self.add(FindingCode.NO_DRAW, f"{ev.player} took no card at the start of the turn", ev.place)
+        return ABANDON
+
+    def opening(self, ev: Turn) -> tuple[str | None, Flow | bool]:
         """How the phase reads a turn's draw: ``(source, counted)``, where ``counted`` says
         whether a discard draw counts toward ``max_discard_draws``; ``(None, step)`` when
         the phase settles the turn by itself."""
@@ -290,7 +296,7 @@ class HandReplay(KnockSteps):
         self.phase = NORMAL
         return "open", True
 
-    def draw_stock(self, ev: Turn, p: int) -> object | None:
+    def draw_stock(self, ev: Turn, p: int) -> Flow | None:
         """A stock draw; None when the turn goes on to its discard or knock."""
         who, c, floor = ev.player, ev.card, self.rules.stock_floor
         if self.stock_left <= floor:
@@ -331,7 +337,7 @@ class HandReplay(KnockSteps):
                  ev.place)
         return ABANDON
 
-    def draw_discard(self, ev: Turn, p: int, counted: bool) -> object | None:
+    def draw_discard(self, ev: Turn, p: int, counted: bool) -> Flow | None:
         """A draw from the discard pile; None when the turn goes on to its discard or knock."""
         who, c, pile = ev.player, ev.card, self.pile
         if not pile:
@@ -367,7 +373,7 @@ class HandReplay(KnockSteps):
                  f"{who}'s " + ("knock" if ev.knock is not None else "discard") + " does not count", ev.place)
         return STOP
 
-    def on_knock(self, ev: Turn, p: int) -> object:
+    def on_knock(self, ev: Turn, p: int) -> Flow:
         self.result.stock_left = self.stock_left
         if not self.knock(p, ev, self.taken):
             return ABANDON
@@ -377,7 +383,7 @@ class HandReplay(KnockSteps):
             self.end = "illegal"
         return GO
 
-    def on_discard(self, ev: Turn, p: int, is_last: bool) -> object:
+    def on_discard(self, ev: Turn, p: int, is_last: bool) -> Flow:
         who, x = ev.player, ev.discard
         if x is None:
             if is_last:

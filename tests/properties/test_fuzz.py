@@ -30,6 +30,7 @@ FAST_COUNTS = {
     "override": 20_000,
     "rules_file": 3_000,
     "sheet": 1_500,
+    "table": 1_500,
     "records_gin": 3_000,
     "records_json": 6_000,
     "records_jsonl": 2_000,

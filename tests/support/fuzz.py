@@ -918,6 +918,72 @@ class EntryPoint:
     binary: bool = False
 
 
+# -- the live table: move texts, one a line, pushed in turn ------------------------------------
+
+_TABLE_RULES = ("standard", "openspiel", "hoyle", "oklahoma", "straight", "cardhearth")
+
+
+def _table_for(text: str) -> Any:
+    """The table an input plays at: a rule set and a deal picked by the input's length."""
+    table_class = importlib.import_module("ginref.referee.table").Table
+    return table_class(("Ann", "Bo"), _TABLE_RULES[len(text) % len(_TABLE_RULES)], seed=len(text) % 5)
+
+
+@functools.cache
+def _table_games() -> tuple[str, ...]:
+    """Whole games' move texts, one move a line: legal sequences for the mutators to break."""
+    from tests.support.tableplay import play
+
+    games = []
+    for length in range(12):
+        table = _table_for("x" * length)
+        play(table, random.Random(length))
+        text = "\n".join(str(move) for move in table.moves) + "\n"
+        games.append(text + "#" * ((length - len(text)) % 12))  # the same table again
+    return tuple(games)
+
+
+_TABLE_WORDS = ("take", "pass", "draw", "draw stock", "draw pile", "take pile", "finish", "discard",
+                "knock", "gin", "big_gin", "defend", "deadwood 3", "[", "]", ">1", ">2", ">0", "??")
+
+
+def _gen_table_moves(rng: random.Random) -> str:
+    lines = []
+    for _ in range(rng.randrange(1, 40)):
+        words = [rng.choice(_TABLE_WORDS) for _ in range(rng.randrange(1, 4))]
+        words += [spelled(rng, rng.randrange(52)) for _ in range(rng.randrange(0, 4))]
+        rng.shuffle(words)
+        lines.append(" ".join(words))
+    return "\n".join(lines)
+
+
+def _check_table(text: str) -> Seen:
+    """Each line pushed in turn: a move played (its text reads back as the same move) or
+    refused with a GinrefError and the table exactly as it was; the record of what was
+    played verifies clean."""
+    table = _table_for(text)
+
+    def table_state(table: Any) -> tuple[object, ...]:
+        return (table.phase, tuple(table.moves), tuple(table.view(p) for p in table.players))
+
+    parse_move = importlib.import_module("ginref.referee.table").parse_move
+    errors: list[GinrefError] = []
+    for line in text.split("\n")[:200]:
+        before = table_state(table)
+        try:
+            move = table.push(line)
+        except GinrefError as exc:
+            errors.append(exc)
+            after = table_state(table)
+            _expect(after == before, f"the table after refusing {_cut(line, 40)!r}", before, after)
+            continue
+        again = _round_trip("parse_move(str(move))", parse_move, str(move))
+        _expect(again == move, "parse_move(str(move))", move, again)
+    verdict = _round_trip("adjudicate(table.record())", api("adjudicate"), table.record())
+    _expect(verdict.clean, "adjudicate(table.record()).clean", True, verdict.codes)
+    return Seen(len(errors) < len(text.split("\n")[:200]), tuple(errors[:20]))
+
+
 def _records_entry(format: str | None, seeds: Callable[[], tuple[bytes, ...]],
                    generate: Callable[[random.Random], bytes] | None) -> EntryPoint:
     return EntryPoint(f"records_{format or 'sniffed'}", functools.partial(_check_records, format=format),
@@ -935,6 +1001,7 @@ ENTRY_POINTS: dict[str, EntryPoint] = {
         EntryPoint("override", _check_override, _override_lines, _gen_override),
         EntryPoint("rules_file", _check_rules_file, _rules_files, _gen_rules_file, binary=True),
         EntryPoint("sheet", _check_sheet, _sheets, _gen_sheet),
+        EntryPoint("table", _check_table, _table_games, _gen_table_moves),
         _records_entry("gin", _gin_records, None),
         _records_entry("json", _json_records, _gen_json),
         _records_entry("jsonl", _jsonl_records, _gen_jsonl),

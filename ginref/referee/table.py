@@ -1,0 +1,1061 @@
+"""The live table: one hand played move by move under any rule set, the referee inside the game loop.
+
+In the style of python-chess's ``Board``::
+
+    table = Table(("Ann", "Bo"), "standard", dealer="Ann", seed=7)
+    while not table.is_over():
+        move = choose(table.view(table.to_move), table.legal_moves())
+        table.push(move)              # or table.push("discard 7H"); IllegalMove if refused
+    table.outcome()                   # the HandVerdict that adjudicate gives, with its steps
+    table.record()                    # a GameRecord that ``ginref verify`` rules clean
+
+The contract (stable; the OpenSpiel adapter and the line protocol build on it):
+
+- ``Table(players=("North", "South"), rules="standard", dealer=None, *, deck=None, hands=None,
+  upcard=None, stock=None, seed=None)``: ``rules`` is a preset name, a :class:`Rules` or the
+  path of a TOML rules file (an ``os.PathLike``, or a ``str`` ending in ``.toml``); ``dealer``
+  defaults to the first player. The deal is one of: ``deck`` (52 cards from the top: the
+  non-dealer's 10, or 11 with the eleven-card deal, then the dealer's 10, then the upcard
+  unless the rules have none, then the 31 of the stock), ``hands`` (each player's cards, a
+  mapping by name or a pair in the players' order) with ``upcard`` and ``stock`` (31 cards from
+  the top), or ``seed`` (a seeded shuffle; neither: a random one). Cards are ints or text.
+  A deal that is not a deal raises :class:`~ginref.errors.RulingError`.
+- ``Table.from_record(record, hand=0, rules=None)``: a recorded hand's deal, no moves played
+  (the deal may leave cards unknown: ``??`` draws, no stock).
+- ``phase`` (:class:`Phase`), ``to_move`` (a name; None once the hand is over), ``players``,
+  ``rules``, ``system`` (its meld system), ``dealer``, ``hand_index``, ``knock_limit`` (Oklahoma:
+  the upcard's), ``moves`` (the moves pushed this hand), ``findings`` (the advisories met, such
+  as ``knock_not_best``), ``is_over()``.
+- :class:`Move` values: ``Move.take(card=None)``, ``Move.pass_()``, ``Move.draw(card=None)``,
+  ``Move.discard(card)``, ``Move.knock(card, melds, ending="knock")`` (``card`` None: big gin;
+  ``melds`` as masks), ``Move.layoff(card, onto)`` (``onto`` the knocker's meld, 0-based) and
+  ``Move.finish(melds=())``, which ends the defence (no melds: the least-deadwood arrangement
+  of the defender's cards left). ``str(move)`` is its text, :func:`parse_move` reads it, and
+  :func:`moves_of` turns a record's event into its moves.
+- ``legal_moves()``: every move ``to_move`` may make, in canonical order (:data:`MOVE_KINDS`,
+  then by card, then by meld): take and pass (the upcard, or the last discard at the wall),
+  draw, every discard, one knock per discard that leaves deadwood within the knock limit
+  (declared with the least-deadwood arrangement; gin where that leaves none) and big gin
+  where the rules have it, then each layoff that fits and ``finish`` for the defender.
+  :meth:`push` accepts any other legal declaration too (a withheld meld is legal).
+- ``push(move, player=None)``: a :class:`Move` or its text in the ``.gin`` words (``take``,
+  ``pass``, ``draw``, ``discard 7H``, ``knock KH [3C 4C 5C] [9D 9H 9S]``, ``gin 9D [...]``,
+  ``big_gin [...]``, ``6C>1`` to lay 6C off on meld 1, ``finish`` or ``defend [JC JD JH]``).
+  Raises :class:`IllegalMove` (its ``code``, ``rule`` and ``place``) and changes nothing;
+  unreadable text raises :class:`~ginref.errors.NotationError`. ``player``, when given,
+  must be ``to_move`` (else ``wrong_turn``).
+- ``pop()`` takes back the last move (IndexError with none); ``copy()`` is independent.
+- ``view(player)``: a :class:`View`, everything that player may know and nothing else.
+- ``outcome()``: the hand's :class:`~ginref.referee.verdict.HandVerdict` once it is over
+  (None before): what :func:`~ginref.referee.verdict.adjudicate` rules on :meth:`record`.
+- ``record()``: the game so far as a :class:`~ginref.records.GameRecord` with the claims
+  filled in (an unfinished hand claims ``unfinished``): ``ginref verify`` rules it clean.
+- A game: ``game()`` is the :class:`~ginref.referee.verdict.Verdict` on the hands so far (the
+  totals, ``game_over``, the winner); ``next_hand(deck=..., hands=..., seed=...)`` deals the
+  next hand, with the dealer the rules name, once the hand is over and the game is not.
+
+Every rule of play is the replay's (:mod:`ginref.referee.replay` on
+:mod:`ginref.referee.knock`): a move is fed to it as the event a record would show, and
+refused when the replay finds an error there. :meth:`legal_moves` is the fast twin of
+trying every move that way (``tests/referee/test_table.py`` compares them).
+"""
+
+from __future__ import annotations
+
+import enum
+import os
+import random
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Literal, Union
+
+import msgspec
+
+from ginref.cards import Card, Mask, card_name, scan
+from ginref.errors import GinrefError, NotationError, RecordError, RulingError, tidy_message
+from ginref.layoffs import fits
+from ginref.melds import MeldSystem, best_arrangement, min_deadwood, min_deadwood_after_discard
+from ginref.notation import excerpt, parse_card
+from ginref.records.model import (
+    ClaimedResult,
+    Defence,
+    Event,
+    GameRecord,
+    HandRecord,
+    Knock,
+    Pass,
+    Turn,
+)
+from ginref.records.text import read_event
+from ginref.referee.findings import Finding, FindingCode
+from ginref.referee.replay import HandReplay
+from ginref.referee.state import (
+    ABANDON,
+    ELEVEN,
+    FORCED,
+    KNOCKED,
+    OVER,
+    RITUAL,
+    WALL,
+    Flow,
+)
+from ginref.referee.verdict import HandVerdict, Verdict, adjudicate
+from ginref.rules import KNOB_NAMES, PRESETS, Rules, find_rules, load_rules_file, record_rules
+from ginref.scoring import Ending
+
+__all__ = [
+    "MAX_MOVE_TEXT", "MOVE_KINDS", "IllegalMove", "Move", "MoveKind", "NotADeal", "Phase", "Table", "View",
+    "moves_of", "parse_move",
+]
+
+MoveKind = Literal["take", "pass", "draw", "discard", "knock", "layoff", "finish"]
+MOVE_KINDS: tuple[MoveKind, ...] = ("take", "pass", "draw", "discard", "knock", "layoff", "finish")
+"""The kinds of move, in the order :meth:`Table.legal_moves` lists them."""
+_KIND_ORDER = {kind: i for i, kind in enumerate(MOVE_KINDS)}
+_ENDINGS: dict[str, tuple[str | None, ...]] = {kind: (None,) for kind in MOVE_KINDS}
+_ENDINGS["knock"] = (None, "knock", "gin", "big_gin")
+_ENDING_ORDER = {"big_gin": 0, "gin": 1, "knock": 2}
+
+
+class Phase(str, enum.Enum):
+    """What the player to move must do; the value is the word ``Unfinished.phase`` uses."""
+
+    UPCARD = "upcard"
+    """take or pass the first upcard"""
+    DRAW = "draw"
+    """draw from the stock, or take the top discard"""
+    DISCARD = "discard"
+    """discard, or knock (after taking the last discard at the wall: knock only)"""
+    WALL = "wall"
+    """the stock is at its floor: take the last discard to knock, or pass"""
+    DEFENCE = "defence"
+    """the defender lays off, then finishes"""
+    OVER = "over"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Move(msgspec.Struct, frozen=True):
+    """One move. ``card``: the card discarded, laid off, or discarded face down with a knock
+    (None for big gin), or the card a draw names (None: whatever it is). ``melds``: the
+    knocker's declaration, or the defender's own melds at ``finish`` (empty: the referee
+    arranges them). ``ending``: ``knock``, ``gin`` or ``big_gin``. ``onto``: the knocker's
+    meld a layoff goes onto, 0-based. Build with the class methods; ``str`` gives the text
+    :meth:`Table.push` reads back.
+    """
+
+    kind: MoveKind
+    card: Card | None = None
+    melds: tuple[Mask, ...] = ()
+    ending: Ending | None = None
+    onto: int = -1
+
+    @classmethod
+    def take(cls, card: Card | None = None) -> Move:
+        """Take the top of the pile (the upcard, or the last discard); ``card`` checks what it is."""
+        return cls("take", card)
+
+    @classmethod
+    def pass_(cls) -> Move:
+        """Pass the first upcard, or the last discard at the wall."""
+        return cls("pass")
+
+    @classmethod
+    def draw(cls, card: Card | None = None) -> Move:
+        """Draw from the stock; ``card``, when given, must be the stock's top card."""
+        return cls("draw", card)
+
+    @classmethod
+    def discard(cls, card: Card) -> Move:
+        """Discard ``card`` face up, ending the turn."""
+        return cls("discard", card)
+
+    @classmethod
+    def knock(cls, card: Card | None, melds: Iterable[Mask], ending: Ending = "knock") -> Move:
+        """A knock (gin, big gin) discarding ``card`` face down (None: big gin) and declaring ``melds``."""
+        return cls("knock", card, tuple(melds), ending)
+
+    @classmethod
+    def layoff(cls, card: Card, onto: int) -> Move:
+        """Lay ``card`` off onto the knocker's meld ``onto`` (0-based, as declared)."""
+        return cls("layoff", card, onto=onto)
+
+    @classmethod
+    def finish(cls, melds: Iterable[Mask] = ()) -> Move:
+        """End the defence showing ``melds`` (none: the least-deadwood arrangement of the rest)."""
+        return cls("finish", None, tuple(melds))
+
+    @property
+    def sort_key(self) -> tuple[int, ...]:
+        """The canonical order of :meth:`Table.legal_moves`: kind, card, ending, meld."""
+        card = -1 if self.card is None else self.card
+        return (_KIND_ORDER[self.kind], card, _ENDING_ORDER.get(self.ending or "", 0), self.onto,
+                *self.melds)
+
+    def __str__(self) -> str:
+        return " ".join(_move_words(self))
+
+
+def _cards_text(mask: Mask) -> str:
+    return "[" + " ".join(card_name(c) for c in scan(mask)) + "]"
+
+
+def _move_words(move: Move) -> list[str]:
+    kind, card = move.kind, move.card
+    named = [] if card is None else [card_name(card)]
+    if kind == "layoff":
+        return [f"{card_name(card or 0)}>{move.onto + 1}"]
+    if kind == "knock":
+        return [move.ending or "knock", *named, *map(_cards_text, move.melds)]
+    if kind == "finish":
+        return ["finish", *map(_cards_text, move.melds)]
+    return [kind, *named]
+
+
+class View(msgspec.Struct, frozen=True):
+    """What ``player`` may know: its own hand, the discard pile (bottom to top), the cards the
+    opponent took from the pile and still holds, how many cards each holds, the stock's size,
+    the first upcard, and after a knock the declared melds and the layoffs so far.
+
+    ``unknown`` counts cards in ``hand`` that a record never showed (0 at a dealt table);
+    ``taken`` is the card this player has just taken from the pile, when that was the last move.
+    """
+
+    player: str
+    phase: Phase
+    to_move: str | None
+    hand: Mask
+    pile: tuple[Card, ...]
+    opponent_took: Mask
+    opponent_cards: int
+    stock: int
+    upcard: Card | None
+    taken: Card | None = None
+    unknown: int = 0
+    knocker: str | None = None
+    melds: tuple[Mask, ...] = ()
+    layoffs: tuple[tuple[Card, int], ...] = ()
+
+
+class NotADeal(RulingError):
+    """A deal a table cannot be set to; ``finding`` is the replay's, when it made one."""
+
+    def __init__(self, message: str, finding: Finding | None = None) -> None:
+        super().__init__(message)
+        self.finding = finding
+
+
+class IllegalMove(GinrefError, ValueError):
+    """A move the rules forbid: ``code`` is the finding the replay makes of it, ``rule`` the
+    knob that forbids it (``"no_same_card_discard=true"``; None for a rule of every game),
+    ``place`` the hand and move (``"hand 1, move 7"``). The table is left as it was."""
+
+    def __init__(self, message: str, code: str, place: str, rule: str | None = None,
+                 move: Move | None = None) -> None:
+        super().__init__(tidy_message(f"{place}: {code}" + (f" ({rule})" if rule else "") + f": {message}"))
+        self.message = message
+        self.code = code
+        self.place = place
+        self.rule = rule
+        self.move = move
+
+
+_RULE_KNOBS: dict[str, tuple[str, ...]] = {
+    "same_card_discard": ("no_same_card_discard",),
+    "upcard_ritual": ("first_turn",),
+    "draw_from_empty_stock": ("stock_floor",),
+    "stock_exhausted": ("stock_end",),
+    "knock_over_limit": ("oklahoma", "knock_limit"),
+    "knock_not_max": ("knocker_must_meld_max",),
+    "big_gin_not_recognised": ("big_gin_bonus",),
+}
+"""The knobs that can forbid a move reported with a code, in the order asked: the first one
+whose value is not its "off" value is cited."""
+
+
+def _knob_text(rules: Rules, knob: str) -> str:
+    value = getattr(rules, knob)
+    shown = "true" if value is True else "false" if value is False else "off" if value is None else value
+    return f"{knob}={shown}"
+
+
+def _rule_of(rules: Rules, code: str, message: str, end: str) -> str | None:
+    """The ``knob=value`` that forbids a move the replay reported with ``code`` (``end``: how
+    the hand ended, if it did)."""
+    if code == "layoff_on_gin":
+        return _knob_text(rules, "layoff_on_big_gin" if "big gin" in message else "layoff_on_gin")
+    if code == "illegal_layoff":
+        chained = not rules.layoff_chaining and "chain" in message
+        return _knob_text(rules, "layoff_chaining") if chained else None
+    if code == "moves_after_end":
+        return _knob_text(rules, end) if end in ("max_discard_draws", "repeat_discard_draw") else None
+    knobs = _RULE_KNOBS.get(code, ())
+    for knob in knobs:
+        if getattr(rules, knob) not in (None, False, "off") or knob == knobs[-1]:
+            return _knob_text(rules, knob)
+    return None
+
+
+# -- building a table ----------------------------------------------------------------------------
+
+RulesLike = Union[str, Rules, "os.PathLike[str]"]
+CardsLike = str | Iterable[Card | str]
+
+
+def _rules(rules: RulesLike) -> Rules:
+    if isinstance(rules, Rules):
+        return rules
+    if isinstance(rules, os.PathLike) or (isinstance(rules, str) and rules.endswith(".toml")):
+        return load_rules_file(rules)
+    if isinstance(rules, str):
+        return find_rules(rules)
+    raise TypeError(f"rules are a name, a Rules or a rules file, not {type(rules).__name__}")
+
+
+def _card(value: Card | str) -> Card:
+    if isinstance(value, str):
+        return parse_card(value)
+    if type(value) is not int or not 0 <= value < 52:
+        raise RulingError(f"{value!r} is not a card")
+    return value
+
+
+def _cards(cards: CardsLike) -> tuple[Card, ...]:
+    if isinstance(cards, str):
+        cards = cards.split()
+    return tuple(_card(c) for c in cards)
+
+
+def _shuffled(seed: int | None) -> tuple[Card, ...]:
+    deck = list(range(52))
+    random.Random(seed).shuffle(deck)
+    return tuple(deck)
+
+
+def _hand_from_deck(deck: Sequence[Card], players: tuple[str, str], dealer: str, rules: Rules) -> HandRecord:
+    """Deal ``deck`` from the top: the non-dealer's cards, the dealer's, the upcard, the stock."""
+    if len(deck) != 52 or len(set(deck)) != 52:
+        raise RulingError(f"a deck is the 52 cards once each; this one has {len(deck)} cards, "
+                          f"{len(set(deck))} of them different")
+    first = 11 if rules.first_turn == "eleven_card" else 10
+    non_dealer = players[1 - players.index(dealer)]
+    cards = {non_dealer: tuple(deck[:first]), dealer: tuple(deck[first:first + 10])}
+    rest = deck[first + 10:]
+    upcard = None if first == 11 else rest[0]
+    stock = tuple(rest[1:] if first == 10 else rest)
+    deal = tuple((name, cards[name]) for name in players)
+    return HandRecord(dealer, deal, upcard, (), stock)
+
+
+def _hand_from_cards(
+    hands: Mapping[str, CardsLike] | Sequence[CardsLike], upcard: Card | str | None,
+    stock: CardsLike | None, players: tuple[str, str], dealer: str,
+) -> HandRecord:
+    if isinstance(hands, Mapping):
+        named = [(str(name), _cards(cards)) for name, cards in hands.items()]
+    else:
+        if isinstance(hands, str) or len(hands) != 2:
+            raise RulingError("the hands are two collections of cards, in the players' order")
+        named = [(name, _cards(cards)) for name, cards in zip(players, hands, strict=True)]
+    up = None if upcard is None else _card(upcard)
+    return HandRecord(dealer, tuple(named), up, (), None if stock is None else _cards(stock))
+
+
+def _players(players: Sequence[str]) -> tuple[str, str]:
+    names = tuple(players)
+    if len(names) != 2 or not all(isinstance(n, str) and n for n in names) or names[0] == names[1]:
+        raise RulingError(f"a table seats two players with different names, not {names!r}")
+    return names[0], names[1]
+
+
+# -- the table -----------------------------------------------------------------------------------
+
+_WALL_TAKE = Knock("knock", None, ())
+"""what the replay needs to see to let a turn take the last discard at the wall: the knock
+that must follow (the table checks that one does)"""
+
+
+class _Saved(msgspec.Struct, frozen=True):
+    """The table before a move, for :meth:`Table.pop` and for a refused move."""
+
+    core: dict[str, object]
+    findings: int
+    drawn: bool
+    finished: bool
+    layoffs: tuple[tuple[Card, int], ...]
+
+
+def _saved_core(core: HandReplay) -> dict[str, object]:
+    state = dict(core.__dict__)
+    state["held"] = list(core.held)
+    state["unknown"] = list(core.unknown)
+    state["pile"] = list(core.pile)
+    state["result"] = core.result.copy()
+    return state
+
+
+class Table:
+    """A hand played live, move by move, refereed by the same replay that rules on records.
+
+    Built from the players, the rules (a preset name, a :class:`Rules` or a TOML rules file),
+    the dealer (default: the first player) and the deal: ``deck`` (52 cards from the top:
+    the non-dealer's 10, or 11 with the eleven-card deal, the dealer's 10, the upcard, the
+    31 of the stock), ``hands`` with ``upcard`` and ``stock``, or a ``seed`` for a shuffle.
+    A deal that is not one raises :class:`RulingError`. :meth:`legal_moves`, :meth:`push`
+    (a :class:`Move` or its ``.gin`` words; :class:`IllegalMove` when refused, the table
+    unchanged), :meth:`pop`, :meth:`copy`, :meth:`view`, :meth:`outcome` and :meth:`record`
+    work as python-chess's ``Board``; :meth:`next_hand` and :meth:`game` play a whole game.
+    """
+
+    def __init__(
+        self,
+        players: Sequence[str] = ("North", "South"),
+        rules: RulesLike = "standard",
+        dealer: str | None = None,
+        *,
+        deck: CardsLike | None = None,
+        hands: Mapping[str, CardsLike] | Sequence[CardsLike] | None = None,
+        upcard: Card | str | None = None,
+        stock: CardsLike | None = None,
+        seed: int | None = None,
+    ) -> None:
+        self.players = _players(players)
+        self.rules = _rules(rules)
+        self.system = MeldSystem.from_rules(self.rules)
+        self._done: list[HandRecord] = []
+        self._deal(dealer or self.players[0], deck=deck, hands=hands, upcard=upcard, stock=stock, seed=seed)
+
+    @classmethod
+    def from_record(cls, record: GameRecord, hand: int = 0, rules: Rules | None = None) -> Table:
+        """The deal of hand ``hand`` of ``record`` (0-based), no move played, under ``rules``
+        (None: the record's own; a problem with them raises :class:`RulingError`)."""
+        if rules is None:
+            named = record_rules(record.rules, record.overrides)
+            if named.problems:
+                raise RulingError(f"the record's rules cannot be used: {named.problems[0]}")
+            rules = named.rules
+        dealt = record.hands[hand]
+        table = cls.__new__(cls)
+        table.players = _players(record.players)
+        table.rules = rules
+        table.system = MeldSystem.from_rules(rules)
+        table._done = []
+        bare = msgspec.structs.replace(dealt, events=(), result=None, score_after=None, next_dealer=None)
+        table._start(bare, hand)
+        return table
+
+    def _deal(self, dealer: str, *, deck: CardsLike | None, hands: Mapping[str, CardsLike]
+              | Sequence[CardsLike] | None, upcard: Card | str | None, stock: CardsLike | None,
+              seed: int | None) -> None:
+        if dealer not in self.players:
+            raise RulingError(f"the dealer {dealer!r} is not one of the players")
+        if hands is not None:
+            if deck is not None or seed is not None:
+                raise RulingError("give the deal one way: a deck, the hands, or a seed")
+            hand = _hand_from_cards(hands, upcard, stock, self.players, dealer)
+        else:
+            if upcard is not None or stock is not None:
+                raise RulingError("an upcard and a stock go with the hands")
+            if deck is not None and seed is not None:
+                raise RulingError("give the deal one way: a deck, the hands, or a seed")
+            cards = _cards(deck) if deck is not None else _shuffled(seed)
+            hand = _hand_from_deck(cards, self.players, dealer, self.rules)
+        self._start(hand, len(self._done))
+        problems = [f for f in self._core.findings if f.severity == "error"]
+        if problems or self._core.unknown != [0, 0] or self._core.stock is None:
+            why = problems[0].message if problems else "the deal does not show every card"
+            raise RulingError(f"not a deal: {why}")
+
+    def _start(self, hand: HandRecord, index: int) -> None:
+        findings: list[Finding] = []
+        self._hand = hand
+        self._index = index
+        self._core = HandReplay(hand, index, self.players, self.rules, self.system, findings)
+        self._history: list[_Saved] = []
+        self.moves: list[Move] = []
+        self._cards: list[Card | None] = []
+        """per move, the card it moved where the move does not say (a draw's)"""
+        self._drawn = False
+        self._finished = False
+        self._layoffs: tuple[tuple[Card, int], ...] = ()
+        if not self._core.deal():
+            first = findings[0] if findings else None
+            raise NotADeal(f"not a deal: {first.message}" if first else "not a deal", first)
+
+    # -- where play stands -------------------------------------------------------------------
+
+    @property
+    def dealer(self) -> str:
+        """Who dealt this hand."""
+        return self._hand.dealer
+
+    @property
+    def hand_index(self) -> int:
+        """The hand being played, 0-based in the game."""
+        return self._index
+
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        """What the referee noted in the moves played (advisories; a record's deal may add errors)."""
+        return tuple(self._core.findings)
+
+    @property
+    def knock_limit(self) -> int:
+        """The most deadwood a knock may show in this hand (Oklahoma: set by the upcard)."""
+        return self._core.result.knock_limit
+
+    @property
+    def phase(self) -> Phase:
+        """What the player to move must do (:class:`Phase`)."""
+        stage = self._core.phase
+        if stage == OVER or self._finished:
+            return Phase.OVER
+        if stage == KNOCKED:
+            return Phase.DEFENCE
+        if stage == RITUAL:
+            return Phase.UPCARD
+        if stage == ELEVEN or self._drawn:
+            return Phase.DISCARD
+        return Phase.WALL if stage == WALL else Phase.DRAW
+
+    @property
+    def to_move(self) -> str | None:
+        """The player to move (the defender after a knock); None once the hand is over."""
+        seat = self._seat_to_move()
+        return None if seat < 0 else self.players[seat]
+
+    def _seat_to_move(self) -> int:
+        phase = self.phase
+        if phase is Phase.OVER:
+            return -1
+        if phase is Phase.DEFENCE:
+            return 1 - self._core.knocker
+        return self._core.expected
+
+    def is_over(self) -> bool:
+        """Whether the hand has ended (a knock defended, or a void end)."""
+        return self.phase is Phase.OVER
+
+    # -- the moves -----------------------------------------------------------------------------
+
+    def legal_moves(self) -> list[Move]:
+        """Every move :attr:`to_move` may make now, in canonical order (the module's contract)."""
+        phase = self.phase
+        core = self._core
+        if phase is Phase.UPCARD:
+            return [Move.take(), Move.pass_()]
+        if phase is Phase.DRAW:
+            return self._draws()
+        if phase is Phase.WALL:
+            takes = [Move.take()] if self._wall_knocks(core.pile[-1]) else []
+            return [*takes, Move.pass_()]
+        if phase is Phase.DISCARD:
+            return self._discards()
+        if phase is Phase.DEFENCE:
+            return [*self._layoff_moves(), Move.finish()]
+        return []
+
+    def _draws(self) -> list[Move]:
+        core = self._core
+        moves = []
+        if core.phase != FORCED and core.pile:
+            moves.append(Move.take())
+        if core.stock_left > self.rules.stock_floor:
+            moves.append(Move.draw())
+        return moves
+
+    def _wall_knocks(self, top: Card) -> bool:
+        """Whether taking ``top`` at the wall leaves a knock (the only reason to take it)."""
+        core = self._core
+        hand = core.held[core.expected] | 1 << top
+        banned = top if self.rules.no_same_card_discard else -1
+        return any(self._knock_for(hand, c) is not None for c in scan(hand) if c != banned)
+
+    def _discards(self) -> list[Move]:
+        core = self._core
+        seat = core.expected
+        hand = core.held[seat]
+        banned = core.taken if self.rules.no_same_card_discard else -1
+        wall = core.phase == WALL
+        moves = [] if wall else [Move.discard(c) for c in scan(hand) if c != banned]
+        if core.unknown[seat]:
+            return moves
+        big_gin = self.rules.big_gin_bonus is not None and hand.bit_count() == 11
+        if big_gin and not min_deadwood(hand, self.system):
+            moves.append(Move.knock(None, _declared(hand, self.system), "big_gin"))
+        if min_deadwood_after_discard(hand, self.system) <= core.result.knock_limit:
+            for c in scan(hand):
+                knock = self._knock_for(hand, c) if c != banned else None
+                if knock is not None:
+                    moves.append(knock)
+        moves.sort(key=_sort_key)
+        return moves
+
+    def _knock_for(self, hand: Mask, c: Card) -> Move | None:
+        """The knock discarding ``c`` with the least deadwood, if within the limit."""
+        kept = hand & ~(1 << c)
+        arrangement = best_arrangement(kept, self.system)
+        if arrangement.deadwood_points > self._core.result.knock_limit:
+            return None
+        melds = tuple(m.mask for m in arrangement.melds)
+        return Move.knock(c, melds, "knock" if arrangement.deadwood_points else "gin")
+
+    def _layoff_moves(self) -> list[Move]:
+        core = self._core
+        if not self._layoffs_allowed():
+            return []
+        current = list(core.melds)
+        declared = core.melds
+        laid = 0
+        for c, at in self._layoffs:
+            current[at] |= 1 << c
+            laid |= 1 << c
+        targets = current if self.rules.layoff_chaining else list(declared)
+        own = core.held[1 - core.knocker] & ~laid
+        return [Move.layoff(c, at) for c in scan(own) for at, meld in enumerate(targets)
+                if fits(meld, c, self.system)]
+
+    def _layoffs_allowed(self) -> bool:
+        ending, rules = self._core.ending, self.rules
+        return ending == "knock" or (ending == "gin" and rules.layoff_on_gin) or (
+            ending == "big_gin" and rules.layoff_on_big_gin)
+
+    def push(self, move: Move | str, player: str | None = None) -> Move:
+        """Play ``move`` (or its text) for :attr:`to_move`, and return it as a :class:`Move`.
+
+        Raises :class:`IllegalMove` and changes nothing when the rules forbid it; text that
+        is not a move raises :class:`~ginref.errors.NotationError`.
+        """
+        if isinstance(move, str):
+            move = parse_move(move)
+        elif not isinstance(move, Move):
+            raise TypeError(f"a move is a Move or its text, not {type(move).__name__}")
+        elif move.kind not in _KIND_ORDER or move.ending not in _ENDINGS[move.kind]:
+            raise NotationError(f"not a move: {excerpt(move.kind)} ending {excerpt(move.ending)}")
+        seat = self._seat_to_move()
+        if player is not None and player not in self.players:
+            self._refuse(FindingCode.UNKNOWN_PLAYER, f"{player!r} is not one of the players", move)
+        mover = self.players.index(player) if player is not None else max(seat, 0)
+        saved = self._save()
+        try:
+            card = self._apply(move, mover)
+        except IllegalMove:
+            self._restore(saved)
+            raise
+        self._history.append(saved)
+        self.moves.append(move)
+        self._cards.append(card)
+        return move
+
+    def pop(self) -> Move:
+        """Take back the last move of this hand; the table is as it was before it."""
+        if not self._history:
+            raise IndexError("no move to take back in this hand")
+        self._restore(self._history.pop())
+        self._cards.pop()
+        return self.moves.pop()
+
+    def copy(self) -> Table:
+        """An independent table in the same state, with the same history."""
+        twin = Table.__new__(Table)
+        twin.__dict__.update(self.__dict__)
+        twin._done = list(self._done)
+        twin.moves = list(self.moves)
+        twin._cards = list(self._cards)
+        twin._history = list(self._history)
+        findings = list(self._core.findings)
+        core = HandReplay.__new__(HandReplay)
+        core.__dict__.update(_saved_core(self._core))
+        core.findings = findings
+        twin._core = core
+        return twin
+
+    def _save(self) -> _Saved:
+        core = self._core
+        return _Saved(_saved_core(core), len(core.findings), self._drawn, self._finished, self._layoffs)
+
+    def _restore(self, saved: _Saved) -> None:
+        core = self._core
+        findings = core.findings
+        del findings[saved.findings:]
+        core.__dict__.clear()
+        core.__dict__.update(saved.core)
+        core.held, core.unknown, core.pile = list(core.held), list(core.unknown), list(core.pile)
+        core.result = core.result.copy()
+        core.findings = findings
+        self._drawn, self._finished, self._layoffs = saved.drawn, saved.finished, saved.layoffs
+
+    # -- a move through the replay ------------------------------------------------------------
+
+    def _apply(self, move: Move, seat: int) -> Card | None:
+        """Feed ``move`` to the replay as the event a record would show; raise if it errs."""
+        core = self._core
+        before = len(core.findings)
+        name = self.players[seat]
+        kind = move.kind
+        drawn: Card | None = None
+        step: Flow | None = None
+        if self.phase is Phase.OVER or (core.phase == KNOCKED and kind not in ("layoff", "finish")):
+            core.after_end(Pass(name))
+        elif self._drawn and kind in ("take", "draw", "pass"):
+            step = self._no_discard(seat, name)
+        elif kind == "pass":
+            step = core.step(Pass(name), False)
+        elif kind in ("take", "draw"):
+            drawn, step = self._draw(move, seat, name)
+        elif kind in ("discard", "knock"):
+            step = self._end_turn(move, seat, name)
+        elif kind == "layoff":
+            self._layoff(move, name)
+        else:
+            self._finish(move, name)
+        self._check(before, move, step)
+        return drawn
+
+    def _turn_so_far(self, name: str, discard: Card | None = None) -> Turn:
+        """The turn whose draw was the last move, as a record shows it, with ``discard``."""
+        drawn = self.moves[-1]
+        return Turn(name, "stock" if drawn.kind == "draw" else "discard", self._cards[-1], discard)
+
+    def _no_discard(self, seat: int, name: str) -> Flow:
+        """Another move where the turn's discard or knock is due: the replay's missing discard."""
+        turn = self._turn_so_far(name)
+        if self._core.seat(turn) < 0:
+            return ABANDON
+        return self._core.on_discard(turn, seat, False)
+
+    def _check(self, before: int, move: Move, step: Flow | None = None) -> None:
+        """Refuse the move when the replay found an error in it (or could not follow it)."""
+        core = self._core
+        for found in core.findings[before:]:
+            if found.severity == "error":
+                self._refuse_with(found.code, found.message, move)
+        if step is ABANDON:
+            last = core.findings[before] if len(core.findings) > before else None
+            self._refuse_with(last.code if last else "cards_unknown",
+                              last.message if last else "the cards cannot be followed", move)
+
+    def _refuse(self, code: FindingCode, message: str, move: Move) -> None:
+        self._refuse_with(code.value, message, move)
+
+    def _refuse_with(self, code: str, message: str, move: Move) -> None:
+        place = f"hand {self._index + 1}, move {len(self.moves) + 1}"
+        rule = _rule_of(self.rules, code, message, self._core.end)
+        raise IllegalMove(message, code, place, rule, move)
+
+    def _draw(self, move: Move, seat: int, name: str) -> tuple[Card | None, Flow | None]:
+        """A draw or take: the card it moved, and the replay's step."""
+        core = self._core
+        source = "stock" if move.kind == "draw" else "discard"
+        wall = core.phase == WALL and source == "discard"
+        event = Turn(name, "stock" if move.kind == "draw" else "discard", move.card, None,
+                     _WALL_TAKE if wall else None)
+        if core.seat(event) < 0:
+            return None, ABANDON
+        top = core.pile[-1] if source == "discard" and core.pile else None
+        position = core.stock_pos
+        before = len(core.findings)
+        step = core.on_draw(event, seat)
+        self._check(before, move, step)
+        if wall and not self._wall_knocks_after_take(seat):
+            self._refuse(FindingCode.STOCK_EXHAUSTED,
+                         f"{name} may take the last discard at the wall only to knock, and no knock "
+                         "is left with it", move)
+        self._drawn = core.phase != OVER
+        if source == "discard":
+            return top, step
+        stock = core.stock
+        return (stock[position] if stock is not None and move.card is None else move.card), step
+
+    def _wall_knocks_after_take(self, seat: int) -> bool:
+        core = self._core
+        hand = core.held[seat]
+        banned = core.taken if self.rules.no_same_card_discard else -1
+        return any(self._knock_for(hand, c) is not None for c in scan(hand) if c != banned)
+
+    def _end_turn(self, move: Move, seat: int, name: str) -> Flow:
+        """A discard or knock: the replay's step."""
+        core = self._core
+        knock = None
+        discard = move.card
+        if move.kind == "knock":
+            knock = Knock(move.ending or "knock", move.card, move.melds)
+            discard = None
+        event = Turn(name, "none", None, discard, knock)
+        if not self._drawn:
+            return core.step(event, False)  # the eleven-card opening, else a turn with no draw
+        if core.seat(event) < 0:
+            return ABANDON
+        if core.phase == WALL and knock is None:  # the replay rules on the whole turn
+            self._restore(self._history[-1])
+            before = len(core.findings)
+            self._check(before, move, core.step(self._turn_so_far(name, discard), False))
+        self._drawn = False
+        return core.on_knock(event, seat) if knock is not None else core.on_discard(event, seat, False)
+
+    def _layoff(self, move: Move, name: str) -> None:
+        core = self._core
+        if core.phase != KNOCKED or self._finished:
+            core.step(Defence(name), False)  # a defence where nobody knocked
+            return
+        card = move.card if move.card is not None else -1
+        laid = (*self._layoffs, (card, move.onto))
+        self._judge_defence(Defence(name, (), laid), move)
+        self._layoffs = laid
+
+    def _judge_defence(self, defence: Defence, move: Move) -> None:
+        """Rule on ``defence`` as the replay would at the hand's end, then forget the ruling."""
+        core = self._core
+        saved = _saved_core(core)
+        before = len(core.findings)
+        core.defend(core.knocker, defence)
+        found = [f for f in core.findings[before:] if f.severity == "error"]
+        del core.findings[before:]
+        core.__dict__.update(saved)
+        core.result = core.result.copy()
+        if found:
+            self._refuse_with(found[0].code, found[0].message, move)
+
+    def _finish(self, move: Move, name: str) -> None:
+        core = self._core
+        if core.phase != KNOCKED:
+            core.step(Defence(name), False)
+            return
+        melds = move.melds
+        if not melds:
+            laid = 0
+            for c, _ in self._layoffs:
+                laid |= 1 << c
+            left = core.held[1 - core.knocker] & ~laid
+            melds = _declared(left, self.system)
+        defence = Defence(name, melds, self._layoffs)
+        self._judge_defence(defence, move)
+        core.step(defence, False)
+        core.finish(len(core.hand.events) - 1)
+        self._finished = True
+
+    # -- what a player sees --------------------------------------------------------------------
+
+    def view(self, player: str) -> View:
+        """Everything ``player`` may know now, and nothing else."""
+        if player not in self.players:
+            raise RulingError(f"{player!r} is not one of the players")
+        seat = self.players.index(player)
+        core = self._core
+        knocked = core.phase == KNOCKED or (self._finished and core.knocker >= 0)
+        knocker = self.players[core.knocker] if knocked and core.knocker >= 0 else None
+        mine = bool(self.moves) and self.moves[-1].kind == "take" and core.expected == seat
+        return View(
+            player=player, phase=self.phase, to_move=self.to_move, hand=core.held[seat],
+            pile=tuple(core.pile), opponent_took=self._took_from_pile(1 - seat),
+            opponent_cards=core.held[1 - seat].bit_count() + core.unknown[1 - seat],
+            stock=core.stock_left, upcard=self._hand.upcard, taken=self._cards[-1] if mine else None,
+            unknown=core.unknown[seat], knocker=knocker, melds=core.melds if knocked else (),
+            layoffs=self._layoffs if knocked else (),
+        )
+
+    def _took_from_pile(self, seat: int) -> Mask:
+        """The cards player ``seat`` took from the pile and has not discarded since."""
+        took = 0
+        mover = self._core.non_dealer
+        for move, card in zip(self.moves, self._cards, strict=True):
+            if move.kind == "take" and mover == seat and card is not None:
+                took |= 1 << card
+            elif move.kind in ("discard", "knock") and mover == seat and move.card is not None:
+                took &= ~(1 << move.card)
+            mover = _next_mover(move, mover)
+        return took & self._core.held[seat]
+
+    # -- the ruling and the record -------------------------------------------------------------
+
+    def outcome(self) -> HandVerdict | None:
+        """The ruling on the hand once it is over (None before): what :func:`adjudicate` gives
+        for :meth:`record`, with the settlement's cited steps."""
+        if not self.is_over():
+            return None
+        return self.game().hands[-1]
+
+    def game(self) -> Verdict:
+        """The verdict on the game so far: every hand's ruling, the totals, whether it is over."""
+        return adjudicate(self._bare_record(), self.rules)
+
+    def record(self) -> GameRecord:
+        """The game so far as a record, its claims filled in from the ruling; a hand still in
+        play claims ``unfinished``. ``ginref verify`` rules it clean."""
+        bare = self._bare_record()
+        verdict = adjudicate(bare, self.rules)
+        hands = list(bare.hands)
+        last = hands[-1]
+        if self.is_over():
+            hands[-1] = _claimed(last, verdict.hands[-1], self.players)
+        else:
+            hands[-1] = msgspec.structs.replace(last, result=ClaimedResult("unfinished", reason="stopped"))
+        return msgspec.structs.replace(bare, hands=tuple(hands))
+
+    def _bare_record(self) -> GameRecord:
+        hand = msgspec.structs.replace(self._hand, events=tuple(self._events()))
+        name, overrides = _rules_named(self.rules)
+        return GameRecord(self.players, (*self._done, hand), name, overrides)
+
+    def _events(self) -> Iterator[Event]:
+        """The moves as a record's events: a draw and the discard or knock that ends its turn
+        make one turn; the layoffs and the finish make the defence."""
+        mover = self._core.non_dealer
+        pending: tuple[str, Card | None] | None = None
+        for move, card in zip(self.moves, self._cards, strict=True):
+            name = self.players[mover]
+            kind = move.kind
+            if kind == "pass":
+                yield Pass(name)
+            elif kind in ("take", "draw"):
+                pending = ("discard" if kind == "take" else "stock", card)
+            elif kind in ("discard", "knock"):
+                source, drawn = pending if pending is not None else ("none", None)
+                knock = Knock(move.ending or "knock", move.card, move.melds) if kind == "knock" else None
+                yield Turn(name, source, drawn, move.card if kind == "discard" else None, knock)  # type: ignore[arg-type]
+                pending = None
+            elif kind == "finish":
+                yield self._defence_event(name)
+            mover = _next_mover(move, mover)
+        if pending is not None:
+            yield Turn(self.players[mover], pending[0], pending[1])  # type: ignore[arg-type]
+
+    def _defence_event(self, name: str) -> Defence:
+        defence = self._core.defence
+        assert defence is not None
+        return Defence(name, defence.melds, defence.layoffs)
+
+    def next_hand(
+        self,
+        *,
+        deck: CardsLike | None = None,
+        hands: Mapping[str, CardsLike] | Sequence[CardsLike] | None = None,
+        upcard: Card | str | None = None,
+        stock: CardsLike | None = None,
+        seed: int | None = None,
+    ) -> None:
+        """Deal the next hand of the game, with the dealer the rules name; the deal as for
+        the constructor. Raises :class:`RulingError` before the hand is over or after the game."""
+        if not self.is_over():
+            raise RulingError("the hand is not over yet")
+        record = self.record()
+        verdict = adjudicate(record, self.rules)
+        if verdict.game_over:
+            raise RulingError("the game is over")
+        dealer = verdict.hands[-1].next_dealer or self.dealer
+        before = dict(self.__dict__)
+        self._done = list(record.hands)
+        try:
+            self._deal(dealer, deck=deck, hands=hands, upcard=upcard, stock=stock, seed=seed)
+        except GinrefError:
+            self.__dict__.update(before)  # a bad deal changes nothing
+            raise
+
+
+def _next_mover(move: Move, mover: int) -> int:
+    """Who moves after ``mover`` made ``move``: the turn passes after a pass, a discard and
+    a knock (to the defender); a draw, a layoff and the finish keep it."""
+    return 1 - mover if move.kind in ("pass", "discard", "knock") else mover
+
+
+def _sort_key(move: Move) -> tuple[int, ...]:
+    return move.sort_key
+
+
+def _declared(hand: Mask, system: MeldSystem) -> tuple[Mask, ...]:
+    return tuple(m.mask for m in best_arrangement(hand, system).melds)
+
+
+def _rules_named(rules: Rules) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """The preset and the knobs changed from it that a record names to give ``rules``."""
+    preset = PRESETS.get(rules.name)
+    if preset is None:
+        preset = PRESETS["standard"]
+    changed = []
+    for knob in KNOB_NAMES:
+        if getattr(rules, knob) != getattr(preset, knob):
+            changed.append((knob, _knob_text(rules, knob).partition("=")[2]))
+    return preset.name, tuple(changed)
+
+
+def _claimed(hand: HandRecord, ruled: HandVerdict, players: tuple[str, str]) -> HandRecord:
+    """``hand`` with the claims of its ruling: the result, the totals, the next dealer."""
+    result = ClaimedResult(ruled.outcome, ruled.winner, ruled.points)  # type: ignore[arg-type]
+    return msgspec.structs.replace(hand, result=result, score_after=ruled.totals_after,
+                                   next_dealer=ruled.next_dealer)
+
+
+# -- move text -----------------------------------------------------------------------------------
+
+_DRAW_WORDS = {("draw",): "draw ??", ("draw", "stock"): "draw ??", ("take",): "take ??",
+               ("draw", "pile"): "take ??", ("take", "pile"): "take ??", ("finish",): "defend"}
+MAX_MOVE_TEXT = 1000
+"""the longest move text read (a knock declaring every card is under 200 characters)"""
+_MOVER = "P"
+"""the player's name put before a move's text to read it as a record's event line"""
+
+
+def parse_move(text: str) -> Move:
+    """A move from its text in the ``.gin`` words; raises :class:`NotationError` (with the column)."""
+    if not isinstance(text, str):
+        raise NotationError(f"a move's text is a string, not {type(text).__name__}")
+    if len(text) > MAX_MOVE_TEXT:
+        raise NotationError(f"a move's text is at most {MAX_MOVE_TEXT} characters, not {len(text)}")
+    words = tuple(text.split())
+    line = _DRAW_WORDS.get(words, text)
+    if words and words[0] == "finish":
+        line = "defend " + text.split(None, 1)[1] if len(words) > 1 else "defend"
+    elif len(words) == 1 and ">" in words[0]:
+        line = "defend " + words[0]
+    try:
+        event = read_event(f"{_MOVER} {line}")
+    except RecordError as exc:
+        column = max(exc.column - len(_MOVER) - 1, 1) if line is text else 0
+        raise NotationError(f"not a move: {exc.message}", column) from None
+    return _move_of(event, text)
+
+
+def _move_of(event: Event, text: str) -> Move:
+    """The one move an event line states; two moves in one text are refused."""
+    if type(event) is Pass:
+        return Move.pass_()
+    if type(event) is Defence:
+        if len(event.layoffs) == 1 and not event.melds and event.deadwood is None and ">" in text:
+            card, onto = event.layoffs[0]
+            return Move.layoff(card, onto)
+        if not event.layoffs and event.deadwood is None:
+            return Move.finish(event.melds)
+        raise NotationError("one move at a time: lay off one card (6C>1), then finish")
+    assert type(event) is Turn
+    parts = (event.source != "none") + (event.discard is not None) + (event.knock is not None)
+    if parts != 1:
+        raise NotationError("one move at a time: a draw, then a discard or a knock")
+    if event.source != "none":
+        return Move.take(event.card) if event.source == "discard" else Move.draw(event.card)
+    if event.discard is not None:
+        return Move.discard(event.discard)
+    knock = event.knock
+    assert knock is not None
+    return Move.knock(knock.discard, knock.melds, knock.ending)
+
+
+def moves_of(event: Event | Move) -> list[Move]:
+    """A record's event as the table's moves, in order (a turn is its draw, then its discard
+    or knock; a defence its layoffs, then the finish with its melds; a move is itself)."""
+    if type(event) is Move:
+        return [event]
+    if type(event) is Pass:
+        return [Move.pass_()]
+    if type(event) is Defence:
+        return [*(Move.layoff(c, at) for c, at in event.layoffs), Move.finish(event.melds)]
+    assert type(event) is Turn
+    moves = []
+    if event.source != "none":
+        moves.append(Move.take(event.card) if event.source == "discard" else Move.draw(event.card))
+    if event.knock is not None:
+        knock = event.knock
+        moves.append(Move.knock(knock.discard if knock.discard is not None else event.discard,
+                                knock.melds, knock.ending))
+    elif event.discard is not None:
+        moves.append(Move.discard(event.discard))
+    return moves

@@ -1,0 +1,462 @@
+"""The live table: its moves in each phase, each refusal with its finding and rule, take-backs,
+copies, the ruling and the record, against the replay and brute force.
+
+The hands are the worked hand of docs/record-format.md (Ann takes 9H, Bo draws TD, Ann draws
+8S and knocks with KH face down; Bo lays off 6C, 9C, 5S) and a few built for one rule each.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import ginref
+from ginref.cards import mask_of
+from ginref.errors import NotationError, RulingError
+from ginref.notation import parse_cards
+from ginref.records import format_text, read_text, to_json_dict
+from ginref.referee import adjudicate
+from ginref.referee.table import MOVE_KINDS, IllegalMove, Move, Phase, Table, moves_of
+from ginref.rules import PRESET_NAMES, find_rules, with_overrides
+from tests.support import oracle
+from tests.support.tableplay import every_move, play, play_to, table_state
+
+PLAYERS = ("Ann", "Bo")
+ANN = "3C 4C 5C 9D 9S KH 2D 6S 7S QC"
+BO = "6C 9C 5S JH JC JD 4H AH 8D KS"
+UPCARD = "9H"
+FIRST_STOCK = ["TD", "8S"]
+
+
+def _stock(*hands: str, first: Sequence[str] = FIRST_STOCK, upcard: str | None = UPCARD) -> list[int]:
+    used = set(parse_cards(" ".join(hands) + " " + " ".join(first) + (f" {upcard}" if upcard else "")))
+    return parse_cards(" ".join(first)) + [c for c in range(52) if c not in used]
+
+
+def worked(rules: str | ginref.Rules = "standard") -> Table:
+    return Table(PLAYERS, rules, "Bo", hands={"Ann": ANN, "Bo": BO}, upcard=UPCARD, stock=_stock(ANN, BO))
+
+
+def cards(text: str) -> int:
+    return mask_of(parse_cards(text))
+
+
+def pushed(table: Table, *moves: str) -> Table:
+    for move in moves:
+        table.push(move)
+    return table
+
+
+KNOCK = "knock KH [3C 4C 5C] [9D 9H 9S] [6S 7S 8S]"
+TO_KNOCK = ("take", "discard QC", "draw", "discard KS", "draw")
+
+# -- the moves offered in each phase ----------------------------------------------------------
+
+LEGAL = [
+    # (rules, moves before, phase, who moves, the legal moves as text)
+    ("standard", (), Phase.UPCARD, "Ann", ["take", "pass"]),
+    ("standard", ("pass",), Phase.UPCARD, "Bo", ["take", "pass"]),
+    ("standard", ("pass", "pass"), Phase.DRAW, "Ann", ["draw"]),
+    ("standard", ("take",), Phase.DISCARD, "Ann",
+     ["discard 3C", "discard 4C", "discard 5C", "discard QC", "discard 2D", "discard 9D", "discard KH",
+      "discard 6S", "discard 7S", "discard 9S"]),
+    ("openspiel", ("take",), Phase.DISCARD, "Ann",
+     ["discard 3C", "discard 4C", "discard 5C", "discard QC", "discard 2D", "discard 9D", "discard 9H",
+      "discard KH", "discard 6S", "discard 7S", "discard 9S"]),
+    ("standard", ("take", "discard QC"), Phase.DRAW, "Bo", ["take", "draw"]),
+    ("standard", ("take", "discard QC", "draw", "discard KS"), Phase.DRAW, "Ann", ["take", "draw"]),
+    ("standard", TO_KNOCK, Phase.DISCARD, "Ann",
+     ["discard 3C", "discard 4C", "discard 5C", "discard 2D", "discard 9D", "discard 9H", "discard KH",
+      "discard 6S", "discard 7S", "discard 8S", "discard 9S",
+      "knock 2D [3C 4C 5C] [9D 9H 9S] [6S 7S 8S]", "knock KH [3C 4C 5C] [9D 9H 9S] [6S 7S 8S]"]),
+    ("straight", TO_KNOCK, Phase.DISCARD, "Ann",
+     ["discard 3C", "discard 4C", "discard 5C", "discard 2D", "discard 9D", "discard 9H", "discard KH",
+      "discard 6S", "discard 7S", "discard 8S", "discard 9S"]),
+    ("standard", (*TO_KNOCK, KNOCK), Phase.DEFENCE, "Bo",
+     ["6C>1", "9C>2", "5S>3", "finish"]),
+    ("standard", (*TO_KNOCK, KNOCK, "5S>3"), Phase.DEFENCE, "Bo", ["6C>1", "9C>2", "finish"]),
+    ("standard", (*TO_KNOCK, KNOCK, "6C>1", "9C>2", "5S>3", "finish"), Phase.OVER, None, []),
+]
+
+
+@pytest.mark.parametrize(("rules", "before", "phase", "mover", "legal"), LEGAL)
+def test_the_moves_offered_in_each_phase(
+    rules: str, before: tuple[str, ...], phase: Phase, mover: str | None, legal: list[str]
+) -> None:
+    table = pushed(worked(rules), *before)
+    assert (table.phase, table.to_move) == (phase, mover)
+    assert [str(m) for m in table.legal_moves()] == legal
+
+
+def test_the_eleven_card_deal_opens_with_a_discard() -> None:
+    rules = with_overrides(find_rules("standard"), {"first_turn": "eleven_card"})
+    table = Table(PLAYERS, rules, "Bo", seed=3)
+    assert table.phase is Phase.DISCARD and table.to_move == "Ann"
+    assert {m.kind for m in table.legal_moves()} <= {"discard", "knock"}
+    assert len([m for m in table.legal_moves() if m.kind == "discard"]) == 11
+    table.push(table.legal_moves()[0])
+    assert table.phase is Phase.DRAW and table.to_move == "Bo"
+
+
+# -- each refusal: its finding code and the rule that forbids it -------------------------------
+
+ILLEGAL = [
+    # (rules, moves before, the move, finding code, rule)
+    ("standard", (), "draw", "upcard_ritual", "first_turn=ritual"),
+    ("standard", (), "discard QC", "no_draw", None),
+    ("standard", ("pass", "pass"), "take", "upcard_ritual", "first_turn=ritual"),
+    ("standard", ("pass", "pass"), "pass", "upcard_ritual", "first_turn=ritual"),
+    ("standard", ("take",), "discard 9H", "same_card_discard", "no_same_card_discard=true"),
+    ("standard", ("take",), "knock 9H [3C 4C 5C]", "same_card_discard", "no_same_card_discard=true"),
+    ("standard", ("take",), "discard JH", "card_not_in_hand", None),
+    ("standard", ("take",), "draw", "missing_discard", None),
+    ("standard", ("take",), "pass", "missing_discard", None),
+    ("standard", ("take", "discard QC"), "pass", "illegal_pass", None),
+    ("standard", ("take", "discard QC"), "discard KS", "no_draw", None),
+    ("standard", ("take", "discard QC"), "take 2D", "not_top_discard", None),
+    ("standard", ("take", "discard QC"), "draw 8S", "stock_draw_mismatch", None),
+    ("standard", ("take", "discard QC", "draw"), "knock KS [JC JD JH]", "knock_over_limit", "knock_limit=10"),
+    ("straight", TO_KNOCK, KNOCK, "knock_over_limit", "knock_limit=0"),
+    ("standard", TO_KNOCK, "gin KH [3C 4C 5C] [9D 9H 9S] [6S 7S 8S]", "deadwood_misdeclared", None),
+    ("standard", TO_KNOCK, "knock KH [3C 4C 5C 6C] [9D 9H 9S]", "card_not_in_hand", None),
+    ("standard", TO_KNOCK, "knock KH [3C 4C 5C] [9D 9H 9S] [6S 7S 8S 9S]", "invalid_meld", None),
+    ("standard", TO_KNOCK, "knock KH [3C 4C 5C] [9D 9H] [6S 7S 8S]", "invalid_meld", None),
+    ("standard", TO_KNOCK, "big_gin [3C 4C 5C] [9D 9H 9S] [6S 7S 8S]", "missing_discard", None),
+    ("standard", TO_KNOCK, "6C>1", "defence_without_knock", None),
+    ("standard", (*TO_KNOCK, KNOCK), "draw", "moves_after_end", None),
+    ("standard", (*TO_KNOCK, KNOCK), "AH>1", "illegal_layoff", None),
+    ("standard", (*TO_KNOCK, KNOCK), "6C>2", "illegal_layoff", None),
+    ("standard", (*TO_KNOCK, KNOCK), "6C>4", "illegal_layoff", None),
+    ("standard", (*TO_KNOCK, KNOCK), "3C>1", "card_not_in_hand", None),
+    ("standard", (*TO_KNOCK, KNOCK), "finish [JC JD]", "invalid_meld", None),
+    ("standard", (*TO_KNOCK, KNOCK, "6C>1"), "6C>1", "illegal_layoff", None),
+    ("standard", (*TO_KNOCK, KNOCK, "6C>1", "finish"), "draw", "moves_after_end", None),
+]
+
+
+@pytest.mark.parametrize(("rules", "before", "move", "code", "rule"), ILLEGAL)
+def test_each_illegal_move_names_its_finding_and_rule(
+    rules: str, before: tuple[str, ...], move: str, code: str, rule: str | None
+) -> None:
+    table = pushed(worked(rules), *before)
+    state = table_state(table)
+    with pytest.raises(IllegalMove) as caught:
+        table.push(move)
+    assert (caught.value.code, caught.value.rule) == (code, rule)
+    assert caught.value.place == f"hand 1, move {len(before) + 1}"
+    assert isinstance(caught.value, ginref.GinrefError)
+    assert table_state(table) == state
+
+
+def test_a_move_by_the_wrong_player_is_wrong_turn() -> None:
+    table = worked()
+    with pytest.raises(IllegalMove) as caught:
+        table.push("take", player="Bo")
+    assert caught.value.code == "wrong_turn"
+    with pytest.raises(IllegalMove) as caught:
+        table.push("take", player="Cy")
+    assert caught.value.code == "unknown_player"
+    assert table.push("take", player="Ann") == Move.take()
+
+
+def test_a_layoff_onto_gin_cites_the_rule() -> None:
+    ann, bo = "3C 4C 5C 9D 9S 9H 6S 7S 8S KH", "6C 9C 5S JH JC JD 4H AH 8D KS"
+    table = Table(PLAYERS, "standard", "Bo", hands={"Ann": ann, "Bo": bo}, upcard="QD",
+                  stock=_stock(ann, bo, first=["2C", "TD"], upcard="QD"))
+    pushed(table, "pass", "pass", "draw", "gin KH [2C 3C 4C 5C] [9D 9H 9S] [6S 7S 8S]")
+    assert [str(m) for m in table.legal_moves()] == ["finish"]
+    with pytest.raises(IllegalMove) as caught:
+        table.push("6C>1")
+    assert (caught.value.code, caught.value.rule) == ("layoff_on_gin", "layoff_on_gin=false")
+
+
+def _at_the_wall(rules: ginref.Rules) -> Table:
+    """A table at the wall where the last discard may be taken to knock (seeded play, no knocks)."""
+    for seed in range(200):
+        table, rng = Table(PLAYERS, rules, seed=seed), random.Random(seed)
+        while not table.is_over() and table.phase is not Phase.WALL:
+            table.push(rng.choice([m for m in table.legal_moves() if m.kind != "knock"]))
+        if table.phase is Phase.WALL and Move.take() in table.legal_moves():
+            return table
+    raise AssertionError("no seed reaches the wall")
+
+
+def test_at_the_wall_the_last_discard_is_taken_only_to_knock() -> None:
+    rules = with_overrides(find_rules("standard"), {"stock_end": "last_discard_knock_only"})
+    table = _at_the_wall(rules)
+    assert [m.kind for m in table.legal_moves()] == ["take", "pass"]
+    with pytest.raises(IllegalMove) as caught:
+        table.push("draw")
+    assert (caught.value.code, caught.value.rule) == ("draw_from_empty_stock", "stock_floor=2")
+    table.push("take")
+    assert table.phase is Phase.DISCARD and {m.kind for m in table.legal_moves()} == {"knock"}
+    state = table_state(table)
+    with pytest.raises(IllegalMove) as caught:
+        table.push(Move.discard(next(m.card for m in table.legal_moves() if m.card is not None)))
+    assert (caught.value.code, caught.value.rule) == ("stock_exhausted", "stock_end=last_discard_knock_only")
+    assert table_state(table) == state
+    table.pop()
+    table.push("pass")
+    assert table.is_over() and table.outcome() is not None and table.outcome().end == "wall"  # type: ignore[union-attr]
+    assert adjudicate(table.record()).clean
+
+
+def test_text_that_is_not_one_move_is_a_notation_error() -> None:
+    table = worked()
+    state = table_state(table)
+    for text in ("drew 7H", "take 9H discard QC", "", "defend 6C>1 9C>2", "discard 7X", "knock KH [",
+                 "result knock Ann 21", "6C>0", "draw 7H\n"):
+        with pytest.raises(NotationError):
+            table.push(text)
+    assert table_state(table) == state
+
+
+# -- the worked hand: the ruling and the record --------------------------------------------------
+
+def test_the_worked_hand_is_ruled_as_adjudicate_rules_it() -> None:
+    table = pushed(worked(), *TO_KNOCK, KNOCK, "6C>1", "9C>2", "5S>3", "finish")
+    ruling = table.outcome()
+    assert ruling is not None
+    assert (ruling.outcome, ruling.winner, ruling.points) == ("knock", "Ann", 21)
+    assert ruling.defender_deadwood == 23
+    assert ruling.steps
+    record = table.record()
+    assert adjudicate(record).clean and adjudicate(record).hands[0] == ruling
+    assert adjudicate(record).hands[0].steps == ruling.steps
+    text = format_text(record)
+    assert "Ann draw 8S knock KH [3C 4C 5C] [9D 9H 9S] [6S 7S 8S]" in text
+    assert "Bo defend [JC JD JH] 6C>1 9C>2 5S>3" in text
+    assert "result knock Ann 21" in text
+    assert read_text(text) == record
+    assert to_json_dict(record)["players"] == ["Ann", "Bo"]
+
+
+def test_a_record_of_a_hand_in_play_claims_unfinished_and_verifies_clean() -> None:
+    for before in [(), ("take",), TO_KNOCK, (*TO_KNOCK, KNOCK, "6C>1")]:
+        verdict = adjudicate(pushed(worked(), *before).record())
+        assert verdict.clean, (before, verdict.codes)
+        assert verdict.hands[0].outcome == "unfinished"
+
+
+def test_the_moves_of_a_record_replay_at_the_table() -> None:
+    record = pushed(worked(), *TO_KNOCK, KNOCK, "6C>1", "9C>2", "5S>3", "finish").record()
+    table = Table.from_record(record)
+    for event in record.hands[0].events:
+        for move in moves_of(event):
+            table.push(move)
+    assert table.record() == record
+
+
+def test_pop_restores_exactly_and_copy_is_independent() -> None:
+    table = worked()
+    states = [table_state(table)]
+    moves = (*TO_KNOCK, KNOCK, "6C>1", "9C>2", "5S>3", "finish")
+    for move in moves:
+        table.push(move)
+        states.append(table_state(table))
+    twin = table.copy()
+    for state in reversed(states[:-1]):
+        table.pop()
+        assert table_state(table) == state
+    with pytest.raises(IndexError):
+        table.pop()
+    assert table_state(twin) == states[-1]
+    branch = twin.copy()
+    for _ in moves:
+        branch.pop()
+    assert table_state(twin) == states[-1] and table_state(branch) == states[0]
+
+
+def test_a_deal_that_is_not_a_deal_is_refused() -> None:
+    with pytest.raises(RulingError):
+        Table(PLAYERS, deck=list(range(51)))
+    with pytest.raises(RulingError):
+        Table(PLAYERS, "standard", "Bo", hands={"Ann": ANN, "Bo": ANN}, upcard=UPCARD, stock=_stock(ANN, BO))
+    with pytest.raises(RulingError):
+        Table(PLAYERS, "standard", "Cy", seed=1)
+    with pytest.raises(RulingError):
+        Table(("Ann", "Ann"), seed=1)
+    with pytest.raises(ginref.UnknownRulesError):
+        Table(PLAYERS, "no such rules", seed=1)
+
+
+def test_a_deck_is_dealt_from_the_top() -> None:
+    deck = list(range(52))
+    table = Table(PLAYERS, "standard", "Bo", deck=deck)
+    assert table.view("Ann").hand == mask_of(range(10))
+    assert table.view("Bo").hand == mask_of(range(10, 20))
+    assert table.view("Ann").pile == (20,) and table.view("Ann").stock == 31
+    table.push("pass")
+    table.push("pass")
+    table.push("draw")
+    assert table.view("Ann").hand == mask_of(range(10)) | 1 << 21
+
+
+def test_rules_come_by_name_value_or_file(tmp_path: object) -> None:
+    from pathlib import Path
+
+    path = Path(str(tmp_path)) / "house.toml"
+    path.write_text('base = "hoyle"\ngin_bonus = 30\n', encoding="utf-8")
+    by_file = Table(PLAYERS, path, seed=1)
+    assert by_file.rules == with_overrides(find_rules("hoyle"), {"gin_bonus": 30})
+    assert Table(PLAYERS, str(path), seed=1).rules == by_file.rules
+    assert Table(PLAYERS, find_rules("hoyle"), seed=1).rules == find_rules("hoyle")
+    record = by_file.record()
+    assert (record.rules, record.overrides) == ("hoyle", (("gin_bonus", "30"),))
+
+
+# -- the view: all a player may know ------------------------------------------------------------
+
+def test_the_view_shows_the_pile_the_cards_taken_and_after_a_knock_the_spread() -> None:
+    table = pushed(worked(), "take", "discard QC", "take", "discard KS")
+    view = table.view("Ann")
+    assert view.hand == cards("3C 4C 5C 9D 9S 9H KH 2D 6S 7S")
+    assert view.pile == (parse_cards("KS")[0],) and view.opponent_took == cards("QC")
+    assert view.stock == 31 and view.opponent_cards == 10 and view.melds == ()
+    assert table.view("Bo").opponent_took == cards("9H")
+    table = pushed(worked(), *TO_KNOCK, KNOCK, "6C>1")
+    view = table.view("Bo")
+    assert view.knocker == "Ann" and view.melds == (cards("3C 4C 5C"), cards("9D 9H 9S"), cards("6S 7S 8S"))
+    assert view.layoffs == ((parse_cards("6C")[0], 0),)
+
+
+# -- brute force: the legal moves are exactly the moves push accepts ------------------------------
+
+def _accepted(table: Table) -> set[Move]:
+    accepted = set()
+    state = table_state(table)
+    for move in every_move(table):
+        try:
+            table.push(move)
+        except IllegalMove:
+            assert table_state(table) == state, move
+            continue
+        accepted.add(move)
+        table.pop()
+        assert table_state(table) == state, move
+    return accepted
+
+
+def _legal_moves_are_what_push_accepts(seed: int, rules: str) -> None:
+    rng = random.Random(seed)
+    table = Table(PLAYERS, rules, seed=seed)
+    while not table.is_over():
+        assert set(table.legal_moves()) == _accepted(table), (rules, seed, table.moves)
+        play_to(table, rng, 1)
+
+
+@pytest.mark.parametrize("rules", ["standard", "openspiel", "straight", "oklahoma"])
+def test_legal_moves_are_exactly_the_moves_push_accepts(rules: str) -> None:
+    _legal_moves_are_what_push_accepts(1, rules)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", PRESET_NAMES)
+def test_legal_moves_are_exactly_the_moves_push_accepts_under_every_preset(rules: str) -> None:
+    for seed in range(20):
+        _legal_moves_are_what_push_accepts(seed, rules)
+
+
+def _knocks_offered_exactly_when_brute_force_finds_one(seed: int, rules: str) -> None:
+    rng = random.Random(seed)
+    table = Table(PLAYERS, rules, seed=seed)
+    while not table.is_over():
+        if table.phase is Phase.DISCARD and table.to_move is not None:
+            view = table.view(table.to_move)
+            hand = [c for c in range(52) if view.hand >> c & 1]
+            banned = view.taken if table.rules.no_same_card_discard else None
+            wanted = {c for c in hand if c != banned
+                      and oracle.min_deadwood([x for x in hand if x != c]) <= table.knock_limit}
+            offered = {m.card for m in table.legal_moves() if m.kind == "knock" and m.card is not None}
+            assert offered == wanted, (seed, table.moves)
+        play_to(table, rng, 1)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_knock_is_offered_exactly_when_some_discard_leaves_deadwood_within_the_limit(seed: int) -> None:
+    _knocks_offered_exactly_when_brute_force_finds_one(seed, ["standard", "oklahoma", "openspiel"][seed % 3])
+
+
+# -- random games: clean records, the same ruling as adjudicate -----------------------------------
+
+def _random_game_is_clean(seed: int, rules: str) -> None:
+    rng = random.Random(seed)
+    table = Table(PLAYERS, rules, seed=seed)
+    hands = 0
+    while True:
+        play(table, rng)
+        hands += 1
+        ruling = table.outcome()
+        verdict = adjudicate(table.record())
+        assert verdict.clean, (rules, seed, verdict.codes)
+        assert verdict.hands[-1] == ruling
+        if verdict.game_over or hands == 4:
+            break
+        table.next_hand(seed=seed * 10 + hands)
+        assert table.dealer == verdict.hands[-1].next_dealer
+    assert read_text(format_text(table.record())) == table.record()
+
+
+@pytest.mark.parametrize("rules", PRESET_NAMES)
+def test_random_games_at_the_table_verify_clean(rules: str) -> None:
+    _random_game_is_clean(3, rules)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", PRESET_NAMES)
+def test_many_random_games_at_the_table_verify_clean(rules: str) -> None:
+    for seed in range(60):
+        _random_game_is_clean(seed, rules)
+
+
+def test_a_whole_game_to_its_end() -> None:
+    rng = random.Random(5)
+    table = Table(PLAYERS, "standard", seed=5)
+    while True:
+        play(table, rng)
+        game = table.game()
+        if game.game_over:
+            break
+        table.next_hand(seed=len(game.hands) + 100)
+    assert game.winner in PLAYERS and dict(game.final_totals)[game.winner] >= 100
+    with pytest.raises(RulingError):
+        table.next_hand(seed=1)
+    assert adjudicate(table.record()).clean
+
+
+def test_a_bad_next_deal_changes_nothing() -> None:
+    table = pushed(worked(), *TO_KNOCK, KNOCK, "finish")
+    state, record = table_state(table), table.record()
+    for bad in ({"deck": [1, 2]}, {"hands": ["3C"]}, {"deck": "XX"}, {"seed": 1, "deck": list(range(52))}):
+        with pytest.raises(ginref.GinrefError):
+            table.next_hand(**bad)  # type: ignore[arg-type]
+        assert table_state(table) == state and table.record() == record
+    table.next_hand(seed=2)
+    assert (table.hand_index, table.dealer, len(table.record().hands)) == (1, "Ann", 2)
+
+
+_ANY = st.one_of(st.none(), st.integers(-3, 60), st.text(max_size=3), st.booleans())
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(kind=st.sampled_from([*MOVE_KINDS, "fold", ""]), card=_ANY,
+       onto=st.integers(-2, 5) | st.text(max_size=2),
+       ending=st.sampled_from([None, "knock", "gin", "big_gin", "fold"]),
+       melds=st.lists(st.integers(-1, (1 << 53)) | st.text(max_size=2), max_size=4), moves=st.integers(0, 12))
+def test_any_move_value_is_played_or_refused_with_the_table_unchanged(
+    kind: str, card: object, onto: object, ending: str | None, melds: list[object], moves: int
+) -> None:
+    table = Table(PLAYERS, "standard", seed=moves)
+    play_to(table, random.Random(moves), moves)
+    state = table_state(table)
+    move = Move(kind, card, tuple(melds), ending, onto)  # type: ignore[arg-type]
+    try:
+        table.push(move)
+    except ginref.GinrefError:
+        assert table_state(table) == state
+        return
+    assert adjudicate(table.record()).clean
