@@ -1,0 +1,29 @@
+"""The command that keeps a table for a game server: ``table``."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+
+@click.command("table")
+@click.option("--max-line", type=click.IntRange(64, 16 * 1024 * 1024), default=65_536, show_default=True,
+              help="Longest request line in bytes; a longer one is answered line_too_long and skipped.")
+def table(max_line: int) -> None:
+    """Referee live over JSON Lines: one request per line on standard input, one answer per
+    line on standard output (README, "Refereeing live").
+
+    \b
+    {"op": "new", "players": ["Ann", "Bo"], "seed": 7}
+    {"op": "legal"}
+    {"op": "move", "player": "Bo", "move": "pass"}
+    {"op": "view", "player": "Ann"}
+    {"op": "record", "format": "gin"}
+
+    A bad line is answered with an error object and the session goes on; it ends with the
+    input (exit 0).
+    """
+    from ginref.referee.protocol import serve
+
+    serve(sys.stdin.buffer, sys.stdout, max_line)
