@@ -15,7 +15,7 @@ take of the discard pile (``max_discard_draws``), the repeated move
 departure is not copied: OpenSpiel decides whether an 11-card hand may knock by melding
 all 11 cards at their best and dropping the highest deadwood card, and so misses some
 knocks; ginref offers a knock exactly when some discard leaves deadwood within the limit
-(docs/api.md shows a hand). The result of a knocked hand is the referee's ruling on the
+(docs/live.md shows a hand). The result of a knocked hand is the referee's ruling on the
 history (:func:`ginref.referee.adjudicate`), which is OpenSpiel's ``returns()``.
 
 An action that is not legal raises :class:`IllegalAction` (a ``GinrefError``) and leaves

@@ -33,7 +33,7 @@ from typing import IO, Any
 import msgspec
 
 from ginref.cards import Card, Mask, card_name, scan
-from ginref.errors import GinrefError, NotationError
+from ginref.errors import GinrefError
 from ginref.jsonwrite import json_line
 from ginref.referee.table import IllegalMove, Table, View
 from ginref.rules import RULE_NAMES, find_rules, with_overrides
@@ -130,10 +130,9 @@ class Session:
         try:
             move = table.push(text, player)
         except IllegalMove as exc:
-            raise _Refusal("illegal_move", exc.message, code=exc.code, rule=exc.rule, place=exc.place) from None
-        except NotationError as exc:
-            raise _Refusal("bad_move", str(exc)[:200]) from None
-        except GinrefError as exc:
+            finding = {"code": exc.code, "rule": exc.rule, "place": exc.place}
+            raise _Refusal("illegal_move", exc.message, **finding) from None
+        except GinrefError as exc:  # NotationError: words that are not a move
             raise _Refusal("bad_move", str(exc)[:200]) from None
         played = str(move) if player is not None or move.kind not in ("draw", "take") else move.kind
         return {**self._state(table), "move": played}
