@@ -95,7 +95,7 @@ REFUSALS = [
 
 
 @pytest.mark.parametrize(("request_", "error"), REFUSALS, ids=lambda v: str(v)[:40])
-def test_a_bad_request_is_answered_with_an_error_and_the_session_goes_on(request_: object, error: str) -> None:
+def test_a_bad_request_is_answered_and_the_session_goes_on(request_: object, error: str) -> None:
     session = Session()
     answer = _ask(session, request_)
     assert (answer["ok"], answer["error"]) == (False, error)
