@@ -125,7 +125,7 @@ def rules() -> Schema:
             schema = {"enum": list(choices)}
         elif choices:
             schema = {"enum": [int(c) for c in choices]}
-        elif knob in ("big_gin_bonus", "max_discard_draws"):
+        elif knob in ("big_gin_bonus", "max_discard_draws", "layoff_chain_limit"):
             schema = {"anyOf": [COUNT, {"const": "off"}]}
         else:
             schema = COUNT

@@ -12,17 +12,18 @@ import click
               help="Longest request line in bytes; a longer one is answered line_too_long and skipped.")
 def table(max_line: int) -> None:
     """Referee live over JSON Lines: one request per line on standard input, one answer per
-    line on standard output (README, "Refereeing live").
+    line on standard output (docs/live.md lists the requests). A bad line is answered with
+    an error object and the session goes on; it ends with the input (exit 0).
 
     \b
-    {"op": "new", "players": ["Ann", "Bo"], "seed": 7}
-    {"op": "legal"}
-    {"op": "move", "player": "Bo", "move": "pass"}
-    {"op": "view", "player": "Ann"}
-    {"op": "record", "format": "gin"}
-
-    A bad line is answered with an error object and the session goes on; it ends with the
-    input (exit 0).
+    Examples:
+      ginref table < samples/table/session.jsonl
+      printf '{"op": "new", "seed": 7}\n{"op": "legal"}\n' | ginref table
+    requests, one a line:
+      {"op": "new", "players": ["Ann", "Bo"], "seed": 7}
+      {"op": "move", "player": "Bo", "move": "pass"}
+      {"op": "view", "player": "Ann"}
+      {"op": "record", "format": "gin"}
     """
     from ginref.referee.protocol import serve
 
