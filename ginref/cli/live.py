@@ -18,12 +18,12 @@ def table(max_line: int) -> None:
     \b
     Examples:
       ginref table < samples/table/session.jsonl
-      printf '{"op": "new", "seed": 7}\n{"op": "legal"}\n' | ginref table
-    requests, one a line:
-      {"op": "new", "players": ["Ann", "Bo"], "seed": 7}
-      {"op": "move", "player": "Bo", "move": "pass"}
-      {"op": "view", "player": "Ann"}
-      {"op": "record", "format": "gin"}
+      printf '{"op": "new", "seed": 7}\\n{"op": "legal"}\\n' | ginref table
+      requests, one a line, as a server writes them:
+        {"op": "new", "players": ["Ann", "Bo"], "seed": 7}
+        {"op": "move", "player": "Bo", "move": "pass"}
+        {"op": "view", "player": "Ann"}
+        {"op": "record", "format": "gin"}
     """
     from ginref.referee.protocol import serve
 
