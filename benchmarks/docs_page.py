@@ -184,6 +184,19 @@ record. Only standard input is read by the main process, and handed out in runs 
 `benchmarks/verify_versus.py` times this tree against an older copy in the same run, wall and CPU
 (user+sys of the whole process tree).
 {_standings_section()}
+
+## Refereeing live
+
+`benchmarks/table_versus_openspiel.py` replays the same OpenSpiel-played hands (2,000, a quarter with
+`oklahoma=true`) as a game loop would, in one process, interleaved, CPU time: pyspiel's C++ engine
+(`legal_actions()` then `apply_action` at every decision), `ginref.openspiel_game()` (the same calls),
+and `ginref.Table` (the same hands as the table's moves: `legal_moves()` then `push` at every move,
+`outcome()` at the end). Before timing, every history gives the same legal actions and returns in both
+OpenSpiel-shaped engines. On 2026-12-04, 7 rounds, medians (range): pyspiel 2.967 s (2.911-3.022), 27.0 µs
+per decision; `ginref.openspiel_game()` 0.783 s (0.752-0.820), 7.1 µs per decision, **3.81x pyspiel**
+(3.59-3.95x by round); `ginref.Table` 1.473 s (1.447-1.554), **push + legal_moves 14.6 µs per move**
+(101,055 moves), 2.01x pyspiel (1.92-2.07x), against a goal of 3x.
+
 ## How it is measured
 
 {METHOD}

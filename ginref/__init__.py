@@ -11,6 +11,8 @@ documents each name):
 - one hand: ``analyze`` (``HandAnalysis``, ``DiscardOption``), ``layoff_report``
   (``LayoffReport``), ``best_defence`` (``DefenderResponse``, ``Layoff``), ``score_hand``
   (``HandScore``, ``Outcome``), ``settle``, ``advise`` (``Advice``, ``KnockOption``)
+- OpenSpiel's gin_rummy played by ginref: ``openspiel_game`` (``OpenSpielGame``,
+  ``OpenSpielState``)
 - games and records: ``tally`` (``GameTally``), ``read_sheet``, ``read_records``
   (``GameRecord``), ``adjudicate`` (``Verdict``), ``verify`` (``RecordResult``,
   ``BatchSummary``), ``report`` (``BatchReport``, ``PlayerReport``, ``Weighing``),
@@ -91,6 +93,9 @@ _EXPORTS = {
     "Move": "ginref.referee",
     "Phase": "ginref.referee",
     "Table": "ginref.referee",
+    "OpenSpielGame": "ginref.referee.openspiel_state",
+    "OpenSpielState": "ginref.referee.openspiel_state",
+    "openspiel_game": "ginref.referee.openspiel_state",
     "BatchSummary": "ginref.batch",
     "RecordResult": "ginref.batch",
     "verify": "ginref.batch",
@@ -139,6 +144,7 @@ if TYPE_CHECKING:
     from ginref.ranking import Standings, standings
     from ginref.records import GameRecord, read_records
     from ginref.referee import IllegalMove, Move, Phase, Table, Verdict, adjudicate
+    from ginref.referee.openspiel_state import OpenSpielGame, OpenSpielState, openspiel_game
     from ginref.rules import PRESETS, Rules, find_rules, load_rules_file, with_overrides
     from ginref.scoring import HandScore, Outcome, score_hand, settle
     from ginref.sheets import read_sheet
@@ -197,6 +203,8 @@ __all__ = [
     "MeldSystem",
     "Move",
     "NotationError",
+    "OpenSpielGame",
+    "OpenSpielState",
     "Outcome",
     "Phase",
     "PlayerReport",
@@ -224,6 +232,7 @@ __all__ = [
     "mask_of",
     "min_deadwood",
     "min_deadwood_after_discard",
+    "openspiel_game",
     "optimal_arrangements",
     "parse_card",
     "parse_cards",

@@ -105,12 +105,16 @@ class Rules(msgspec.Struct, frozen=True):
     reaching 0 cancels the gin; nor onto big gin (Tallynight). Chained run extensions
     (7H then 8H onto 4-5-6H) are allowed everywhere. ``defender_layoff_mode`` ``joint``
     lets the defender break its own melds to lay off (OpenSpiel test 1); ``meld_first``
-    is the literal "spread, then lay off leftovers" reading of the seed. With
+    is the literal "spread, then lay off leftovers" reading of the seed.
+    ``layoff_chain_limit`` caps the cards laid off beyond each end of a run: OpenSpiel
+    offers the card next to the run as laid and the one after it, never a third
+    (``None`` = no cap; it matters only with chaining). With
     ``knocker_must_meld_max`` the knocker may not withhold a meld (Pagat's "as far
     as possible"); engines let the declared arrangement govern."""
     layoff_on_gin: bool = False
     layoff_on_big_gin: bool = False
     layoff_chaining: bool = True
+    layoff_chain_limit: int | None = None
     defender_layoff_mode: DefenderLayoffMode = "joint"
     knocker_must_meld_max: bool = False
 
@@ -260,6 +264,7 @@ KNOB_MEANINGS: Mapping[str, str] = {
     "layoff_on_gin": "the defender may lay off onto gin",
     "layoff_on_big_gin": "the defender may lay off onto big gin",
     "layoff_chaining": "laid-off cards may extend each other (7H then 8H)",
+    "layoff_chain_limit": "most cards laid off beyond one end of a run (off: no cap)",
     "defender_layoff_mode": "joint: melds and layoffs chosen together; meld_first",
     "knocker_must_meld_max": "the knocker may not hold back a meld",
     "no_same_card_discard": "the card just taken from the pile may not be thrown",
@@ -289,7 +294,7 @@ KNOB_MEANINGS: Mapping[str, str] = {
 # -- knob specifications, derived from the annotations ----------------------------------
 
 _NOT_KNOBS = ("name", "aliases", "description", "overrides")
-_MINIMUM: dict[str, int] = {"max_discard_draws": 1}
+_MINIMUM: dict[str, int] = {"max_discard_draws": 1, "layoff_chain_limit": 1}
 _INT_CHOICES: dict[str, tuple[int, ...]] = {"hollywood_columns": (0, 3)}
 _MAX_POWER = 15
 MAX_NUMBER = 10**_MAX_POWER
@@ -482,11 +487,13 @@ _PRESET_LIST: tuple[Rules, ...] = (
         name="openspiel",
         aliases=("tournament",),
         description="OpenSpiel gin_rummy (GRA tournament rules as encoded there): "
-        "one hand, gin 25, undercut 25, tie scores nothing, wall phase, 50 discard draws",
+        "one hand, gin 25, undercut 25, tie scores nothing, wall phase, 50 discard draws, "
+        "two layoffs per run end",
         gin_bonus=25,
         undercut_bonus=25,
         tie_policy="no_score",
         no_same_card_discard=False,
+        layoff_chain_limit=2,
         stock_end="last_discard_knock_only",
         max_discard_draws=50,
         repeat_discard_draw=True,

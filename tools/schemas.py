@@ -125,7 +125,7 @@ def rules() -> Schema:
             schema = {"enum": list(choices)}
         elif choices:
             schema = {"enum": [int(c) for c in choices]}
-        elif knob in ("big_gin_bonus", "max_discard_draws"):
+        elif knob in ("big_gin_bonus", "max_discard_draws", "layoff_chain_limit"):
             schema = {"anyOf": [COUNT, {"const": "off"}]}
         else:
             schema = COUNT
@@ -296,9 +296,40 @@ def standings() -> Schema:
     return document("standings", "ginref report --standings --json: the report, then the standings", body)
 
 
+def table() -> Schema:
+    """One answer line of ``ginref table``: a refusal, or what the request asked for."""
+    ident: Schema = {"type": ["string", "number"], "description": "the request's id, repeated"}
+    errors = ["bad_json", "line_too_long", "not_an_object", "unknown_request", "bad_request", "no_table",
+              "bad_move", "illegal_move", "hidden"]
+    refusal = record({"ok": {"const": False}, "error": {"enum": errors}, "message": {"type": "string"},
+                      "code": {"type": "string"}, "rule": nullable({"type": "string"}),
+                      "place": {"type": "string"}, "id": ident},
+                     optional=("code", "rule", "place", "id"))
+    view = record({
+        "player": NAME, "phase": {"type": "string"}, "to_move": nullable(NAME),
+        "hand": {"$ref": "#/$defs/cards"},
+        "pile": {"$ref": "#/$defs/cards"}, "upcard": nullable({"$ref": "#/$defs/card"}),
+        "taken": nullable({"$ref": "#/$defs/card"}), "opponent_took": {"$ref": "#/$defs/cards"},
+        "opponent_cards": COUNT, "stock": COUNT, "unknown": COUNT, "knocker": nullable(NAME),
+        "melds": {"$ref": "#/$defs/melds"},
+        "layoffs": {"type": "array", "items": record({"card": {"$ref": "#/$defs/card"}, "onto": COUNT})},
+    })
+    answer = record({
+        "ok": {"const": True}, "phase": {"enum": ["upcard", "draw", "discard", "wall", "defence", "over"]},
+        "to_move": nullable(NAME), "dealer": NAME, "over": {"type": "boolean"},
+        "outcome": {"type": "object", "required": ["outcome", "winner", "points"],
+                    "description": "the ruling on the hand, as adjudicate --json gives each hand"},
+        "move": {"type": "string"}, "moves": {"type": "array", "items": {"type": "string"}},
+        "view": view, "record": {"type": ["object", "string"], "description": "JSON record, or .gin text"},
+        "id": ident,
+    }, optional=("phase", "to_move", "dealer", "over", "outcome", "move", "moves", "view", "record", "id"))
+    body = {"anyOf": [refusal, answer]}
+    return document("table", "ginref table: one answer line (JSON Lines on standard output)", body)
+
+
 SCHEMAS = {"analysis": analysis, "analysis-line": analysis_line, "score": score, "layoffs": layoffs,
            "rules": rules, "rules-list": rules_list, "game": game, "adjudicate": adjudicate, "verify": verify,
-           "advise": advise, "report": report, "standings": standings}
+           "advise": advise, "report": report, "standings": standings, "table": table}
 
 
 def texts() -> dict[str, str]:

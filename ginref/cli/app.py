@@ -30,6 +30,7 @@ COMMANDS: Mapping[str, tuple[str, str]] = {
     "adjudicate": ("records", "adjudicate"), "verify": ("records", "verify"),
     "convert": ("records", "convert"),
     "report": ("report", "report"),
+    "table": ("live", "table"),
 }
 """Each command but ``completion``: the module of :mod:`ginref.cli` that defines it and its name
 there, imported only when the command is asked for (click's lazy group), so that one command

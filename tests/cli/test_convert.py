@@ -157,7 +157,7 @@ def test_other_rules_are_refused_with_a_whole_sentence_and_exit_2() -> None:
     code, out, err = run("convert", str(KNOCK), "--to", "openspiel")
     assert (code, out) == (2, "")
     assert err == (f"{KNOCK}:7: OpenSpiel plays tie_policy=no_score where the record's standard rules have "
-                   "undercut (and 9 more); re-rule it with --override-rules --rules openspiel\n")
+                   "undercut (and 10 more); re-rule it with --override-rules --rules openspiel\n")
 
 
 def test_override_rules_writes_the_moves_for_openspiel_to_replay() -> None:

@@ -27,13 +27,16 @@ LAYERS: dict[str, float] = {
     "records.text": 7.2, "records.jsonform": 7.2,
     "records.openspiel": 7.3, "records.kaggle": 7.35, "records.io": 7.4, "records": 7.6,
     "referee.findings": 8, "referee.state": 8.1, "referee.knock": 8.15, "referee.replay": 8.2,
-    "referee.verdict": 8.4, "referee.table": 8.45, "referee.position": 8.5, "referee": 8.6,
+    "referee.verdict": 8.4, "referee.table": 8.45, "referee.openspiel_state": 8.47, "referee.position": 8.5,
+    "referee.protocol": 8.55,
+    "referee": 8.6,
     "batch.results": 9, "batch.tasks": 9.02, "batch.workers": 9.03, "batch.run": 9.04, "batch.cluster": 9.06,
     "batch": 9.08,
     "advice": 9.4, "batch.report": 9.45, "ranking": 9.5,
     "render": 10, "render_html": 10.2, "plot": 10.5,
     "cli.exits": 11, "cli.importing": 11, "cli.options": 11.05, "cli.output": 11.05,
-    "cli.hands": 11.1, "cli.games": 11.1, "cli.records": 11.1, "cli.report": 11.15, "cli.completing": 11.15,
+    "cli.hands": 11.1, "cli.games": 11.1, "cli.records": 11.1, "cli.live": 11.1, "cli.report": 11.15,
+    "cli.completing": 11.15,
     "cli.app": 11.2, "cli.process": 11.3, "cli": 11.4, "__init__": 11, "__main__": 12,
 }
 """cards -> notation -> melds -> layoffs -> scoring -> game/sheets/records -> referee -> batch;
@@ -41,7 +44,7 @@ render and cli are the faces."""
 
 ONLY_IN = {
     "click": {"cli.exits", "cli.options", "cli.output", "cli.hands", "cli.games", "cli.records", "cli.report",
-              "cli.completing",
+              "cli.completing", "cli.live",
               "cli.app", "cli.process"},
     "tabulate": {"render"},
     "matplotlib": {"plot"},
@@ -54,7 +57,7 @@ ONLY_IN = {
         "records.model", "records.jsonform", "records.lexicon", "records.openspiel", "records.kaggle",
         "records.io",
         "referee.findings", "referee.state", "referee.knock", "referee.replay", "referee.verdict",
-        "referee.table", "referee.position",
+        "referee.table", "referee.position", "referee.protocol",
         "batch.results", "batch.run", "batch.report", "ranking",
     },
     "dask": {"batch.cluster"},

@@ -85,7 +85,8 @@ SCHEMA_CHOICES = {
 BOOL_CHOICES = "choose from: false, true"
 TIE_CHOICES = "choose from: knocker, no_score, undercut"
 OFF_OR_WHOLE = "expected 'off' or a whole number >= 0"
-EXTRA_KNOBS = {"max_discard_draws": "off", "repeat_discard_draw": False, "layoff_on_big_gin": False}
+EXTRA_KNOBS = {"max_discard_draws": "off", "repeat_discard_draw": False, "layoff_on_big_gin": False,
+               "layoff_chain_limit": "off"}
 
 # Every knob in which a preset differs from `standard` (to_dict spelling), per VARIANTS.md.
 PRESET_DIFFS: dict[str, dict[str, object]] = {
@@ -106,7 +107,7 @@ PRESET_DIFFS: dict[str, dict[str, object]] = {
     "openspiel": {  # C1: the `tournament` column
         "gin_bonus": 25, "undercut_bonus": 25, "tie_policy": "no_score",
         "no_same_card_discard": False, "stock_end": "last_discard_knock_only",
-        "max_discard_draws": 50, "repeat_discard_draw": True,
+        "max_discard_draws": 50, "repeat_discard_draw": True, "layoff_chain_limit": 2,
         "game_target": 0, "game_bonus": 0, "box_bonus": 0, "shutout": "none",
         "illegal_knock": "reject",
     },
