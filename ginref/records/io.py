@@ -46,6 +46,7 @@ from ginref.files import (
     shown_path,
     url_files,
 )
+from ginref.records import eaai, rlcard
 from ginref.records.jsonform import (
     decode_json_document,
     decode_json_text,
@@ -193,7 +194,20 @@ def _walk(folder: str) -> Iterator[InputFile | SkippedFile]:
             found.append(os.path.join(root, name))
     for path in sorted(found):
         form = record_format(path)
-        yield InputFile(path, shown_path(path), form) if form else SkippedFile(shown_path(path))
+        if form or _is_log(path):
+            yield InputFile(path, shown_path(path), form)
+        else:
+            yield SkippedFile(shown_path(path))
+
+
+def _is_log(path: str) -> bool:
+    """Whether a file in a folder is another program's log (EAAI, RLCard), by its first line."""
+    try:
+        with open_any(path) as handle:
+            first = handle.readline(256)
+    except (OSError, InputFileError):
+        return False
+    return _log_form(first.decode("utf-8", "replace").lstrip("\ufeff")) is not None
 
 
 # -- lines --------------------------------------------------------------------------------------
@@ -233,7 +247,20 @@ def unit_form(text: str) -> UnitForm | None:
         return "openspiel"
     if text.startswith((SERIALIZED_HEADER, "[Meta]"), start):
         return "openspiel_state"
+    return _log_form(text[start:])
+
+
+def _log_form(line: str) -> UnitForm | None:
+    """An EAAI framework log or an RLCard move sheet, by its first line."""
+    if eaai.looks_like_log(line):
+        return "eaai"
+    if rlcard.looks_like_sheet(line):
+        return "rlcard"
     return None
+
+
+_LOGS = {"eaai": (eaai.log_boundary, eaai.decode_log), "rlcard": (rlcard.sheet_boundary, rlcard.decode_sheet)}
+"""the forms of one game after another in lines: where a game starts or ends, and its decoder"""
 
 
 def sniff_format(first_line: str) -> UnitForm:
@@ -298,8 +325,32 @@ def _units(
         yield from _text_units(lines, source, index)
     elif format in ("jsonl", "openspiel"):
         yield from _jsonl_units(cast("Iterable[Line]", lines), source, format, game, index)
+    elif format in _LOGS:
+        yield from _log_units(cast("Iterable[Line]", lines), source, format, index)
     else:
         yield from _json_units(cast("Iterable[Line]", lines), source, format)
+
+
+def _log_units(lines: Iterable[Line], source: str, form: UnitForm, index: int = 0) -> Iterator[RawRecord]:
+    """The games of a log: each from its first line that is not blank to the line that ends it
+    (or the line before one that starts the next)."""
+    boundary = _LOGS[form][0]
+    chunk: _TextChunk | None = None
+    for number, text, problem in lines:
+        cut = boundary(text) if problem is None else None
+        if cut == "start" and chunk is not None:
+            yield msgspec.structs.replace(chunk.unit(), format=form)
+            chunk, index = None, index + 1
+        if chunk is None:
+            if problem is None and not text.strip():
+                continue
+            chunk = _TextChunk(source, index, number)
+        chunk.add(number, text, problem)
+        if cut == "end":
+            yield msgspec.structs.replace(chunk.unit(), format=form)
+            chunk, index = None, index + 1
+    if chunk is not None:
+        yield msgspec.structs.replace(chunk.unit(), format=form)
 
 
 def _problem(source: str, number: int, problem: tuple[int, str]) -> RecordError:
@@ -500,6 +551,11 @@ def decode(raw: RawRecord) -> Iterator[GameRecord | RecordError]:
             yield _decode_other(raw, form)
         except RecordError as exc:
             yield exc
+    elif form in _LOGS:
+        try:
+            yield _LOGS[form][1](raw.text, raw.source, raw.line, raw.index)
+        except RecordError as exc:
+            yield exc
     elif raw.format == "gin":
         try:
             yield read_text(raw.text, source=raw.source, first_line=raw.line, index=raw.index)
@@ -681,8 +737,8 @@ two tasks (a count and a check), and a task costs the main process about 0.6 ms:
 it spent 4.8 µs of CPU a record, at 4 MiB 2.1 µs (docs/verify-speed.md)."""
 MIN_SHARD = 1 << 16
 """Fewest bytes a shard is cut to when a file is cut into ``parts``."""
-_WHOLE = frozenset({"json", "openspiel_state", "kaggle"})
-"""forms read as one document: a file of them is one shard"""
+_WHOLE = frozenset({"json", "openspiel_state", "kaggle", "eaai", "rlcard"})
+"""forms read as one document, or (logs) never cut: a file of them is one shard"""
 
 
 class Shard(msgspec.Struct, frozen=True):

@@ -337,6 +337,24 @@ class KnockSteps(HandState):
             self.add(FindingCode.MISSED_LAYOFF,
                      f"{defender} left {dw} deadwood but could have left {best.deadwood_points}"
                      + (f" by {' and '.join(how)}" if how else ""), place, points=dw - best.deadwood_points)
+            self.first_fit(q, own, knocker_melds, dw, place)
         return dw, tuple(m.mask for m in own), declared.layoffs
+
+    def first_fit(
+        self, q: int, own: list[Meld], knocker_melds: tuple[Meld, ...], dw: int, place: Place
+    ) -> None:
+        """Name layoffs that, with the defender's own melds kept, fall short of the best ones: the
+        first-fit layoff (a card laid on the first meld it fits where another let more follow)."""
+        rules, system = self.rules, self.system
+        left = self.held[q] & ~functools.reduce(operator.or_, (m.mask for m in own), 0)
+        fit, choice = least_defence(left, self.melds, rules, system, allow_layoffs=True)
+        if fit >= dw:
+            return
+        best = best_defence_from(left, knocker_melds, choice, rules, system, allow_layoffs=True)
+        laying = ", ".join(str(lay) for lay in best.layoffs)
+        self.add(FindingCode.FIRST_FIT_LAYOFF,
+                 f"the layoffs made for {self.players[q]} left {dw} deadwood; with the same melds, laying "
+                 f"off {laying} leaves {fit} (a card went onto the first meld it fits, as the EAAI engine "
+                 "lays off)", place, points=dw - fit)
 
 
