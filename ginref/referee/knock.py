@@ -178,7 +178,7 @@ class KnockSteps(HandState):
         defender = players[q]
         ending = self.ending
         allow = (
-            ending == "knock"
+            (ending == "knock" and rules.layoff_on_knock)
             or (ending == "gin" and rules.layoff_on_gin)
             or (ending == "big_gin" and rules.layoff_on_big_gin)
         )
@@ -337,8 +337,21 @@ class KnockSteps(HandState):
             self.add(FindingCode.MISSED_LAYOFF,
                      f"{defender} left {dw} deadwood but could have left {best.deadwood_points}"
                      + (f" by {' and '.join(how)}" if how else ""), place, points=dw - best.deadwood_points)
-            self.first_fit(q, own, knocker_melds, dw, place)
+            if laid and self.stuck(q, own, laid, knocker_melds):
+                self.first_fit(q, own, knocker_melds, dw, place)
         return dw, tuple(m.mask for m in own), declared.layoffs
+
+    def stuck(
+        self, q: int, own: list[Meld], laid: list[tuple[Card, int]], knocker_melds: tuple[Meld, ...]
+    ) -> bool:
+        """Whether no card left over fits any meld as the layoffs left it: the layoffs stopped,
+        as an engine laying off until nothing fits stops (a defender who just missed one is not this)."""
+        grown = [m.mask for m in knocker_melds]
+        for c, at in laid:
+            grown[at] |= 1 << c
+        used = functools.reduce(operator.or_, (m.mask for m in own), 0) | mask_of(c for c, _ in laid)
+        left = self.held[q] & ~used
+        return not any(is_meld(meld | 1 << c, self.system) for meld in grown for c in scan(left))
 
     def first_fit(
         self, q: int, own: list[Meld], knocker_melds: tuple[Meld, ...], dw: int, place: Place

@@ -106,7 +106,7 @@ def test_a_caret_in_a_long_line_stays_under_its_column() -> None:
 
 
 CHOICES = ("choose from: cardhearth, eaai, hollywood, hoyle (tallynight), oklahoma, "
-           "openspiel (tournament), round_the_corner, standard, straight")
+           "openspiel (tournament), rlcard, round_the_corner, standard, straight")
 SEE_ALL = " (`ginref rules` lists every rule set)"
 
 

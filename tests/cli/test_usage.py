@@ -93,7 +93,7 @@ def test_stdin_with_a_hand_still_answers() -> None:
 # -- one error, one line (25) ---------------------------------------------------------------------
 
 CHOICES = ("choose from: cardhearth, eaai, hollywood, hoyle (tallynight), oklahoma, "
-           "openspiel (tournament), round_the_corner, standard, straight")
+           "openspiel (tournament), rlcard, round_the_corner, standard, straight")
 
 
 @pytest.mark.parametrize(
