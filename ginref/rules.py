@@ -117,7 +117,8 @@ class Rules(msgspec.Struct, frozen=True):
     knocker_must_meld_max: bool = False
 
     """The turn. ``no_same_card_discard`` forbids discarding the card just taken from
-    the discard pile (all seeds, EAAI, RLCard; OpenSpiel allows it). ``first_turn``:
+    the discard pile, face up or as the knock card (all seeds, EAAI; OpenSpiel allows it;
+    RLCard forbids only the face-up discard, so its preset has it off). ``first_turn``:
     the upcard ritual (non-dealer, then dealer, may take it; else non-dealer draws from
     stock), ``none`` (CardHearth: a normal turn) or ``eleven_card`` (RLCard: non-dealer
     is dealt 11 and starts by discarding)."""
@@ -523,6 +524,7 @@ _PRESET_LIST: tuple[Rules, ...] = (
         layoff_on_knock=False,
         gin_bonus=25,
         undercut_bonus=25,
+        no_same_card_discard=False,
         first_turn="eleven_card",
         stock_end="take_or_dead",
         game_target=0,

@@ -79,7 +79,7 @@ class _Sheet:
         self.source, self.index, self.line = source, index, 0
         self.events: list[Event] = []
         self.held: dict[str, Mask] = {}
-        self.pending: tuple[str, Literal["stock", "discard"], Card, Place] | None = None
+        self.pending: tuple[str, Literal["stock", "discard", "none"], Card | None, Place] | None = None
         self.going_out: tuple[str, str, Card | None, Place] | None = None
         self.scores: dict[str, tuple[int, tuple[Mask, ...], Place]] = {}
         self.payoffs: tuple[str, str] | None = None
@@ -156,9 +156,10 @@ class _Sheet:
                                   "to go out with", self.source, place.line, 1)
             c = left.bit_length() - 1
             self.held[who] = self.held[who] & ~left
-        if self.pending is None or self.pending[0] != who or c is None:
+        opening = self.pending is None and not self.events
+        if c is None or (not opening and (self.pending is None or self.pending[0] != who)):
             raise RecordError(f"{who} goes out without drawing first", self.source, place.line, 1)
-        _, source, drawn, at = self.pending
+        _, source, drawn, at = self.pending or (who, "none", None, place)
         knock = Knock("gin" if how == "gin" else "knock", c, melds, deadwood, place=place)
         events.append(Turn(who, source, drawn, knock=knock, place=at))
         other = PLAYERS[1 - PLAYERS.index(who)]

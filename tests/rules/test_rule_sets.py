@@ -116,7 +116,8 @@ PRESET_DIFFS: dict[str, dict[str, object]] = {
         "game_bonus": 0, "box_bonus": 0, "shutout": "none", "illegal_knock": "forfeit",
     },
     "rlcard": {  # RLCard's gin-rummy game: 11-card opening, no layoffs, take-or-dead wall, one hand
-        "layoff_on_knock": False, "gin_bonus": 25, "undercut_bonus": 25, "first_turn": "eleven_card",
+        "layoff_on_knock": False, "gin_bonus": 25, "undercut_bonus": 25, "no_same_card_discard": False,
+        "first_turn": "eleven_card",
         "stock_end": "take_or_dead", "game_target": 0, "game_bonus": 0, "box_bonus": 0, "shutout": "none",
         "illegal_knock": "reject",
     },
