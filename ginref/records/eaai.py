@@ -78,7 +78,8 @@ def parse_cards(text: str, source: str, line: int, column: int) -> tuple[Card, .
     words = [w.strip().strip("'") for w in inner.split(",")] if inner else []
     cards = tuple(parse_card(w, source, line, column) for w in words)
     if len(set(cards)) != len(cards):
-        raise RecordError(f"{text} names a card twice", source, line, column)
+        twice = next(w for i, w in enumerate(words) if w in words[:i])
+        raise RecordError(f"the list names {twice} twice", source, line, column)
     return cards
 
 
