@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from ginref.layoffs import LayoffReport
     from ginref.melds import Arrangement, Meld
     from ginref.referee import Verdict
+    from ginref.rulefit import RulesFit
     from ginref.rules import Rules
     from ginref.scoring import HandScore
 
@@ -973,3 +974,27 @@ def report_csv(report: BatchReport) -> str:
         weighed = row.undercut_risk.to_dict().values() if row.undercut_risk else ()
         writer.writerow([row.name, *figures, moves, *weighed])
     return out.getvalue()
+
+
+def rules_fit_text(fit: RulesFit) -> str:
+    """``ginref rules --fit``: the presets and knob values the recorded scores allow, and the
+    first hand where the rules a batch names part from its scores."""
+    lines = [f"{fit.records} records ({fit.unreadable} unreadable), {fit.hands} hands; "
+             f"{fit.evidence} hands claim their points",
+             "presets that agree: " + (", ".join(fit.presets) or "none"), ""]
+    width = max(len(k.knob) for k in fit.knobs)
+    for knob in fit.knobs:
+        values = ", ".join(knob.values) if knob.values else "any (no hand decides it)"
+        hands = f"  ({knob.hands} hand{'s' if knob.hands != 1 else ''})" if knob.hands else ""
+        lines.append(f"{knob.knob:<{width}}  {values}{hands}")
+    lines.append("")
+    for name in fit.named:
+        parting = next((p for p in fit.partings if p.rules == name), None)
+        if parting is None:
+            lines.append(f"named rules {name}: agree with every recorded score")
+            continue
+        lines.append(f"named rules {name}: first part at {parting.source}:{parting.line}, record "
+                     f"{parting.index + 1}, hand {parting.hand}: recorded {parting.claimed}; "
+                     f"{name} gives {parting.ruled}")
+        lines.extend(f"  {why}" for why in parting.knobs)
+    return "\n".join(lines).rstrip("\n") + "\n"

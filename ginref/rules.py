@@ -271,7 +271,7 @@ KNOB_MEANINGS: Mapping[str, str] = {
     "no_same_card_discard": "the card just taken from the pile may not be thrown",
     "first_turn": "the upcard ritual, a normal turn, or an 11-card deal",
     "stock_floor": "stock cards that are never drawn",
-    "stock_end": "at the floor: the hand is void, the last discard may only knock, or take it or end",
+    "stock_end": "at the floor: void; the last discard only to knock; or take it or end the hand",
     "max_discard_draws": "a draw (0-0) at this many discard-pile draws (off: none)",
     "repeat_discard_draw": "a draw when both players take and throw back the top discard",
     "void_hand_dealer": "after a void hand: the same dealer, or the deal passes",

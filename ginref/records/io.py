@@ -46,7 +46,7 @@ from ginref.files import (
     shown_path,
     url_files,
 )
-from ginref.records import eaai, rlcard
+from ginref.records.eaai import decode_log, log_boundary, looks_like_log
 from ginref.records.jsonform import (
     decode_json_document,
     decode_json_text,
@@ -65,6 +65,7 @@ from ginref.records.openspiel import (
     parse_history_line,
     parse_serialized,
 )
+from ginref.records.rlcard import decode_sheet, looks_like_sheet, sheet_boundary
 from ginref.records.text import (
     CONTENT_LINE_RE,
     GAME_TAG_LINE_RE,
@@ -252,14 +253,14 @@ def unit_form(text: str) -> UnitForm | None:
 
 def _log_form(line: str) -> UnitForm | None:
     """An EAAI framework log or an RLCard move sheet, by its first line."""
-    if eaai.looks_like_log(line):
+    if looks_like_log(line):
         return "eaai"
-    if rlcard.looks_like_sheet(line):
+    if looks_like_sheet(line):
         return "rlcard"
     return None
 
 
-_LOGS = {"eaai": (eaai.log_boundary, eaai.decode_log), "rlcard": (rlcard.sheet_boundary, rlcard.decode_sheet)}
+_LOGS = {"eaai": (log_boundary, decode_log), "rlcard": (sheet_boundary, decode_sheet)}
 """the forms of one game after another in lines: where a game starts or ends, and its decoder"""
 
 

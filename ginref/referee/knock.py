@@ -5,11 +5,19 @@ layoffs and melds checked, and the hand settled.
 from __future__ import annotations
 
 import functools
+import itertools
 import operator
 from collections.abc import Sequence
 
 from ginref.cards import Card, Mask, card_name, mask_of, scan
-from ginref.layoffs import Layoff, best_defence_from, defence_as_declared, layoff_order, least_defence
+from ginref.layoffs import (
+    Layoff,
+    best_defence_from,
+    defence_as_declared,
+    layoff_options,
+    layoff_order,
+    least_defence,
+)
 from ginref.melds import (
     Meld,
     MeldKind,
@@ -358,13 +366,22 @@ class KnockSteps(HandState):
     ) -> None:
         """Name layoffs that, with the defender's own melds kept, fall short of the best ones: the
         first-fit layoff (a card laid on the first meld it fits where another let more follow)."""
-        rules, system = self.rules, self.system
+        system = self.system
         left = self.held[q] & ~functools.reduce(operator.or_, (m.mask for m in own), 0)
-        fit, choice = least_defence(left, self.melds, rules, system, allow_layoffs=True)
+        chaining = self.rules.layoff_chaining
+        choices = [layoff_options(m.mask, left, system, chaining=chaining) for m in knocker_melds]
+        best: tuple[Mask, ...] = ()
+        most = -1
+        for choice in itertools.product(*choices):  # a few options for each of at most 3 or 4 melds
+            laid = functools.reduce(operator.or_, choice, 0)
+            points = mask_points_in(system, laid)
+            if points > most and sum(m.bit_count() for m in choice) == laid.bit_count():
+                best, most = choice, points
+        fit = mask_points_in(system, left) - most
         if fit >= dw:
             return
-        best = best_defence_from(left, knocker_melds, choice, rules, system, allow_layoffs=True)
-        laying = ", ".join(str(lay) for lay in best.layoffs)
+        pairs = zip(knocker_melds, best, strict=True)
+        laying = ", ".join(f"{card_names(extra)} onto {meld}" for meld, extra in pairs if extra)
         self.add(FindingCode.FIRST_FIT_LAYOFF,
                  f"the layoffs made for {self.players[q]} left {dw} deadwood; with the same melds, laying "
                  f"off {laying} leaves {fit} (a card went onto the first meld it fits, as the EAAI engine "
