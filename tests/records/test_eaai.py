@@ -20,7 +20,7 @@ from ginref.referee import adjudicate
 from ginref.rules import find_rules
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "eaai"
-GAMES, FIRST_FIT = DATA / "simple-300.log.gz", DATA / "first-fit.log"
+GAMES, FIRST_FIT = DATA / "simple-300.log.gz", DATA.parents[2] / "samples" / "research" / "eaai-games.txt"
 
 
 @pytest.fixture(scope="module")

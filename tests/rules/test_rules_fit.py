@@ -17,7 +17,7 @@ from ginref.records import GameRecord, read_records
 from ginref.rulefit import fit_rules
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-FIRST_FIT = DATA / "eaai" / "first-fit.log"
+FIRST_FIT = DATA.parent.parent / "samples" / "research" / "eaai-games.txt"
 
 
 @pytest.fixture(scope="module")

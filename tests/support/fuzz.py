@@ -880,7 +880,7 @@ def _check_records(data: bytes, format: str | None) -> Seen:
 def _eaai_logs() -> tuple[bytes, ...]:
     """The first-fit games' first hands, a game's end, and one whole game (it holds every line kind
     the framework prints in a played game)."""
-    text = (ROOT / "tests" / "data" / "eaai" / "first-fit.log").read_text()
+    text = (ROOT / "samples" / "research" / "eaai-games.txt").read_text()
     game = text.split(" wins.\n")[0] + " wins.\n"
     hands = game.split("0\t")
     return (game.encode(), hands[0].encode(), (hands[0] + "0\t" + hands[1]).encode(),
