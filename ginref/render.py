@@ -863,7 +863,7 @@ _REPORT_TABLES: tuple[tuple[tuple[str, str], ...], ...] = (
      ("\nunfinished", "unfinished"), ("\nforfeited", "forfeited")),
     (("knocks\nnot best", "knocks_not_best"), ("points\ncost", "knock_not_best_points"),
      ("layoffs\nmissed", "missed_layoffs"), ("points\ncost", "missed_layoff_points"),
-     ("illegal\nmoves", "illegal_move_count")),
+     ("first-fit\nlayoffs", "first_fit_layoffs"), ("illegal\nmoves", "illegal_move_count")),
 )
 """The tables of ``report_text`` (results, knocks, errors): each column's header, two lines,
 and the :class:`~ginref.batch.report.PlayerReport` figure it shows."""
@@ -952,6 +952,7 @@ REPORT_CSV_FIGURES = (
     "games", "games_won", "hands", "hands_won", "points_for", "points_against", "knocks", "gins", "big_gins",
     "undercuts_made", "undercuts_suffered", "knock_deadwood", "knocks_shown", "average_knock_deadwood",
     "knocks_not_best", "knock_not_best_points", "missed_layoffs", "missed_layoff_points",
+    "first_fit_layoffs", "first_fit_layoff_points",
     "illegal_move_count", "unfinished", "forfeited", "wall_hands", "wall_share",
 )
 """The figures of ``report --csv``, after the row's name; then the illegal moves by code and,

@@ -167,4 +167,5 @@ def test_verify_and_report_show_the_first_fit_layoffs() -> None:
     assert re.search(r"first_fit_layoff +3", result.output)
     result = CliRunner().invoke(cli, ["report", str(FIRST_FIT), "--from", "eaai"])
     assert result.exit_code == 0, result.output
-    assert re.search(r"Player 1 +0 +0 +3 +9 +0", result.output)  # layoffs missed, the points they cost
+    # layoffs missed, the points they cost, and the first-fit ones among them
+    assert re.search(r"Player 1 +0 +0 +3 +9 +3 +0", result.output)
