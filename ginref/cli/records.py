@@ -53,8 +53,9 @@ def adjudicate(
     """Replay a recorded hand or game move by move and rule on it.
 
     RECORD is a .gin text record, a .json record or .jsonl records (`-`: stdin);
-    OpenSpiel action histories, SerializeGameAndState text and Kaggle episodes
-    are recognised by content (or forced with --from).
+    OpenSpiel action histories, SerializeGameAndState text, Kaggle episodes,
+    EAAI framework logs and RLCard move sheets are recognised by content (or
+    forced with --from).
     Every move is checked under the rule set the record names; --rules (or
     --rules-file, --set) replaces it only with --override-rules. Findings name the line and column (text)
     or JSON pointer, with a stable code. The true result (outcome, winner,
@@ -136,7 +137,7 @@ def verify(
     """Verify recorded hands in bulk: files, folders (recursively) or `-`.
 
     Reads .gin, .json and .jsonl records (and, by content or --from, OpenSpiel
-    histories and Kaggle episodes), checks each in parallel worker
+    histories, Kaggle episodes, EAAI logs and RLCard sheets), checks each in parallel worker
     processes and reports in input order: each record with findings (or
     unreadable) as `source:line:column: code: message`, then a summary of
     records, clean, with findings, unreadable, and counts by finding code.
@@ -281,8 +282,8 @@ def convert(
     """Convert records between the text form (.gin) and JSON (.json, .jsonl).
 
     The input format comes from the extension (stdin is sniffed: `{` first
-    means JSON Lines); OpenSpiel histories and Kaggle episodes are recognised
-    by content, or forced with --from (--game gives histories their parameters).
+    means JSON Lines); OpenSpiel histories, Kaggle episodes, EAAI logs and RLCard
+    sheets are recognised by content, or forced with --from (--game gives histories their parameters).
     Nothing is lost either way: free tags, unseen cards (`??`), claims and
     totals all carry over. A record that cannot be read is reported on stderr
     as `source:line:column: message` and the others are still converted.
