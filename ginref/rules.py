@@ -589,8 +589,9 @@ RULE_NAMES: tuple[str, ...] = tuple(sorted({*PRESET_NAMES, *ALIASES}))
 
 def _rules_choices(key: str, listed: bool = True) -> str:
     """The one wording of what a rule set may be called: the closest name or alias to ``key``
-    when one is close, else every preset with its aliases (``hoyle (tallynight)``), or with
-    ``listed`` False where the message must stay short, where to find them."""
+    when one is close, else every preset (its aliases left out: with ten presets the list must
+    stay short enough for a one-line message), or with ``listed`` False where the message must
+    stay shorter still, where to find them."""
     import difflib  # only a misspelt name needs it
 
     close = difflib.get_close_matches(key, RULE_NAMES, n=1)
@@ -598,9 +599,7 @@ def _rules_choices(key: str, listed: bool = True) -> str:
         return f"did you mean {close[0]!r}? (`ginref rules` lists every rule set)"
     if not listed:
         return "`ginref rules` lists every rule set and its aliases"
-    named = (f"{name} ({', '.join(PRESETS[name].aliases)})" if PRESETS[name].aliases else name
-             for name in PRESET_NAMES)
-    return f"choose from: {', '.join(named)}"
+    return f"choose from: {', '.join(PRESET_NAMES)}"
 
 
 def parse_override(text: str) -> tuple[str, str]:
