@@ -10,7 +10,8 @@ it prints is read:
 - ``The initial face up card is X.``, ``Player N declines X.``: the upcard and its passes;
 - ``Player N draws X.``: from the discard pile when X is its top card, else from the stock;
 - ``Player N discards X.`` and the per-turn ``Player N has [..] with D deadwood.``: the
-  hand line is the framework's own report, checked against the cards the moves leave;
+  hand line is the framework's own report, its cards checked against the cards the moves
+  leave and D against their least deadwood (a log that differs is unreadable there);
 - ``Player N melds [..] with D deadwood from [..].`` or ``goes gin with melds [..].``: the
   knock; the defender's ``melds [..].``, the ``lays off X on [..].`` lines (the engine lays
   each card onto the first meld it fits) and ``has D deadwood with [..]``: the defence;
@@ -32,6 +33,7 @@ from msgspec.structs import replace
 
 from ginref.cards import RANKS, Card, Mask, card, mask_of
 from ginref.errors import RecordError
+from ginref.melds import STANDARD_SYSTEM, min_deadwood
 from ginref.records.model import (
     ClaimedResult,
     Defence,
@@ -217,6 +219,10 @@ class _Reader:
             cards |= meld
         if cards != mask_of(hand.held[who]):
             raise self.fail(f"{who}'s hand shown here is not the cards the moves leave it", m.start(2) + 1)
+        least = min_deadwood(cards, STANDARD_SYSTEM)
+        if int(m[3]) != least:
+            raise self.fail(f"{who}'s hand is said to hold {m[3]} deadwood; at best it holds {least}",
+                            m.start(3) + 1)
 
     def knocks(self, m: re.Match[str], gin: bool) -> None:
         hand = self.current()

@@ -169,3 +169,19 @@ def test_verify_and_report_show_the_first_fit_layoffs() -> None:
     assert result.exit_code == 0, result.output
     # layoffs missed, the points they cost, and the first-fit ones among them
     assert re.search(r"Player 1 +0 +0 +3 +9 +3 +0", result.output)
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda line: re.sub(r"with (\d+) deadwood", lambda m: f"with {int(m[1]) + 1} deadwood", line),
+     r"hand is said to hold \d+ deadwood; at best it holds \d+"),
+    (lambda line: line.replace("[[", "[[2C, ", 1) if "[[" in line else line.replace("[", "[2C, ", 1),
+     "hand shown here is not the cards the moves leave it|names 2C twice"),
+])
+def test_the_per_turn_hand_lines_are_checked(change: object, message: str) -> None:
+    assert callable(change)
+    lines = _lines()
+    at = next(i for i, t in enumerate(lines) if re.match(r"Player \d has \[.*\] with \d+ deadwood\.$", t))
+    lines[at] = change(lines[at])
+    with pytest.raises(RecordError, match=message) as info:
+        decode_log("\n".join(lines))
+    assert info.value.line == at + 1
