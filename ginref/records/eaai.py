@@ -62,7 +62,7 @@ def looks_like_log(line: str) -> bool:
     return _START_RE.match(line.strip()) is not None
 
 
-def log_boundary(line: str) -> Literal["end"] | None:
+def log_boundary(line: str) -> Literal["start", "end"] | None:
     """``end`` for the last line of a game (its winner, or a forfeit)."""
     return "end" if _END_RE.match(line) else None
 

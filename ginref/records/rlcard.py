@@ -62,9 +62,12 @@ def looks_like_sheet(line: str) -> bool:
     return _DEAL_RE.match(line) is not None
 
 
-def sheet_boundary(line: str) -> Literal["start"] | None:
-    """``start`` for the deal that opens each hand."""
-    return "start" if looks_like_sheet(line) else None
+def sheet_boundary(line: str) -> Literal["start", "end"] | None:
+    """``start`` for the deal that opens each hand, ``end`` for the payoffs that close one (so
+    that a hand whose deal line is spoilt is a record of its own, not part of the one before)."""
+    if looks_like_sheet(line):
+        return "start"
+    return "end" if line.startswith("payoffs=") else None
 
 
 def dealt_from(deck: tuple[Card, ...]) -> tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]:

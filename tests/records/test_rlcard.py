@@ -132,3 +132,14 @@ def test_the_sample_and_convert_lose_nothing(tmp_path: Path) -> None:
     assert list(read_records(out)) == list(read_records(SAMPLE))
     assert [adjudicate(r).hands[0].outcome for r in read_records(out)  # type: ignore[arg-type]
             ] == ["gin", "void", "knock", "undercut"]
+
+
+def test_a_spoilt_deal_line_is_a_record_of_its_own(tmp_path: Path) -> None:
+    text = SHEETS.read_text().split("\n")
+    second = [i for i, t in enumerate(text) if " deal shuffled_deck=" in t][1]
+    text[second] = text[second].replace("shuffled_deck", "shuffled deck")
+    path = tmp_path / "sheets.txt"
+    path.write_text("\n".join(text))
+    items = list(read_records(path))
+    assert [type(i).__name__ for i in items[:3]] == ["GameRecord", "RecordError", "GameRecord"]
+    assert len(items) == 200 and items[1].line == second + 1  # type: ignore[union-attr]
