@@ -128,16 +128,17 @@ Disputed hands (first three per class; the naive search's answer is the truth):
 ## Where the time goes in `ginref verify`
 
 The figures above come from `benchmarks/results.json`, the last full run. Instruction counts (callgrind),
-which do not depend on the machine's load, and the history of each change are in
-[verify-speed.md](verify-speed.md): JSON Lines records are decoded by msgspec into wire Structs, events
-and verdicts are msgspec Structs, a plain `.gin` turn line is read in one match, and an OpenSpiel-played
-record costs 0.69 M instructions as JSON Lines and 0.85 M as `.gin` (1.47 M and 2.38 M before the work on
-speed began). `benchmarks/versus_openspiel.py` times the same 10,000 OpenSpiel hands through OpenSpiel's
-own replay and through ginref in the same rounds: on 2026-12-04 (5 rounds, medians, two runs) `verify()` in
-process ran 22.2x and 20.2x OpenSpiel's replay in CPU time, a whole `ginref verify --jobs 1` 19.8x and 17.1x
-on JSON Lines and 14.8x and 12.4x on `.gin`, and the floor under any referee in Python (msgspec's decode,
-moving the cards, the exact searches) 123x and 92x. The machine's state moves these ratios by a tenth to a
-sixth from one run to the next, more than any change of the last rounds.
+which do not depend on the machine's load, and how `verify` is made fast are in
+[verify-speed.md](verify-speed.md), the history of each change in
+[history/verify-speed-journal.md](history/verify-speed-journal.md): JSON Lines records are decoded by
+msgspec into wire Structs, events and verdicts are msgspec Structs, a plain `.gin` line is read in one
+match, and an OpenSpiel-played record costs 0.69 M instructions as JSON Lines and 0.91 M as `.gin` (1.47 M
+and 2.38 M before the work on speed began). `benchmarks/versus_openspiel.py` times the same 10,000 OpenSpiel
+hands through OpenSpiel's own replay and through ginref in the same rounds: on 2026-12-04 (5 rounds,
+medians, two runs) `verify()` in process ran 22.2x and 20.2x OpenSpiel's replay in CPU time, a whole `ginref
+verify --jobs 1` 19.8x and 17.1x on JSON Lines and 14.8x and 12.4x on `.gin`, and the floor under any
+referee in Python (msgspec's decode, moving the cards, the exact searches) 123x and 92x. The machine's state
+moves these ratios by a tenth to a sixth from one run to the next, more than any change of the last rounds.
 
 With `--jobs 2` and more, the workers read the files themselves: the main process forks them
 (`ginref.batch.workers`: one task at a time over a pipe each, no process pool to import), cuts each file

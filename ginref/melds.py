@@ -159,8 +159,7 @@ class Meld(msgspec.Struct, frozen=True):
 @functools.lru_cache(maxsize=4096)
 def _names_in_order(mask: Mask) -> tuple[str, ...]:
     """A meld's card names as :attr:`Meld.cards` orders them: every verdict and report names
-    its melds, a batch meets the same few hundred again and again, and ordering a run costs
-    7 µs."""
+    its melds, and a batch meets the same few hundred again and again."""
     return tuple(card_name(c) for c in Meld(mask).cards)
 
 
@@ -403,9 +402,9 @@ the standard system's are kept for good."""
 
 STANDARD_TABLES_FILE = os.path.join(os.path.dirname(__file__), "standard_tables.bin")
 """The standard system's tables as :meth:`_Tables.saved` writes them (``python
-tools/meld_tables.py``): read in well under a millisecond where computing takes 45 ms
-of every command's start-up. A test checks that they equal the computed tables. A path
-as text: :mod:`pathlib` and what it imports are 14 M instructions of a one-hand command."""
+tools/meld_tables.py``): reading them is far quicker than computing them at every command's
+start-up. A test checks that they equal the computed tables. A path as text, so that a
+one-hand command does not load :mod:`pathlib`."""
 
 
 @functools.lru_cache(maxsize=CACHED_SYSTEMS)

@@ -69,7 +69,7 @@ class Rules(msgspec.Struct, frozen=True):
     Build variants with :func:`with_overrides` (which also records them in ``overrides``)
     or ``msgspec.structs.replace`` (``copy.replace`` from Python 3.13), never by mutation;
     either checks every knob. A frozen Struct, not a dataclass: ``dataclasses`` compiles
-    the methods it writes at every import, 11 M instructions of a start-up for 37 fields.
+    the methods it writes at every import, a large part of a start-up for this many fields.
 
     Per-hand facts such as the Oklahoma upcard belong to the hand record and
     are passed to the predicates (:meth:`knock_limit_for`, :meth:`is_spade_doubled`).

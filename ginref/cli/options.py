@@ -102,8 +102,8 @@ def rules_default(reads: Reads, environment: str | None) -> str:
 
 class RulesFileType(click.Path):
     """A rules file as a :class:`~pathlib.Path`: one that does not exist is a usage error (2);
-    the reader decides the rest (3). ``pathlib`` is imported only when a file is given: with
-    what it loads, 14 M instructions of a command that reads none."""
+    the reader decides the rest (3). ``pathlib`` is imported only when a file is given: a
+    command that reads none does not pay for loading it."""
 
     def __init__(self) -> None:
         super().__init__(exists=True, dir_okay=False, readable=False)

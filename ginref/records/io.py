@@ -734,8 +734,8 @@ def _counted(
 
 SHARD_BYTES = 4 << 20
 """Bytes a shard covers at least (the rest of the record it ends in is added). Each shard is
-two tasks (a count and a check), and a task costs the main process about 0.6 ms: at 1 MiB
-it spent 4.8 µs of CPU a record, at 4 MiB 2.1 µs (docs/verify-speed.md)."""
+two tasks (a count and a check), and each task costs the main process a fixed amount: big
+shards keep that cost small against the records' (docs/verify-speed.md has the figures)."""
 MIN_SHARD = 1 << 16
 """Fewest bytes a shard is cut to when a file is cut into ``parts``."""
 _WHOLE = frozenset({"json", "openspiel_state", "kaggle", "eaai", "rlcard"})

@@ -772,8 +772,8 @@ def decode_json_document(
 # gives the spelling's own string, made once, in place of a new string for every card of
 # every record (about 110 a hand), whose hash the look-ups after it would compute again.
 # The Literal is wrapped in a NewType, which msgspec sees through: typing walks all 152
-# spellings each time it resolves an annotation naming a bare Literal, 7 M instructions
-# of every start-up for the wire Structs' annotations.
+# spellings each time it resolves an annotation naming a bare Literal, a cost every
+# start-up would pay for the wire Structs' annotations.
 
 if TYPE_CHECKING:
     _WireCard = str

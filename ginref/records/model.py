@@ -95,8 +95,8 @@ NOWHERE = Place()
 class _Placed(msgspec.Struct, frozen=True, gc=False):
     """A record or part of one: immutable, and equal to another whatever their places.
 
-    msgspec Structs rather than dataclasses because a batch builds one per move: a Struct is
-    made in 0.2 µs, a frozen dataclass in 1.8 µs (docs/verify-speed.md).
+    msgspec Structs rather than dataclasses because a batch builds one per move, and a Struct
+    is made several times faster (docs/verify-speed.md has the figures).
     """
 
     uncompared: ClassVar[frozenset[str]] = frozenset({"place"})

@@ -2,10 +2,12 @@
 
 A record is a block of game tags, then its hands; a hand is its tags, its events and its
 claims; the last hand may be followed by the claimed final totals. docs/record-format.md
-has the whole format. The reader goes line by line: the comment is cut off, and fast
-paths take the commonest lines (plain tags, events and claims) without pyparsing; any
-other line goes to the grammar (:mod:`ginref.records.text_grammar`), which gives the same
-result (tests compare them) and the line and column of any error.
+has the whole format. The reader goes line by line, in two tiers: a line as the formatter
+writes it (a tag, a turn, a knock, a defence, a pass, a claim) is read in one regular
+expression match, and a draw and discard line seen before is taken from one memo; every
+other line goes to the grammar (:mod:`ginref.records.text_grammar`), which reads what the
+first tier reads the same (a property test compares them) and gives the line and column of
+any error.
 """
 
 from __future__ import annotations
@@ -14,14 +16,13 @@ import json
 import re
 from collections.abc import Callable, Iterable, Sequence
 from operator import add
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
 from ginref.cards import Card, Mask, mask_of, scan
 from ginref.errors import RecordError
 from ginref.notation import CARD_NAMES, CARD_TOKENS, excerpt
-from ginref.records.lexicon import RECORD_NAME_RE, RecordToken
+from ginref.records.lexicon import RECORD_KEYWORDS, RECORD_NAME_RE, RECORD_WORD_RE, RecordToken
 from ginref.records.model import (
-    ENDINGS,
     HAND_TAG_KEYS,
     KNOB_RE,
     KNOWN_TAGS,
@@ -39,7 +40,7 @@ from ginref.records.model import (
     Turn,
 )
 
-__all__ = ["format_text", "is_blank_line", "is_game_tag_line", "read_text"]
+__all__ = ["format_text", "is_blank_line", "is_game_tag_line", "read_text", "read_text_by_grammar"]
 
 if TYPE_CHECKING:
     from ginref.records.text_grammar import LineKind
@@ -106,16 +107,9 @@ def _meld_text(mask: Mask) -> str:
     return "[" + " ".join(CARD_NAMES[c] for c in scan(mask)) + "]"
 
 
-_FAST_TAG_RE = re.compile(r'[ \t]*\[([A-Za-z][A-Za-z0-9_]*)((?:[ \t]+"[^"\\\x00-\x1f]*")*)[ \t]*\][ \t]*')
-_FAST_VALUE_RE = re.compile(r'"([^"\\\x00-\x1f]*)"')
-_SHORT_TAG_RE = re.compile(
-    r'[ \t]*\[([A-Za-z][A-Za-z0-9_]*)'
-    r'(?:[ \t]+"([^"\\\x00-\x1f]*)")?(?:[ \t]+"([^"\\\x00-\x1f]*)")?[ \t]*\][ \t]*'
-)
-"""``_FAST_TAG_RE`` with at most two values, each caught by the one match: every tag the format knows"""
-_ODD_SPACE_RE = re.compile(r'"(?:[^"\\]|\\.)*(?:"|$)|([^\S \t])')
-"""White space the format does not separate words with (the group): an error outside quotes, part
-of a value inside, so the match steps over quoted text (to the line's end if it is not closed)"""
+_PLAIN_TAG_RE = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*)(?: "([^"\\\x00-\x1f]*)")?(?: "([^"\\\x00-\x1f]*)")?\]')
+"""A tag line as the formatter writes it: at most two values (as every tag the format knows),
+each quoted without escapes, one space before each"""
 
 
 def _card_table(part: Callable[[int], int], letter: int) -> bytes:
@@ -146,103 +140,52 @@ def _plain_cards(text: str) -> tuple[Card, ...] | None:
 _PLAIN_VALUE_RE = re.compile(r'[^"\\\x00-\x1f#]+')
 """A tag value :meth:`_TextReader.plain_hand_tag` takes as it stands (a player's name): quoted
 without escapes, no comment sign"""
-_INT_RE = re.compile(r"[+-]?[0-9]{1,15}")
-"""numbers the fast paths take; longer ones go to the grammar, which refuses them"""
 _COUNT_RE = re.compile(r"[0-9]{1,15}")
-_MELD_NUMBER_RE = re.compile(r"[1-9][0-9]{0,14}")
-_ENDING_RE = re.compile(r"(?<!\S)(?:knock|gin|big_gin)(?!\S)")
-
-
-def _fast_melds(words: list[str], i: int, melds: list[Mask]) -> int:
-    """Read bracketed melds from ``words[i:]`` into ``melds``; the next index, or -1 when
-    the text is not plain (the grammar then reads the line)."""
-    if i >= len(words) or words[i][:1] != "[":
-        return i
-    spread = _SPREAD_RE.match(" ".join(words[i:]))
-    if spread is None:
-        return -1
-    text = spread.group()
-    if not _read_melds(text[1 : text.rindex("]")], melds):
-        return -1
-    return i + text.count(" ") + (not text.endswith(" "))
-
-
-def _read_melds(text: str, melds: list[Mask]) -> bool:
-    """Read the melds of ``text`` (a spread without its first ``[`` and last ``]``) into
-    ``melds``; False if one is not plain."""
-    for meld in text.split("] ["):
-        mask = _MELD_MASKS.get(meld)
-        if mask is None:
-            mask = _meld_mask(meld)
-            if mask < 0:
-                return False
-            _remember(_MELD_MASKS, _MELD_MASKS_MAX, meld, mask)
-        melds.append(mask)
-    return True
+"""numbers the first tier takes; longer ones go to the grammar, which refuses them"""
 
 
 _CARD = "[2-9TJQKA][CDHS]"
-_PLAIN_KNOCK_RE = re.compile(
-    rf"(\S+) (draw|take) ({_CARD}|\?\?) (knock|gin|big_gin)(?: ({_CARD}))?"
-    rf"((?: \[{_CARD}(?: {_CARD})*\])*)(?: deadwood ([0-9]{{1,15}}))?"
+_WORD = RECORD_WORD_RE
+"""a player's name in the first tier's patterns, which is not one of :data:`_KEYWORDS`"""
+_KEYWORDS = frozenset(RECORD_KEYWORDS)
+_NUMBER = "[0-9]{1,15}"
+_SPREAD = rf"(?: \[{_CARD}(?: {_CARD})*\])*"
+_PLAIN_TURN_RE = re.compile(
+    rf"({_WORD})(?: (draw|take) ({_CARD}|\?\?))?(?: discard ({_CARD}))?"
+    rf"(?: (knock|gin|big_gin)(?: ({_CARD}))?({_SPREAD})(?: deadwood ({_NUMBER}))?)?"
 )
-_PLAIN_TURN_RE = re.compile(rf"(\S+) (draw|take) ({_CARD}|\?\?) discard ({_CARD})")
-"""A turn that draws and discards as the formatter writes it: what :meth:`_TextReader.plain_turn` takes"""
+"""A turn as the formatter writes it: a draw, a discard, a knock with its spread, or some of them"""
 _PLAIN_DEFENCE_RE = re.compile(
-    rf"(\S+) defend((?: \[{_CARD}(?: {_CARD})*\])*)((?: {_CARD}>[1-9][0-9]{{0,14}})*)"
-    rf"(?: deadwood ([0-9]{{1,15}}))?"
+    rf"({_WORD}) defend({_SPREAD})((?: {_CARD}>[1-9][0-9]{{0,14}})*)(?: deadwood ({_NUMBER}))?"
 )
-"""A knock and a defence as the formatter writes them: what :meth:`_TextReader.plain_spread` takes"""
-_SPREAD_RE = re.compile(r"(?:\[[^\[\]]*\](?: |$))+")
-"""Bracketed melds, one word after another, in words joined by single spaces (a word that
-opens a meld but does not end one there is not plain: :func:`_fast_melds` refuses it)"""
+_PLAIN_PASS_RE = re.compile(rf"({_WORD}) pass")
+_SIGNED = f"[+-]?{_NUMBER}"
+_PLAIN_RESULT_RE = re.compile(
+    rf"result ({'|'.join(sorted(OUTCOMES - {'unfinished'}))})(?: ({_WORD}))?(?: ({_SIGNED}))?"
+)
+_PLAIN_TOTALS_RE = re.compile(rf"(score|final)((?: {_WORD} {_SIGNED})+)")
+_PLAIN_TOTAL_RE = re.compile(rf" ({_WORD}) ({_SIGNED})")
+_PLAIN_NEXT_DEALER_RE = re.compile(rf"next_dealer ({_WORD})")
 
 
 def _meld_mask(meld: str) -> Mask:
-    """The cards of one meld's text (between its brackets), or -1 when it is not plain: a token
-    that is not a card, a card twice."""
+    """The cards of one meld's text (between its brackets), or -1 when a card comes twice."""
     mask = 0
-    for token in meld.split():
-        c = CARD_TOKENS.get(token)
-        if c is None or mask >> c & 1:
+    for token in meld.split(" "):
+        bit = 1 << CARD_TOKENS[token]
+        if mask & bit:
             return -1
-        mask |= 1 << c
+        mask |= bit
     return mask
 
 
-_MELD_MASKS: dict[str, Mask] = {}
-"""The melds :func:`_fast_melds` read, by their text between the brackets: knocks and defences
-repeat them (a few hundred runs and sets). Cleared when full."""
-_MELD_MASKS_MAX = 1 << 12
-
-
-def _fast_deadwood(words: list[str], i: int) -> tuple[int | None, int]:
-    """An announced ``deadwood N`` at ``words[i]`` (None if there is none) and the next
-    index, or -1 when the words are not plain (the grammar then reads the line)."""
-    if i >= len(words) or words[i] != "deadwood":
-        return None, i
-    if i + 1 >= len(words) or not _COUNT_RE.fullmatch(words[i + 1]):
-        return None, -1
-    return int(words[i + 1]), i + 2
-
-
-def _fast_tag(text: str) -> tuple[RecordToken, list[RecordToken]] | None:
-    """A tag line's name and values (each at its opening quote) when they are simply quoted (no
-    escapes, spaces between), as the grammar reads them; None sends the line to the grammar."""
-    short = _SHORT_TAG_RE.fullmatch(text)
-    if short is not None:
-        name, first, second = short.groups()
-        if first is None:
-            return RecordToken(short.start(1), name), []
-        if second is None:
-            return RecordToken(short.start(1), name), [RecordToken(short.start(2) - 1, first)]
-        pair = [RecordToken(short.start(2) - 1, first), RecordToken(short.start(3) - 1, second)]
-        return RecordToken(short.start(1), name), pair
-    fast = _FAST_TAG_RE.fullmatch(text)
-    if fast is None:
-        return None
-    values = _FAST_VALUE_RE.finditer(text, fast.end(1), fast.end(2))
-    return RecordToken(fast.start(1), fast.group(1)), [RecordToken(m.start(), m.group(1)) for m in values]
+def _spread_masks(spread: str) -> tuple[Mask, ...] | None:
+    """The melds of a plain spread (`` [5C 6C 7C] [9D 9H 9S]``), or None when a meld repeats a card
+    (the grammar says where)."""
+    if not spread:
+        return ()
+    masks = tuple(_meld_mask(meld) for meld in spread[2:-1].split("] ["))
+    return None if -1 in masks else masks
 
 
 class _Hand:
@@ -291,72 +234,39 @@ class _Hand:
         )
 
 
-_PLAIN_TURNS: dict[str, tuple[str, Source, Card | None, Card | None, int]] = {}
-"""The turn lines without a knock that :meth:`_TextReader.fast_event` read, by their text:
-the turn's fields and its column. A log repeats them (16,000 OpenSpiel hands hold 379,000 such
-lines, 10,349 of them different), and what a line says does not depend on where it stands.
-Cleared when full: about 4 MB at most."""
-_PLAIN_TURNS_MAX = 1 << 14
+class _TagLine(NamedTuple):
+    """What a plain tag line reads to: its name and values, each where it starts."""
+
+    name: RecordToken
+    values: tuple[RecordToken, ...]
 
 
-_SHORT_TAGS: dict[str, tuple[RecordToken, tuple[RecordToken, ...]]] = {}
-"""Tag lines of up to :data:`_SHORT_TAG_TEXT` characters that :func:`_fast_tag` read, by their
-text: ``[Rules]``, ``[Players]``, ``[Hand]``, ``[Dealer]`` and ``[Upcard]`` repeat from record
-to record. Cleared when full (:data:`_SHORT_TAGS_MAX`)."""
-_SHORT_TAG_TEXT = 40
-_SHORT_TAGS_MAX = 1 << 12
+class _ClaimLine(NamedTuple):
+    """What a plain claim line reads to: its parts, named as the grammar names them."""
+
+    parts: dict[str, Any]
 
 
-_Claimed = tuple[ClaimedResult | tuple[tuple[str, int], ...] | str, int]
-"""A plain claim of a hand and its column: the result (placed where it was first read), the
-score's totals or the next dealer"""
+_PlainTurn = tuple[str, Source, Card | None, Card | None]
+"""What a plain draw and discard line reads to: the player, the source, the card drawn, the discard"""
 
-_PLAIN_CLAIMS: dict[str, _Claimed] = {}
-"""The result, score and next_dealer lines :meth:`_TextReader.claim` read, by their text: a log
-repeats them as it repeats turns. Cleared when full."""
-_PLAIN_CLAIMS_MAX = 1 << 12
-
-
-def _claimed(hand: _Hand, res: Any) -> _Claimed:
-    """What ``hand`` was just given by the plain claim ``res``, for :data:`_PLAIN_CLAIMS`."""
-    word: RecordToken = res["claim"]
-    column = word.loc + 1
-    if word.text == "result":
-        assert hand.result is not None
-        return hand.result, column
-    if word.text == "score":
-        assert hand.score_after is not None
-        return hand.score_after, column
-    assert hand.next_dealer is not None
-    return hand.next_dealer, column
-
-
-_BARE_NAMES: dict[str, bool] = {}
-"""Whether a word is a player name needing no quotes, by the word: the same players play
-record after record. Cleared when full."""
-_BARE_NAMES_MAX = 1 << 10
-
-
-_Known = TypeVar("_Known")
+_PLAIN_LINES: dict[str, _PlainTurn | _TagLine | _ClaimLine] = {}
+"""The one memo: what each line the first tier read reads to, by its text. A log repeats its
+lines (16,000 OpenSpiel hands hold 379,000 turn lines, 10,349 of them different; the game tags
+and claims repeat from record to record), and what a line says does not depend on where it
+stands. Cleared when full; lines of at most :data:`_REMEMBERED_TEXT` characters: a few MB at most."""
+_PLAIN_LINES_MAX = 1 << 14
 _REMEMBERED_TEXT = 200
-
-
-def _remember(memo: dict[str, _Known], most: int, text: str, known: _Known) -> None:
-    """Keep what a line was read as, in a memo of at most ``most`` lines (cleared when full) of at
-    most :data:`_REMEMBERED_TEXT` characters (a longer line is not kept)."""
-    if len(text) > _REMEMBERED_TEXT:
-        return
-    if len(memo) >= most:
-        memo.clear()
-    memo[text] = known
 
 
 class _TextReader:
     """Reads one text record, a line at a time; every problem raises ``RecordError``."""
 
-    def __init__(self, source: str, index: int) -> None:
+    def __init__(self, source: str, index: int, *, plain: bool = True) -> None:
         self.source = source
         self.index = index
+        self.plain = plain
+        """whether the first tier reads the lines it can: off, every line goes to the grammar"""
         self.place: Place | None = None
         self.rules: str | None = None
         self.overrides: list[tuple[str, str]] = []
@@ -382,10 +292,9 @@ class _TextReader:
     # -- lines ----------------------------------------------------------------------------
 
     def feed(self, line: int, text: str) -> None:
-        """Read one line (without its line end); :func:`read_text` takes a remembered plain
-        turn line itself, before it comes here."""
+        """Read one line (without its line end); :func:`read_text` takes a plain hand tag and a
+        plain event line itself, before it comes here."""
         self.line = line
-        original = text
         if "#" in text:
             text = _strip_comment(text)
         stripped = text.strip()
@@ -399,22 +308,11 @@ class _TextReader:
             return
         if self.final is not None:
             self.fail("nothing but a new record may follow the final totals", column)
-        words = stripped.split()
-        if not text.isprintable():  # a tab, or other white space
-            self.refuse_odd_space(text)
-        if words[0] in _CLAIMS:
-            self.claim(text, original)
+        word = stripped.split(None, 1)[0]
+        if word in _CLAIMS:
+            self.claim(text, word)
         else:
-            self.event(text, words, column)
-
-    def refuse_odd_space(self, text: str) -> None:
-        """Raise at the first white space outside quotes that is not a space or a tab: the fast
-        paths split on any white space, the format (and the grammar) on these two alone."""
-        for found in _ODD_SPACE_RE.finditer(text):
-            odd = found.group(1)
-            if odd is not None:
-                self.fail(f"U+{ord(odd):04X} is not a space the format takes: separate words "
-                          "with spaces or tabs", found.start() + 1)
+            self.event(text, column)
 
     def finish(self) -> GameRecord:
         """The record read so far; raises if it is not complete."""
@@ -511,16 +409,10 @@ class _TextReader:
     def tag(self, text: str, column: int) -> None:
         """A tag line; ``column`` is its ``[``'s."""
         values: Sequence[RecordToken]
-        known_line = _SHORT_TAGS.get(text)
-        if known_line is not None:
-            name, values = known_line
-        elif (fast := _fast_tag(text)) is not None:
-            name, values = fast[0], tuple(fast[1])
-            if len(text) <= _SHORT_TAG_TEXT:
-                _remember(_SHORT_TAGS, _SHORT_TAGS_MAX, text, (name, values))
+        plain = self.plain_tag(text) if self.plain else None
+        if plain is not None:
+            name, values = plain
         else:
-            if not text.isprintable():
-                self.refuse_odd_space(text)
             res = self.parse("tag", text)
             name = res["tag"]
             values = tuple(res["values"])
@@ -564,6 +456,22 @@ class _TextReader:
             if any(k == name.text for k, _ in self.tags):
                 self.fail(f"the record has two [{name.text}] tags", column)
             self.tags.append((name.text, value.text))
+
+    @staticmethod
+    def plain_tag(text: str) -> _TagLine | None:
+        """A tag line as the formatter writes it, in one match (or remembered); None for any
+        other line (the grammar reads it)."""
+        known = _PLAIN_LINES.get(text)
+        if type(known) is _TagLine:
+            return known
+        plain = _PLAIN_TAG_RE.fullmatch(text)
+        if plain is None:
+            return None
+        values = tuple(RecordToken(plain.start(k) - 1, value)
+                       for k, value in enumerate(plain.groups()[1:], 2) if value is not None)
+        reading = _TagLine(RecordToken(1, plain.group(1)), values)
+        _remember(text, reading)
+        return reading
 
     def values(self, tag: str, loc: int, values: Sequence[RecordToken], count: int) -> Sequence[RecordToken]:
         """``values`` when the tag written ``tag`` (its name at ``loc``) has ``count`` of them."""
@@ -615,9 +523,9 @@ class _TextReader:
 
     def cards(self, value: RecordToken) -> tuple[Card, ...]:
         """The cards of a tag value, in order (repeats allowed: the referee reports them)."""
-        fast = tuple(map(CARD_TOKENS.get, value.text.split()))
-        if None not in fast:
-            return fast  # type: ignore[return-value]
+        plain = _plain_cards(value.text) if self.plain else None
+        if plain is not None:
+            return plain
         try:
             return tuple(self.parse("cards", value.text))
         except RecordError as error:
@@ -626,18 +534,50 @@ class _TextReader:
 
     # -- claims ---------------------------------------------------------------------------
 
-    def claim(self, text: str, original: str) -> None:
-        """A claim line (``text``: ``original`` without its comment); a plain result, score
-        or next_dealer line is remembered for :meth:`remembered_claim`."""
-        res = self.fast_claim(text)
-        if res is None:
-            self.checked_claim(self.parse("claim", text))
-        elif self.checked_claim(res) and self.hand is not None:
-            _remember(_PLAIN_CLAIMS, _PLAIN_CLAIMS_MAX, original, _claimed(self.hand, res))
+    def claim(self, text: str, word: str) -> None:
+        """A claim line, without its comment, that opens with ``word``."""
+        res = None
+        if self.plain:
+            known = _PLAIN_LINES.get(text)
+            if type(known) is _ClaimLine:
+                res = known.parts
+            elif (res := self.plain_claim(text, word)) is not None:
+                _remember(text, _ClaimLine(res))
+        self.checked_claim(res if res is not None else self.parse("claim", text))
 
-    def checked_claim(self, res: Any) -> bool:
-        """Apply the claim the grammar's names in ``res`` say; True for result, score and
-        next_dealer, the claims of a hand."""
+    def plain_claim(self, text: str, word: str) -> dict[str, Any] | None:
+        """The parts of a claim as the formatter writes it (opening with ``word``), in one match,
+        named as the grammar names them; None for any other line (the grammar reads it)."""
+        claim = RecordToken(0, word)
+        if word == "result":
+            result = _PLAIN_RESULT_RE.fullmatch(text)
+            if result is None:
+                return None
+            outcome, winner, points = result.groups()
+            if winner in _KEYWORDS:
+                return None
+            out: dict[str, Any] = {"claim": claim, "outcome": RecordToken(7, outcome)}
+            if winner is not None:
+                out["winner"] = RecordToken(result.start(2), winner)
+            if points is not None:
+                out["points"] = int(points)
+            return out
+        if word == "next_dealer":
+            dealer = _PLAIN_NEXT_DEALER_RE.fullmatch(text)
+            if dealer is None or dealer.group(1) in _KEYWORDS:
+                return None
+            return {"claim": claim, "name": RecordToken(12, dealer.group(1))}
+        totals = _PLAIN_TOTALS_RE.fullmatch(text)
+        if totals is not None:
+            pairs = [(RecordToken(m.start(1), m.group(1)), int(m.group(2)))
+                     for m in _PLAIN_TOTAL_RE.finditer(text, totals.start(2))]
+            if any(name.text in _KEYWORDS for name, _ in pairs):
+                return None
+            return {"claim": claim, "totals": pairs}
+        return None
+
+    def checked_claim(self, res: Any) -> None:
+        """Apply the claim the grammar's names in ``res`` say."""
         word: RecordToken = res["claim"]
         column = word.loc + 1
         if word.text == "final":
@@ -646,7 +586,7 @@ class _TextReader:
             self.close_hand()
             self.final = self.totals(res["totals"])
             self.final_place = Place(self.line, column)
-            return False
+            return
         hand = self.hand
         if hand is None:
             self.fail(f"a {word.text!r} line before the hand's tags; a hand starts with [Hand] "
@@ -670,70 +610,6 @@ class _TextReader:
                 self.fail("the hand has two 'next_dealer' lines", column)
             hand.next_dealer = res["name"].text
         hand.claimed = True
-        return True
-
-    def remembered_claim(self, known: _Claimed) -> bool:
-        """Take a result, score or next_dealer line read before (:data:`_PLAIN_CLAIMS`) as
-        :meth:`feed` would; False, having changed nothing, where it would be an error."""
-        hand = self.hand  # None after the final totals too
-        if hand is None:
-            return False
-        claimed, column = known
-        if type(claimed) is ClaimedResult:
-            if hand.result is not None:
-                return False
-            hand.result = ClaimedResult(claimed.outcome, claimed.winner, claimed.points,
-                                        Place(self.line, column), claimed.reason, claimed.stopped_by)
-        elif type(claimed) is tuple:
-            if hand.score_after is not None:
-                return False
-            hand.score_after = claimed
-        elif type(claimed) is str:
-            if hand.next_dealer is not None:
-                return False
-            hand.next_dealer = claimed
-        hand.claimed = True
-        return True
-
-    def fast_claim(self, text: str) -> dict[str, Any] | None:
-        """The claim's parts, as the grammar names them, for plain lines; None otherwise."""
-        if '"' in text:
-            return None
-        words = text.split()
-        word = RecordToken(len(text) - len(text.lstrip()), words[0])
-        n = len(words)
-        if word.text == "result":
-            if n < 2 or n > 4 or words[1] not in OUTCOMES or words[1] == "unfinished":
-                return None
-            out: dict[str, Any] = {"claim": word, "outcome": RecordToken(0, words[1])}
-            rest = words[2:]
-            if rest and _INT_RE.fullmatch(rest[-1]):
-                out["points"] = int(rest.pop())
-            if rest:
-                if len(rest) > 1 or not self.bare(rest[0]):
-                    return None
-                out["winner"] = RecordToken(0, rest[0])
-            return out
-        if word.text == "next_dealer":
-            if n != 2 or not self.bare(words[1]):
-                return None
-            return {"claim": word, "name": RecordToken(0, words[1])}
-        pairs: list[tuple[RecordToken, int]] = []
-        for i in range(1, n, 2):
-            if i + 1 >= n or not self.bare(words[i]) or not _INT_RE.fullmatch(words[i + 1]):
-                return None
-            if words[i] in words[1:i:2]:
-                return None  # the grammar's path reports where
-            pairs.append((RecordToken(0, words[i]), int(words[i + 1])))
-        return {"claim": word, "totals": pairs}
-
-    def bare(self, name: str) -> bool:
-        """True if ``name`` is a player name written without quotes (remembered)."""
-        bare = _BARE_NAMES.get(name)
-        if bare is None:
-            bare = _NAME_RE.fullmatch(name) is not None
-            _remember(_BARE_NAMES, _BARE_NAMES_MAX, name, bare)
-        return bare
 
     def totals(self, pairs: Iterable[tuple[RecordToken, int]]) -> tuple[tuple[str, int], ...]:
         out: list[tuple[str, int]] = []
@@ -747,8 +623,8 @@ class _TextReader:
 
     # -- events ---------------------------------------------------------------------------
 
-    def event(self, text: str, words: list[str], column: int) -> None:
-        """An event line, split into ``words``, that starts at ``column``."""
+    def event(self, text: str, column: int) -> None:
+        """An event line, without its comment, that starts at ``column``."""
         hand = self.hand
         if hand is None:
             self.fail("an event before the hand's tags; a hand starts with [Hand] or [Dealer]",
@@ -756,141 +632,50 @@ class _TextReader:
         if hand.claimed:
             self.fail("an event after the hand's claims (result, score, next_dealer); start "
                       "the next hand with [Hand] or [Dealer]", column)
-        event = self.fast_event(text, words, column)
-        if event is None:
-            event = self.parsed_event(text)
-        elif type(event) is Turn and event.knock is None:
-            _remember_plain_turn(text, event, column)
-        hand.events.append(event)
+        event = self.plain_event(text) if self.plain else None
+        hand.events.append(event if event is not None else self.parsed_event(text))
 
-    def fast_event(self, text: str, words: list[str], column: int) -> Event | None:
-        """The event of a plain line (bare name, canonical tokens), split into ``words``,
-        without pyparsing.
-
-        Anything unusual returns None and goes to the grammar, which gives the same
-        result for what this accepts and the error messages for what it does not. A line
-        spaced with other white space than spaces and tabs never comes here (``feed``
-        refuses it), as ``str.split`` would take that white space for a space.
-        """
-        if '"' in text:
-            return None
-        if column == 1 and len(words) > 3 and (words[1] == "defend" or words[3] in ENDINGS):
-            plain = self.plain_spread(text)
-            if plain is not None:
-                return plain
-        name = words[0]
-        if not self.bare(name):
-            return None
-        n = len(words)
-        place = Place(self.line, column)
-        second = words[1] if n > 1 else ""
-        if second == "pass":
-            return Pass(name, place) if n == 2 else None
-        if second == "defend":
-            return self.fast_defence(words, name, place)
-        cards = CARD_TOKENS
-        source = "none"
-        card = None
-        i = 1
-        if second in _SOURCE_WORDS:
-            if n < 3:
+    def plain_event(self, text: str) -> Event | None:
+        """The event of a line as the formatter writes it (a turn, a knock, a defence, a pass),
+        in one match; None for any other line, having changed nothing (the grammar reads it).
+        A draw and discard line is remembered for :func:`read_text`."""
+        second = text[text.find(" ") + 1 : text.find(" ") + 3]
+        if second == "pa":
+            passed = _PLAIN_PASS_RE.fullmatch(text)
+            if passed is None or passed.group(1) in _KEYWORDS:
                 return None
-            source = _SOURCE_WORDS[second]
-            if words[2] != "??":
-                card = cards.get(words[2])
-                if card is None:
-                    return None
-            i = 3
-        discard = None
-        if i < n and words[i] == "discard":
-            discard = cards.get(words[i + 1]) if i + 1 < n else None
-            if discard is None:
-                return None
-            i += 2
-        knock = None
-        if i < n and words[i] in ENDINGS:
-            ending = words[i]
-            i += 1
-            face_down = None
-            if i < n and words[i][:1] != "[" and words[i] != "deadwood":
-                face_down = cards.get(words[i])
-                if face_down is None:
-                    return None
-                i += 1
-            melds: list[Mask] = []
-            i = _fast_melds(words, i, melds)
-            if i < 0:
-                return None
-            deadwood, i = _fast_deadwood(words, i)
-            if i < 0:
-                return None
-            match = _ENDING_RE.search(text, len(text) - len(text.lstrip()) + len(name))
-            assert match is not None
-            knock = Knock(ending, face_down, tuple(melds), deadwood,  # type: ignore[arg-type]
-                          Place(self.line, match.start() + 1))
-        if i != n or (source == "none" and discard is None and knock is None):
-            return None
-        return Turn(name, source, card, discard, knock, place)  # type: ignore[arg-type]
-
-    def plain_turn(self, text: str) -> Turn | None:
-        """A draw and discard line as the formatter writes it, in one match, read as :meth:`feed`
-        reads it in a hand open to events (and remembered as it remembers it); None for any
-        other line, having changed nothing (the twin of :meth:`fast_event`: tests compare them)."""
-        turn = _PLAIN_TURN_RE.fullmatch(text)
-        if turn is None:
-            return None
-        name, source, card, discard = turn.groups()
-        if name in _CLAIMS or not self.bare(name):
-            return None
-        drawn_from: Source = _SOURCE_WORDS[source]  # type: ignore[assignment]
-        drawn = None if card == "??" else CARD_TOKENS[card]
-        event = Turn(name, drawn_from, drawn, CARD_TOKENS[discard], None, Place(self.line, 1))
-        _remember_plain_turn(text, event, 1)
-        return event
-
-    def plain_spread(self, text: str) -> Event | None:
-        """A knock or defence line as the formatter writes it (one space between words, canonical
-        cards), in one match; None sends the line on to the rest of :meth:`fast_event`."""
-        melds: list[Mask] = []
-        knock = _PLAIN_KNOCK_RE.fullmatch(text)
-        if knock is not None:
-            name, source, card, ending, face_down, spread, deadwood = knock.groups()
-            if not self.bare(name) or (spread and not _read_melds(spread[2:-1], melds)):
-                return None
-            cards = CARD_TOKENS
-            return Turn(name, _SOURCE_WORDS[source], None if card == "??" else cards[card],  # type: ignore[arg-type]
-                        None, Knock(ending, None if face_down is None else cards[face_down],  # type: ignore[arg-type]
-                                    tuple(melds), None if deadwood is None else int(deadwood),
-                                    Place(self.line, knock.start(4) + 1)),
-                        Place(self.line, 1))
+            return Pass(passed.group(1), Place(self.line, 1))
+        if second != "de":
+            turn = _PLAIN_TURN_RE.fullmatch(text)
+            return None if turn is None else self.plain_turn(text, turn)
         defence = _PLAIN_DEFENCE_RE.fullmatch(text)
-        if defence is None:
-            return None
-        name, spread, layoffs, deadwood = defence.groups()
-        if not self.bare(name) or (spread and not _read_melds(spread[2:-1], melds)):
-            return None
-        laid = tuple((CARD_TOKENS[word[:2]], int(word[3:]) - 1) for word in layoffs.split())
-        return Defence(name, tuple(melds), laid, None if deadwood is None else int(deadwood),
-                       Place(self.line, 1))
-
-    def fast_defence(self, words: list[str], name: str, place: Place) -> Defence | None:
-        melds: list[Mask] = []
-        n = len(words)
-        i = _fast_melds(words, 2, melds)
-        if i < 0:
-            return None
-        layoffs = []
-        while i < n and ">" in words[i]:
-            token, _, number = words[i].partition(">")
-            c = CARD_TOKENS.get(token)
-            if c is None or not _MELD_NUMBER_RE.fullmatch(number):
+        if defence is not None:
+            name, spread, layoffs, deadwood = defence.groups()
+            melds = _spread_masks(spread)
+            if melds is None or name in _KEYWORDS:
                 return None
-            layoffs.append((c, int(number) - 1))
-            i += 1
-        deadwood, i = _fast_deadwood(words, i)
-        if i != n:
+            laid = tuple((CARD_TOKENS[word[:2]], int(word[3:]) - 1) for word in layoffs.split())
+            return Defence(name, melds, laid, None if deadwood is None else int(deadwood),
+                           Place(self.line, 1))
+        return None
+
+    def plain_turn(self, text: str, turn: re.Match[str]) -> Turn | None:
+        name, source, card, discard, ending, face_down, spread, deadwood = turn.groups()
+        if (source is None and discard is None and ending is None) or name in _KEYWORDS:
+            return None  # a name alone, or a keyword: the grammar says what is wrong
+        cards = CARD_TOKENS
+        drawn_from: Source = "none" if source is None else _SOURCE_WORDS[source]  # type: ignore[assignment]
+        drawn = None if card is None or card == "??" else cards[card]
+        thrown = None if discard is None else cards[discard]
+        if ending is None:
+            _remember(text, (name, drawn_from, drawn, thrown))
+            return Turn(name, drawn_from, drawn, thrown, None, Place(self.line, 1))
+        melds = _spread_masks(spread)
+        if melds is None:
             return None
-        return Defence(name, tuple(melds), tuple(layoffs), deadwood, place)
+        knock = Knock(ending, None if face_down is None else cards[face_down], melds,  # type: ignore[arg-type]
+                      None if deadwood is None else int(deadwood), Place(self.line, turn.start(5) + 1))
+        return Turn(name, drawn_from, drawn, thrown, knock, Place(self.line, 1))
 
     def parsed_event(self, text: str) -> Event:
         res = self.parse("event", text)
@@ -924,11 +709,14 @@ class _TextReader:
         )
 
 
-def _remember_plain_turn(text: str, turn: Turn, column: int) -> None:
-    """Keep what a turn line without a knock reads to, so that :func:`read_text` makes it
-    again at once wherever the line comes back (with that line's number)."""
-    known = (turn.player, turn.source, turn.card, turn.discard, column)
-    _remember(_PLAIN_TURNS, _PLAIN_TURNS_MAX, text, known)
+def _remember(text: str, reading: _PlainTurn | _TagLine | _ClaimLine) -> None:
+    """Keep what a plain line reads to, so that the reader takes it again at once wherever the
+    line comes back."""
+    if len(text) > _REMEMBERED_TEXT:
+        return
+    if len(_PLAIN_LINES) >= _PLAIN_LINES_MAX:
+        _PLAIN_LINES.clear()
+    _PLAIN_LINES[text] = reading
 
 
 def read_text(text: str, *, source: str = "", first_line: int = 1, index: int = 0) -> GameRecord:
@@ -936,28 +724,41 @@ def read_text(text: str, *, source: str = "", first_line: int = 1, index: int = 
 
     ``first_line`` numbers the first line of ``text`` (for a record cut out of a file).
     """
-    reader = _TextReader(source, index)
+    return _read_text(text, _TextReader(source, index), first_line)
+
+
+def read_text_by_grammar(text: str, *, source: str = "", first_line: int = 1, index: int = 0) -> GameRecord:
+    """:func:`read_text` with every line read by the grammar: the checked twin of its first
+    tier, which tests compare with it."""
+    return _read_text(text, _TextReader(source, index, plain=False), first_line)
+
+
+def _read_text(text: str, reader: _TextReader, first_line: int) -> GameRecord:
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()  # the end of the last line, not a line
     if "\r" in text:
         lines = [line[:-1] if line.endswith("\r") else line for line in lines]
-    remembered, claimed, feed = _PLAIN_TURNS.get, _PLAIN_CLAIMS.get, reader.feed
+    if not reader.plain:
+        for number, line in enumerate(lines, first_line):
+            reader.feed(number, line)
+        return reader.finish()
+    remembered, feed, plain_event = _PLAIN_LINES.get, reader.feed, reader.plain_event
     events = None  # the events of a hand that may still take some; only a fed line changes it
     for number, line in enumerate(lines, first_line):
         known = remembered(line)
-        if known is not None and events is not None:  # a plain turn line read before, made here
-            player, drawn_from, card, discard, column = known
-            events.append(Turn(player, drawn_from, card, discard, None, Place(number, column)))
+        if type(known) is tuple and events is not None:  # a plain turn line read before, made here
+            player, drawn_from, card, discard = known  # type: ignore[misc]  # a _PlainTurn: the only plain tuple
+            events.append(Turn(player, drawn_from, card, discard, None, Place(number, 1)))
             continue
         reader.line = number
         if line[:1] == "[":
             if not reader.plain_hand_tag(line):
                 feed(number, line)
-        elif events is not None and (turn := reader.plain_turn(line)) is not None:
-            events.append(turn)
+        elif events is not None and (event := plain_event(line)) is not None:
+            events.append(event)
             continue
-        elif (claim := claimed(line)) is None or not reader.remembered_claim(claim):
+        else:
             feed(number, line)
         hand = reader.hand  # None before the first hand tag and after the final totals
         events = hand.events if hand is not None and not hand.claimed else None

@@ -231,8 +231,9 @@ def test_no_color_env_strips_colour_even_on_color_runner() -> None:
 
 
 def test_json_mode_prints_only_json() -> None:
-    _, out, _ = run("analyze", "--json", "--rules", "oklahoma", "3C 4C 5C 9D 9S 9H KH 2D 6S 7S")
-    json.loads(out)
+    code, out, err = run("analyze", "--json", "--rules", "oklahoma", "3C 4C 5C 9D 9S 9H KH 2D 6S 7S")
+    assert (code, err) == (0, "")
+    assert json.loads(out)["deadwood_points"] == 25
 
 
 def test_an_empty_rule_set_name_is_refused_not_standard() -> None:

@@ -267,15 +267,17 @@ def agreement(seed: int, hands: int, *, every_arrangement: bool) -> int:
 
 
 def test_agrees_with_brute_force_values() -> None:
-    assert agreement(seed=20261130, hands=3000, every_arrangement=False) == 3000
+    """A seeded slice for every run; the ``slow`` suite checks 63,000 hands more."""
+    assert agreement(seed=20261130, hands=400, every_arrangement=False) == 400
 
 
 def test_agrees_with_brute_force_every_arrangement() -> None:
-    assert agreement(seed=7, hands=800, every_arrangement=True) == 800
+    assert agreement(seed=7, hands=200, every_arrangement=True) == 200
 
 
 @pytest.mark.slow
 def test_agrees_with_brute_force_large() -> None:
+    assert agreement(seed=20261130, hands=3000, every_arrangement=False) == 3000
     assert agreement(seed=1, hands=60000, every_arrangement=False) == 60000
     assert agreement(seed=2, hands=15000, every_arrangement=True) == 15000
 

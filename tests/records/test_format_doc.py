@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -21,6 +20,7 @@ from ginref.records import (
     read_text,
     to_json_dict,
 )
+from ginref.referee import adjudicate
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "record-format.md"
 FENCE = re.compile(r"^```(gin|json)\n(.*?)^```$", re.MULTILINE | re.DOTALL)
@@ -57,17 +57,8 @@ def test_doc_block_round_trips(kind: str, line: int, body: str) -> None:
         assert body == format_json(record), "JSON examples are written in the canonical form"
 
 
-def adjudicate_or_skip() -> Any:
-    try:
-        from ginref.referee import adjudicate
-    except ImportError:  # pragma: no cover - the referee is written separately
-        pytest.skip("ginref.referee is not there yet")
-    return adjudicate
-
-
 @pytest.mark.parametrize(("kind", "line", "body"), BLOCKS, ids=[f"line{line}" for _, line, _ in BLOCKS])
 def test_doc_block_verifies_as_stated(kind: str, line: int, body: str) -> None:
-    adjudicate = adjudicate_or_skip()
     record = read_block(kind, line, body)
     expect = set(dict(record.tags).get("Expect", "").split())
     verdict = adjudicate(record)
@@ -75,7 +66,6 @@ def test_doc_block_verifies_as_stated(kind: str, line: int, body: str) -> None:
 
 
 def test_doc_examples_cover_every_kind_of_hand() -> None:
-    adjudicate = adjudicate_or_skip()
     seen: set[str] = set()
     for kind, line, body in BLOCKS:
         record = read_block(kind, line, body)

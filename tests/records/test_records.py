@@ -6,7 +6,7 @@ import io
 import itertools
 import json
 import string
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -38,15 +38,7 @@ from ginref.records import (
     to_json_dict,
 )
 from ginref.records.lexicon import RecordToken
-from ginref.records.text import (
-    _FAST_TAG_RE,
-    _FAST_VALUE_RE,
-    _PLAIN_TURNS,
-    _PLAIN_TURNS_MAX,
-    _SHORT_TAGS,
-    _fast_tag,
-    _TextReader,
-)
+from ginref.records.text import _PLAIN_LINES, _PLAIN_LINES_MAX, _TextReader, read_text_by_grammar
 from ginref.records.text_grammar import (
     claim_line_expr,
     event_line_expr,
@@ -271,26 +263,6 @@ def test_a_new_hand_starts_at_hand_or_dealer() -> None:
     ]
 
 
-def test_fast_path_agrees_with_the_grammar() -> None:
-    from tests.support.randomplay import random_game
-
-    reader = _TextReader("x", 0)
-    reader.line = 1
-    checked = 0
-    for seed in range(6):
-        for line in format_text(random_game(seed, "hoyle")).splitlines():
-            if not line or line[0] == "[" or line.split()[0] in {"result", "score", "next_dealer", "final"}:
-                continue
-            fast = reader.fast_event(line, line.split(), 1)
-            slow = reader.parsed_event(line)
-            assert fast == slow and fast.place == slow.place, line
-            knock = getattr(fast, "knock", None)
-            if knock is not None:
-                assert knock.place == slow.knock.place  # type: ignore[attr-defined]
-            checked += 1
-    assert checked > 100
-
-
 TAG_LINES = [
     '[Rules "openspiel"]',
     '\x1f[Rules "openspiel"]',
@@ -308,15 +280,6 @@ TAG_LINES = [
     '[1st "a"]',
     '[Rules "open',
 ]
-
-
-def long_fast_tag(text: str) -> tuple[object, list[object]] | None:
-    """The tag fast path as it was: one match for the line, another for each value."""
-    fast = _FAST_TAG_RE.fullmatch(text)
-    if fast is None:
-        return None
-    values = _FAST_VALUE_RE.finditer(text, fast.end(1), fast.end(2))
-    return RecordToken(fast.start(1), fast.group(1)), [RecordToken(m.start(), m.group(1)) for m in values]
 
 
 def grammar_tag(text: str) -> tuple[object, list[object]] | None:
@@ -341,19 +304,29 @@ TAG_TEXT = st.one_of(
 """Text near a tag line: any pieces of one, and tags of 0 to 4 values spaced and quoted every way"""
 
 
+def plain_tag(text: str) -> tuple[object, list[object]] | None:
+    plain = _TextReader.plain_tag(text)
+    return None if plain is None else (plain.name, list(plain.values))
+
+
 @pytest.mark.parametrize("line", TAG_LINES)
-def test_the_tag_fast_path_reads_as_the_grammar(line: str) -> None:
-    fast = _fast_tag(line)
-    assert fast == long_fast_tag(line)
-    assert fast is None or fast == grammar_tag(line)
+def test_the_one_match_tag_reads_as_the_grammar(line: str) -> None:
+    plain = plain_tag(line)
+    assert plain is None or plain == grammar_tag(line)
+
+
+def test_the_one_match_tag_reads_the_tags_as_written() -> None:
+    assert plain_tag('[Rules "openspiel"]') == (RecordToken(1, "Rules"), [RecordToken(7, "openspiel")])
+    assert plain_tag('[Players "P0" "P1"]') == (
+        RecordToken(1, "Players"), [RecordToken(9, "P0"), RecordToken(14, "P1")])
+    assert plain_tag('[Odd "a" "b" "c"]') is None  # the grammar says how many values it takes
 
 
 @settings(max_examples=600, deadline=None)
 @given(TAG_TEXT)
-def test_the_tag_fast_path_reads_as_the_grammar_on_any_text(line: str) -> None:
-    fast = _fast_tag(line)
-    assert fast == long_fast_tag(line)
-    assert fast is None or fast == grammar_tag(line)
+def test_the_one_match_tag_reads_as_the_grammar_on_any_text(line: str) -> None:
+    plain = plain_tag(line)
+    assert plain is None or plain == grammar_tag(line)
 
 
 ODD_SPACE_BASE = (
@@ -362,22 +335,22 @@ ODD_SPACE_BASE = (
 )
 ODD_SPACE_LINES = [
     # a line of the seventh, where the message points
-    ("Ann\xa0take JC discard TC", "7:4: U+00A0 is not a space the format takes"),
-    ("\x1fAnn take JC discard TC", "7:1: U+001F is not a space the format takes"),
-    ("Ann take JC discard TC\x0b", "7:23: U+000B is not a space the format takes"),
-    ("result knock\u3000Ann 3", "7:13: U+3000 is not a space the format takes"),
-    ('"Ann"\xa0take JC discard TC', "7:6: U+00A0 is not a space the format takes"),
-    ('"A\\"n\xa0n" take JC\u2003discard TC', "7:17: U+2003 is not a space the format takes"),
-    ('[Dealer\xa0"Bo"]', "7:8: U+00A0 is not a space the format takes"),
-    ('[Upcard "JC"]\x85', "7:14: U+0085 is not a space the format takes"),
-    ('\x1f[Event "x"]', "7:1: U+001F is not a space the format takes"),
+    ("Ann\xa0take JC discard TC", "7:4: expected 'pass', 'draw'"),
+    ("\x1fAnn take JC discard TC", "7:1: expected player name"),
+    ("Ann take JC discard TC\x0b", "7:23: expected end of line"),
+    ("result knock\u3000Ann 3", "7:13: expected end of line"),
+    ('"Ann"\xa0take JC discard TC', "7:6: expected 'pass', 'draw'"),
+    ('"A\\"n\xa0n" take JC\u2003discard TC', "7:17: expected end of line"),
+    ('[Dealer\xa0"Bo"]', "7:8: expected quoted text or ']'"),
+    ('[Upcard "JC"]\x85', "7:14: expected end of line"),
+    ('\x1f[Event "x"]', "7:1: expected '['"),
 ]
 
 
 @pytest.mark.parametrize(("line", "message"), ODD_SPACE_LINES)
 def test_only_spaces_and_tabs_separate_words(line: str, message: str) -> None:
-    """A bare name or a quoted one, the line reads the same: the fast paths split on spaces and tabs only,
-    as the grammar does (they took any white space once, so quoting a name could change a verdict)."""
+    """A bare name or a quoted one, the line reads the same: words are parted by spaces and tabs only
+    (a reader that split on any white space once let quoting a name change a verdict)."""
     with pytest.raises(RecordError) as error:
         read_text(ODD_SPACE_BASE + line + "\n")
     assert message in str(error.value)
@@ -410,53 +383,50 @@ REPEATED_LINE_TEXTS = [
 ]
 
 
-def read_afresh(text: str) -> object:
+def read_afresh(text: str, read: Callable[[str], GameRecord] = read_text) -> object:
     """What reading ``text`` gives, with every event's place (equality leaves places out)."""
     try:
-        record = read_text(text)
+        record = read(text)
     except RecordError as exc:
         return str(exc)
     return [(repr(event), event.place) for hand in record.hands for event in hand.events]
 
 
-def unremembered(texts: list[str], monkeypatch: pytest.MonkeyPatch) -> list[object]:
-    """What reading each text gives when no turn line is remembered: the reference."""
-    _PLAIN_TURNS.clear()
-    with monkeypatch.context() as patch:
-        patch.setattr("ginref.records.text._remember", lambda *_: None)
-        _SHORT_TAGS.clear()
-        return [read_afresh(text) for text in texts]
+def unremembered(texts: list[str]) -> list[object]:
+    """What reading each text gives by the grammar alone, nothing remembered: the reference."""
+    _PLAIN_LINES.clear()
+    return [read_afresh(text, read_text_by_grammar) for text in texts]
 
 
-def test_a_remembered_turn_or_tag_line_reads_as_a_new_one(monkeypatch: pytest.MonkeyPatch) -> None:
-    expected = unremembered(REPEATED_LINE_TEXTS, monkeypatch)
+def test_a_remembered_turn_or_tag_line_reads_as_a_new_one() -> None:
+    expected = unremembered(REPEATED_LINE_TEXTS)
     assert [read_afresh(text) for text in REPEATED_LINE_TEXTS] == expected
-    assert TURN in _PLAIN_TURNS and f"\t{TURN}" in _PLAIN_TURNS and '[Upcard "JC"]' in _SHORT_TAGS
+    assert TURN in _PLAIN_LINES and '[Players "Ann" "Bo"]' in _PLAIN_LINES
     assert [read_afresh(text) for text in reversed(REPEATED_LINE_TEXTS)] == expected[::-1]
 
 
-def test_remembered_turn_lines_read_as_new_ones_in_random_games(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_remembered_turn_lines_read_as_new_ones_in_random_games() -> None:
     from tests.support.randomplay import random_hand
 
     texts = [format_text(random_hand(seed, rules)) for seed in range(40) for rules in ("standard", "hoyle")]
     texts += [path.read_text() for path in sorted(SAMPLES.rglob("*.gin"))]
-    expected = unremembered(texts, monkeypatch)
+    expected = unremembered(texts)
     assert [read_afresh(text) for text in texts] == expected
-    assert len(_PLAIN_TURNS) > 1000
+    assert len(_PLAIN_LINES) > 1000
     assert [read_afresh(text) for text in texts] == expected
 
 
 def test_the_remembered_turn_lines_are_bounded() -> None:
-    _PLAIN_TURNS.clear()
-    names = [f"P{k}" for k in range(_PLAIN_TURNS_MAX // 2000 + 2)]
+    _PLAIN_LINES.clear()
+    names = [f"P{k}" for k in range(_PLAIN_LINES_MAX // 2000 + 2)]
     base = ODD_SPACE_BASE.replace('"Ann" "Bo"', '"X" "Y"')
     most = 0
     for name in names:  # any turns at all: the reader reads them, the referee judges them
         lines = [f"{name} take {a} discard {b}" for a in CARD_NAMES for b in CARD_NAMES[:40]]
         assert len(read_afresh(base + "\n".join(lines) + "\n")) == len(lines)  # type: ignore[arg-type]
-        most = max(most, len(_PLAIN_TURNS))
-        assert len(_PLAIN_TURNS) <= _PLAIN_TURNS_MAX
-    assert most > _PLAIN_TURNS_MAX - 2080
+        most = max(most, len(_PLAIN_LINES))
+        assert len(_PLAIN_LINES) <= _PLAIN_LINES_MAX
+    assert most > _PLAIN_LINES_MAX - 2080
 
 
 # -- round trips ---------------------------------------------------------------------------------

@@ -1,10 +1,9 @@
-"""The text reader's fast paths for whole lines against the checked path they stand beside.
+"""The text reader's first tier against the grammar it stands beside.
 
-``read_text`` takes a hand tag line as the formatter writes it (``[Deal "P0" "TC 3S ..."]``,
-``[Stock]``, ``[Upcard]``, ``[Dealer]``, ``[Hand]``) without the tag reader, a draw and discard
-line in one match, and a result, score or next_dealer line it has read before from its memo;
-with those switched off every such line goes through ``_TextReader.feed``. Both must read every
-text the same: the record with every place, or the same error at the same line and column.
+``read_text`` reads a line as the formatter writes it (a tag, a turn, a knock, a defence, a pass,
+a claim) in one match, and a line it has read before from its one memo; ``read_text_by_grammar``
+sends every line to the grammar. Whatever the first tier reads, the grammar must read the same:
+the record with every place, or the same error at the same line and column.
 """
 
 from __future__ import annotations
@@ -20,44 +19,27 @@ from ginref.notation import CARD_NAMES
 from ginref.records import format_text, read_text
 from ginref.records import text as text_module
 from ginref.records.lexicon import RecordToken
-from ginref.records.text import _PLAIN_CLAIMS, _PLAIN_TURNS, _SHORT_TAGS, _plain_cards, _TextReader
+from ginref.records.text import _PLAIN_LINES, _plain_cards, _TextReader, read_text_by_grammar
 from ginref.rules import PRESET_NAMES
 from tests.support.randomplay import random_game, random_hand
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples" / "records"
 
 
-def read_whole(text: str) -> str:
+def read_whole(text: str, read: object = read_text) -> str:
     """The record read from ``text`` with every field and place (equality leaves places out),
     or its error with line and column."""
     try:
-        return repr(read_text(text, source="x", first_line=3))
+        return repr(read(text, source="x", first_line=3))  # type: ignore[operator]
     except RecordError as exc:
         return f"{exc} @ {exc.line}:{exc.column}"
 
 
-def checked_only(text: str, monkeypatch: pytest.MonkeyPatch) -> str:
-    """``text`` read with no fast path for whole lines and nothing remembered."""
-    for memo in (_PLAIN_TURNS, _PLAIN_CLAIMS, _SHORT_TAGS):
-        memo.clear()
-    with monkeypatch.context() as patch:
-        patch.setattr(_TextReader, "plain_hand_tag", lambda self, text: False)
-        patch.setattr(_TextReader, "plain_turn", lambda self, text: None)
-        patch.setattr(text_module, "_remember", lambda *_: None)
-        return read_whole(text)
-
-
-def twice(text: str) -> list[str]:
-    """``text`` read as it comes and again, its lines remembered by then."""
-    return [read_whole(text), read_whole(text)]
-
-
 def assert_read_alike(text: str) -> None:
-    """For a hypothesis test, which cannot take the monkeypatch fixture: ``text`` read as it
-    comes and again is what the checked path alone reads."""
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        expected = checked_only(text, monkeypatch)
-    assert twice(text) == [expected] * 2
+    """``text`` read as it comes and again (its lines remembered by then) is what the grammar
+    alone reads."""
+    expected = read_whole(text, read_text_by_grammar)
+    assert [read_whole(text), read_whole(text)] == [expected] * 2, text
 
 
 def games(seed: int) -> list[str]:
@@ -69,16 +51,16 @@ def games(seed: int) -> list[str]:
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_plain_tags_and_the_checked_path_agree_on_games(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_tiers_agree_on_games_under_every_rule_set(seed: int) -> None:
     for text in games(seed):
-        assert twice(text) == [checked_only(text, monkeypatch)] * 2
+        assert_read_alike(text)
 
 
-def test_they_agree_on_the_samples(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_they_agree_on_the_samples() -> None:
     texts = [path.read_text(encoding="utf-8") for path in sorted(SAMPLES.rglob("*.gin"))]
     assert len(texts) > 3
     for text in texts:
-        assert twice(text) == [checked_only(text, monkeypatch)] * 2
+        assert_read_alike(text)
 
 
 HAND_TAGS = [
@@ -97,6 +79,10 @@ OTHER_LINES = [
     "score Ann 0 Bo 0", "next_dealer Ann", "final Ann 0 Bo 0", "result knock Ann 12", "result gin Bo",
     "result tie", "score Ann 25 Bo 0", "score Ann 1", "score Ann 1 Ann 2", "next_dealer Bo", "next_dealer",
     "result undercut Bo 30", " result tie", "\tscore Ann 0 Bo 0", "result tie # c", "final Ann 10 Bo 0",
+    "result knock pass 3", "score pass 1 Bo 2", "next_dealer final", "result knock Ann -4", "score Ann +3",
+    "result win Ann", "result unfinished forfeit Ann", '[Players "Ann" "Bo" "Cy"]', '[Rules]',
+    "[Set \"a=b\"]", '[Rules "a\\"b"]', '[rules "standard"]', '[Event "x" ]', '[Event  "x"]', "score",
+    "final", "Ann take JC", "Ann discard TC", "Ann knock", "Ann gin [AC 2C 3C]",
 ]
 _EDITS = st.sampled_from(["", " ", "\t", " # c", "\r", "x", '"', "\\"])
 LINE = st.one_of(
@@ -147,8 +133,8 @@ TAG_ORDERS = [
 
 
 @pytest.mark.parametrize("text", TAG_ORDERS)
-def test_they_agree_wherever_a_tag_or_claim_stands(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    assert twice(text) == [checked_only(text, monkeypatch)] * 2
+def test_they_agree_wherever_a_tag_or_claim_stands(text: str) -> None:
+    assert_read_alike(text)
 
 
 @settings(max_examples=600, deadline=None)
@@ -157,49 +143,23 @@ def test_they_agree_on_any_order_of_lines(lines: list[str], head: str) -> None:
     assert_read_alike(head + "\n".join(lines) + "\n")
 
 
-def test_the_plain_tag_path_is_taken() -> None:
-    """Without this the comparisons above would compare the checked path with itself."""
-    taken = 0
-    original = _TextReader.plain_hand_tag
+def test_the_first_tier_reads_every_line_the_formatter_writes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without this the comparisons here would compare the grammar with itself."""
+    def no_grammar(self: _TextReader, kind: str, text: str) -> None:
+        raise AssertionError(f"the grammar read {text!r}")
 
-    def counting(self: _TextReader, text: str) -> bool:
-        nonlocal taken
-        took = original(self, text)
-        taken += took
-        return took
-
-    _TextReader.plain_hand_tag = counting  # type: ignore[method-assign]
-    try:
-        read_text(games(0)[0])
-    finally:
-        _TextReader.plain_hand_tag = original  # type: ignore[method-assign]
-    assert taken >= 5
+    monkeypatch.setattr(_TextReader, "parse", no_grammar)
+    for seed in range(3):
+        for text in games(seed):
+            read_text(text)
+            read_text(text)
 
 
-def test_claims_are_remembered_and_bounded() -> None:
-    """The remembered claims are taken (else the comparisons above compare the checked path with
-    itself) and their memo stays bounded, whatever the scores."""
-    _PLAIN_CLAIMS.clear()
-    for points in range(text_module._PLAIN_CLAIMS_MAX + 50):
-        read_text(DEALT + f"result knock Ann {points}\nscore Ann {points} Bo 0\n")
-        assert len(_PLAIN_CLAIMS) <= text_module._PLAIN_CLAIMS_MAX
-    taken = 0
-    original = _TextReader.remembered_claim
-
-    def counting(self: _TextReader, known: object) -> bool:
-        nonlocal taken
-        took = original(self, known)  # type: ignore[arg-type]
-        taken += took
-        return took
-
-    claims = DEALT + "result knock Ann 7\nscore Ann 7 Bo 0\n"
-    read_text(claims)
-    _TextReader.remembered_claim = counting  # type: ignore[method-assign]
-    try:
-        read_text(claims)
-    finally:
-        _TextReader.remembered_claim = original  # type: ignore[method-assign]
-    assert taken == 2
+def test_the_memo_stays_bounded_whatever_the_lines() -> None:
+    _PLAIN_LINES.clear()
+    for points in range(text_module._PLAIN_LINES_MAX + 50):
+        read_text(DEALT + f"Ann draw ?? discard TC\nresult knock Ann {points}\nscore Ann {points} Bo 0\n")
+        assert len(_PLAIN_LINES) <= text_module._PLAIN_LINES_MAX
 
 
 def spread_lines() -> list[str]:
@@ -237,30 +197,18 @@ def edited(line: str, edits: list[tuple[int, str, int]]) -> str:
 
 @settings(max_examples=1500, deadline=None)
 @given(SPREAD_LINE)
-def test_a_spread_the_fast_path_reads_is_the_grammars(case: tuple[str, list[tuple[int, str, int]]]) -> None:
+def test_a_spread_the_first_tier_reads_is_the_grammars(case: tuple[str, list[tuple[int, str, int]]]) -> None:
     line = edited(*case)
     reader = reader_on_line_4()
-    column = len(line) - len(line.lstrip()) + 1
-    fast = reader.fast_event(line, line.split(), column) if line.strip() else None
-    if fast is None:
-        return
-    slow = reader.parsed_event(line)
-    assert repr(fast) == repr(slow), line
-
-
-def test_spreads_are_read_by_the_fast_path() -> None:
-    """Every knock and defence of the games, in one match (``plain_spread``) and by the words."""
-    reader = reader_on_line_4()
-    assert all(reader.plain_spread(line) is not None for line in SPREADS)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(_TextReader, "plain_spread", lambda self, text: None)
-        assert all(reader.fast_event(line, line.split(), 1) is not None for line in SPREADS)
+    fast = reader.plain_event(line)
+    if fast is not None:
+        assert repr(fast) == repr(reader.parsed_event(line)), line
 
 
 @pytest.mark.parametrize("line", SPREADS)
 def test_one_match_reads_a_spread_as_the_grammar(line: str) -> None:
     reader = reader_on_line_4()
-    assert repr(reader.plain_spread(line)) == repr(reader.parsed_event(line))
+    assert repr(reader.plain_event(line)) == repr(reader.parsed_event(line))
 
 
 CARD_PIECES = st.sampled_from(["TC", "3S", "AD", "KH", "tc", "10C", "T", "C", " ", "  ", "\t", "X", "\xa0"])
@@ -282,19 +230,20 @@ def test_plain_cards_take_every_card_and_nothing_unusual() -> None:
 
 
 def test_every_space_of_a_spread_counts() -> None:
-    """Each space of a knock or defence taken out, doubled or made a tab: what the fast path
-    still reads, the grammar reads the same."""
+    """Each space of a knock or defence taken out, doubled or made a tab: the first tier leaves
+    the line to the grammar, or reads it as the grammar does."""
     reader = reader_on_line_4()
-    compared = 0
+    left = 0
     for line in SPREADS[:30]:
         for at in (i for i, ch in enumerate(line) if ch == " "):
             for space in ("", "  ", "\t"):
                 variant = line[:at] + space + line[at + 1 :]
-                fast = reader.fast_event(variant, variant.split(), 1)
-                if fast is not None:
+                fast = reader.plain_event(variant)
+                if fast is None:
+                    left += 1
+                else:
                     assert repr(fast) == repr(reader.parsed_event(variant)), variant
-                    compared += 1
-    assert compared > 100
+    assert left > 100
 
 
 def turn_lines() -> list[str]:
@@ -322,10 +271,8 @@ TURN_LINE = st.tuples(st.sampled_from(TURNS), st.lists(st.tuples(st.integers(0, 
 def test_a_turn_the_one_match_reads_is_the_grammars(case: tuple[str, list[tuple[int, str, int]]]) -> None:
     line = edited(*case)
     reader = reader_on_line_4()
-    fast = reader.plain_turn(line)
+    fast = reader.plain_event(line)
     if fast is not None:
-        column = len(line) - len(line.lstrip()) + 1
-        assert repr(fast) == repr(reader.fast_event(line, line.split(), column)), line
         assert repr(fast) == repr(reader.parsed_event(line)), line
 
 
@@ -340,8 +287,8 @@ def test_turns_are_read_in_one_match() -> None:
     """Every draw and discard of the games (else the comparisons above compare the checked path
     with itself), and a line the format takes otherwise is left to it."""
     reader = reader_on_line_4()
-    assert all(reader.plain_turn(line) is not None for line in TURNS)
+    assert all(reader.plain_event(line) is not None for line in TURNS)
     for line in ["Ann  take JC discard TC", "Ann take JC discard TC ", " Ann take JC discard TC",
                  "Ann take JC\tdiscard TC", '"Ann" take JC discard TC', "result take JC discard TC",
-                 "Ann take JC discard TC # c", "Ann take JC", "Ann discard TC", "Ann take 10C discard TC"]:
-        assert reader.plain_turn(line) is None, line
+                 "Ann take JC discard TC # c", "Ann take 10C discard TC", "pass take JC discard TC"]:
+        assert reader.plain_event(line) is None, line

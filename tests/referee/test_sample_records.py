@@ -23,6 +23,7 @@ from ginref.records import (
     read_text,
     to_json_dict,
 )
+from ginref.referee import adjudicate
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples" / "records"
 GIN = sorted(SAMPLES.glob("*.gin"))
@@ -105,17 +106,8 @@ def test_the_schema_rejects_what_the_reader_rejects(validator: Any) -> None:
     assert not validator.is_valid(data)
 
 
-def adjudicate_or_skip() -> Any:
-    try:
-        from ginref.referee import adjudicate
-    except ImportError:  # pragma: no cover - the referee is written separately
-        pytest.skip("ginref.referee is not there yet")
-    return adjudicate
-
-
 @pytest.mark.parametrize("name", NAMES)
 def test_samples_produce_exactly_the_expected_findings(name: str) -> None:
-    adjudicate = adjudicate_or_skip()
     record = read_one(SAMPLES / f"{name}.gin")
     verdict = adjudicate(record)
     expect = expected_codes(record)
@@ -128,7 +120,6 @@ def test_samples_produce_exactly_the_expected_findings(name: str) -> None:
 
 
 def test_clean_samples_cover_every_outcome() -> None:
-    adjudicate = adjudicate_or_skip()
     outcomes: dict[str, set[str]] = {}
     for path in GIN:
         record = read_one(path)
