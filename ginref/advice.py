@@ -317,7 +317,7 @@ def _knocks_with(
     gins = tuple(s for s in spreads if s.deadwood_points == 0)
     knocks = tuple(s for s in spreads if s.deadwood_points)
     found = [_Choice(discard, "gin", gins, rules.layoff_on_gin)] if gins else []
-    return found + ([_Choice(discard, "knock", knocks, True)] if knocks else [])
+    return found + ([_Choice(discard, "knock", knocks, rules.layoff_on_knock)] if knocks else [])
 
 
 def _no_knock(base: Advice, hand: Mask, system: MeldSystem, limit: int) -> Advice:

@@ -483,7 +483,8 @@ def layoff_report(defender: Hand, knocker_melds: str | Iterable[Meld | Hand], ru
         raise RulingError(f"{names} cannot be in both the knocker's melds and the defender's hand")
     melded = bin(spread).count("1")
     gin = melded >= 10
-    allowed = not gin or (rules.layoff_on_big_gin if melded == 11 else rules.layoff_on_gin)
+    on_gin = rules.layoff_on_big_gin if melded == 11 else rules.layoff_on_gin
+    allowed = on_gin if gin else rules.layoff_on_knock
     candidates = candidate_layoffs(defender, melds, rules) if allowed else {}
     return LayoffReport(
         knocker_melds=melds,

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from ginref.layoffs import LayoffReport
     from ginref.melds import Arrangement, Meld
     from ginref.referee import Verdict
+    from ginref.rulefit import RulesFit
     from ginref.rules import Rules
     from ginref.scoring import HandScore
 
@@ -880,7 +881,7 @@ _REPORT_TABLES: tuple[tuple[tuple[str, str], ...], ...] = (
      ("\nunfinished", "unfinished"), ("\nforfeited", "forfeited")),
     (("knocks\nnot best", "knocks_not_best"), ("points\ncost", "knock_not_best_points"),
      ("layoffs\nmissed", "missed_layoffs"), ("points\ncost", "missed_layoff_points"),
-     ("illegal\nmoves", "illegal_move_count")),
+     ("first-fit\nlayoffs", "first_fit_layoffs"), ("illegal\nmoves", "illegal_move_count")),
 )
 """The tables of ``report_text`` (results, knocks, errors): each column's header, two lines,
 and the :class:`~ginref.batch.report.PlayerReport` figure it shows."""
@@ -1022,6 +1023,7 @@ REPORT_CSV_FIGURES = (
     "games", "games_won", "hands", "hands_won", "points_for", "points_against", "knocks", "gins", "big_gins",
     "undercuts_made", "undercuts_suffered", "knock_deadwood", "knocks_shown", "average_knock_deadwood",
     "knocks_not_best", "knock_not_best_points", "missed_layoffs", "missed_layoff_points",
+    "first_fit_layoffs", "first_fit_layoff_points",
     "illegal_move_count", "unfinished", "forfeited", "wall_hands", "wall_share",
 )
 """The figures of ``report --csv``, after the row's name; then the illegal moves by code and,
@@ -1156,3 +1158,27 @@ def standings_csv(done: Standings) -> str:
                          "" if pair is None else pair.pairs,
                          "" if pair is None else round(pair.points_per_pair, 6)])
     return out.getvalue()
+
+
+def rules_fit_text(fit: RulesFit) -> str:
+    """``ginref rules --fit``: the presets and knob values the recorded scores allow, and the
+    first hand where the rules a batch names part from its scores."""
+    lines = [f"{fit.records} records ({fit.unreadable} unreadable), {fit.hands} hands; "
+             f"{fit.evidence} hands claim their points",
+             "presets that agree: " + (", ".join(fit.presets) or "none"), ""]
+    width = max(len(k.knob) for k in fit.knobs)
+    for knob in fit.knobs:
+        values = ", ".join(knob.values) if knob.values else "any (no hand decides it)"
+        hands = f"  ({knob.hands} hand{'s' if knob.hands != 1 else ''})" if knob.hands else ""
+        lines.append(f"{knob.knob:<{width}}  {values}{hands}")
+    lines.append("")
+    for name in fit.named:
+        parting = next((p for p in fit.partings if p.rules == name), None)
+        if parting is None:
+            lines.append(f"named rules {name}: agree with every recorded score")
+            continue
+        lines.append(f"named rules {name}: first part at {parting.source}:{parting.line}, record "
+                     f"{parting.index + 1}, hand {parting.hand}: recorded {parting.claimed}; "
+                     f"{name} gives {parting.ruled}")
+        lines.extend(f"  {why}" for why in parting.knobs)
+    return "\n".join(lines).rstrip("\n") + "\n"

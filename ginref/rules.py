@@ -51,7 +51,7 @@ OklahomaMode = Literal["off", "gin_only", "one"]
 TiePolicy = Literal["undercut", "no_score", "knocker"]
 DefenderLayoffMode = Literal["joint", "meld_first"]
 FirstTurn = Literal["ritual", "none", "eleven_card"]
-StockEnd = Literal["void", "last_discard_knock_only"]
+StockEnd = Literal["void", "last_discard_knock_only", "take_or_dead"]
 VoidHandDealer = Literal["same", "passes"]
 NextDealer = Literal["winner", "alternate", "loser"]
 AceMode = Literal["low", "high_or_low"]
@@ -101,7 +101,8 @@ class Rules(msgspec.Struct, frozen=True):
     undercut_bonus: int = 10
     tie_policy: TiePolicy = "undercut"
 
-    """Layoffs. Nobody lays off onto gin except in round-the-corner, where a defender
+    """Layoffs. Everyone lays off onto a knock but RLCard (``layoff_on_knock``: its
+    defender only melds). Nobody lays off onto gin except in round-the-corner, where a defender
     reaching 0 cancels the gin; nor onto big gin (Tallynight). Chained run extensions
     (7H then 8H onto 4-5-6H) are allowed everywhere. ``defender_layoff_mode`` ``joint``
     lets the defender break its own melds to lay off (OpenSpiel test 1); ``meld_first``
@@ -111,6 +112,7 @@ class Rules(msgspec.Struct, frozen=True):
     (``None`` = no cap; it matters only with chaining). With
     ``knocker_must_meld_max`` the knocker may not withhold a meld (Pagat's "as far
     as possible"); engines let the declared arrangement govern."""
+    layoff_on_knock: bool = True
     layoff_on_gin: bool = False
     layoff_on_big_gin: bool = False
     layoff_chaining: bool = True
@@ -119,7 +121,8 @@ class Rules(msgspec.Struct, frozen=True):
     knocker_must_meld_max: bool = False
 
     """The turn. ``no_same_card_discard`` forbids discarding the card just taken from
-    the discard pile (all seeds, EAAI, RLCard; OpenSpiel allows it). ``first_turn``:
+    the discard pile, face up or as the knock card (all seeds, EAAI; OpenSpiel allows it;
+    RLCard forbids only the face-up discard, so its preset has it off). ``first_turn``:
     the upcard ritual (non-dealer, then dealer, may take it; else non-dealer draws from
     stock), ``none`` (CardHearth: a normal turn) or ``eleven_card`` (RLCard: non-dealer
     is dealt 11 and starts by discarding)."""
@@ -129,7 +132,9 @@ class Rules(msgspec.Struct, frozen=True):
     """Stock exhaustion and dealing. ``stock_floor`` cards are never drawn. When the
     taker of the last drawable card discards without knocking, the hand is void
     (seeds, EAAI) or, under ``last_discard_knock_only`` (OpenSpiel wall phase, the
-    tournament "50th card rule"), the opponent may take that discard only to knock.
+    tournament "50th card rule"), the opponent may take that discard only to knock;
+    under ``take_or_dead`` (RLCard) each player in turn may take the last discard and
+    play on, or declare the hand dead.
     ``max_discard_draws``: OpenSpiel ends the hand as a 0-0 draw at the 50th draw of
     a discard after the first-turn decision (``None`` = no cap). With
     ``repeat_discard_draw`` the hand is a draw when both players in turn take the top
@@ -261,6 +266,7 @@ KNOB_MEANINGS: Mapping[str, str] = {
     "big_gin_bonus": "points for big gin, all 11 cards melded (off: not a rule)",
     "undercut_bonus": "points for the defender who undercuts the knocker",
     "tie_policy": "equal deadwood: an undercut, no score, or the knocker wins 0",
+    "layoff_on_knock": "the defender may lay off onto a knock (off: RLCard)",
     "layoff_on_gin": "the defender may lay off onto gin",
     "layoff_on_big_gin": "the defender may lay off onto big gin",
     "layoff_chaining": "laid-off cards may extend each other (7H then 8H)",
@@ -270,7 +276,7 @@ KNOB_MEANINGS: Mapping[str, str] = {
     "no_same_card_discard": "the card just taken from the pile may not be thrown",
     "first_turn": "the upcard ritual, a normal turn, or an 11-card deal",
     "stock_floor": "stock cards that are never drawn",
-    "stock_end": "at the floor: the hand is void, or the last discard may only knock",
+    "stock_end": "at the floor: void; the last discard only to knock; or take it or end the hand",
     "max_discard_draws": "a draw (0-0) at this many discard-pile draws (off: none)",
     "repeat_discard_draw": "a draw when both players take and throw back the top discard",
     "void_hand_dealer": "after a void hand: the same dealer, or the deal passes",
@@ -518,6 +524,24 @@ _PRESET_LIST: tuple[Rules, ...] = (
     ),
     msgspec.structs.replace(
         STANDARD,
+        name="rlcard",
+        description="RLCard gin-rummy: one hand; the non-dealer is dealt 11 and discards first, no "
+        "upcard, no layoffs, at the wall take the last discard or declare the hand dead; gin 25, "
+        "undercut 25",
+        layoff_on_knock=False,
+        gin_bonus=25,
+        undercut_bonus=25,
+        no_same_card_discard=False,
+        first_turn="eleven_card",
+        stock_end="take_or_dead",
+        game_target=0,
+        game_bonus=0,
+        box_bonus=0,
+        shutout="none",
+        illegal_knock="reject",
+    ),
+    msgspec.structs.replace(
+        STANDARD,
         name="round_the_corner",
         description="round-the-corner gin: ace high or low, K-A-2 runs, unmatched ace 15, "
         "layoffs onto gin, gin 20, undercut 20, game to 125",
@@ -572,8 +596,9 @@ RULE_NAMES: tuple[str, ...] = tuple(sorted({*PRESET_NAMES, *ALIASES}))
 
 def _rules_choices(key: str, listed: bool = True) -> str:
     """The one wording of what a rule set may be called: the closest name or alias to ``key``
-    when one is close, else every preset with its aliases (``hoyle (tallynight)``), or with
-    ``listed`` False where the message must stay short, where to find them."""
+    when one is close, else every preset (its aliases left out: with ten presets the list must
+    stay short enough for a one-line message), or with ``listed`` False where the message must
+    stay shorter still, where to find them."""
     import difflib  # only a misspelt name needs it
 
     close = difflib.get_close_matches(key, RULE_NAMES, n=1)
@@ -581,9 +606,7 @@ def _rules_choices(key: str, listed: bool = True) -> str:
         return f"did you mean {close[0]!r}? (`ginref rules` lists every rule set)"
     if not listed:
         return "`ginref rules` lists every rule set and its aliases"
-    named = (f"{name} ({', '.join(PRESETS[name].aliases)})" if PRESETS[name].aliases else name
-             for name in PRESET_NAMES)
-    return f"choose from: {', '.join(named)}"
+    return f"choose from: {', '.join(PRESET_NAMES)}"
 
 
 def parse_override(text: str) -> tuple[str, str]:

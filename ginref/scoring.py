@@ -475,7 +475,7 @@ def _rule(knock: _Knock, arrangement: Arrangement, discard: Card | None, found: 
         rules=rules, knobs=("knock_limit",) if ending == "knock" and rules.oklahoma == "off" else (),
     ))
     allow = {
-        "knock": True,
+        "knock": rules.layoff_on_knock,
         "gin": rules.layoff_on_gin,
         "big_gin": rules.layoff_on_big_gin,
     }[ending]
@@ -603,7 +603,7 @@ def _why_this_declaration(knock: _Knock, arrangement: Arrangement, discard: Card
 
 def _net_for_knocker(arrangement: Arrangement, defender: Mask, rules: Rules, multiplier: int) -> int:
     ending: Ending = "gin" if arrangement.deadwood_points == 0 else "knock"
-    allow = rules.layoff_on_gin if ending == "gin" else True
+    allow = rules.layoff_on_gin if ending == "gin" else rules.layoff_on_knock
     defence = best_defence(defender, arrangement.melds, rules, allow_layoffs=allow)
     settlement = settle(
         ending, arrangement.deadwood_points, defence.deadwood_points, rules, multiplier=multiplier

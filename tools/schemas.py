@@ -144,6 +144,19 @@ def rules_list() -> Schema:
     return document("rules-list", "ginref rules --json", {"type": "array", "items": item, "minItems": 1})
 
 
+def rules_fit() -> Schema:
+    knob = record({"knob": NAME, "values": {"type": "array", "items": {"type": "string"}}, "hands": COUNT})
+    parting = record({"rules": NAME, "source": {"type": "string"}, "index": COUNT, "hand": COUNT,
+                      "line": COUNT, "claimed": {"type": "string"}, "ruled": {"type": "string"},
+                      "knobs": {"type": "array", "items": {"type": "string"}}})
+    body = record({
+        "records": COUNT, "unreadable": COUNT, "hands": COUNT, "evidence": COUNT,
+        "presets": {"type": "array", "items": NAME}, "knobs": {"type": "array", "items": knob},
+        "named": {"type": "array", "items": NAME}, "partings": {"type": "array", "items": parting},
+    })
+    return document("rules-fit", "ginref rules --fit PATH... --json: the rules a batch's scores allow", body)
+
+
 def game() -> Schema:
     bonus = record({"kind": {"enum": ["game", "shutout", "box"]}, "points": COUNT,
                     "detail": {"type": "string"}})
@@ -328,8 +341,9 @@ def table() -> Schema:
 
 
 SCHEMAS = {"analysis": analysis, "analysis-line": analysis_line, "score": score, "layoffs": layoffs,
-           "rules": rules, "rules-list": rules_list, "game": game, "adjudicate": adjudicate, "verify": verify,
-           "advise": advise, "report": report, "standings": standings, "table": table}
+           "rules": rules, "rules-list": rules_list, "rules-fit": rules_fit, "game": game,
+           "adjudicate": adjudicate, "verify": verify, "advise": advise, "report": report,
+           "standings": standings, "table": table}
 
 
 def texts() -> dict[str, str]:

@@ -94,6 +94,10 @@ class PlayerReport(msgspec.Struct, frozen=True):
     knock_not_best_points: int = 0
     missed_layoffs: int = 0
     missed_layoff_points: int = 0
+    first_fit_layoffs: int = 0
+    """defences whose layoffs stopped short of the best for the same melds (an engine laying off
+    first fit, as the EAAI framework's does, for this row's player)"""
+    first_fit_layoff_points: int = 0
     illegal_moves: Counts = ()
     unfinished: int = 0
     forfeited: int = 0
@@ -255,6 +259,9 @@ class _Row:
         elif finding.code == "missed_layoff":
             self.counts["missed_layoffs"] += 1
             self.counts["missed_layoff_points"] += finding.points
+        elif finding.code == "first_fit_layoff":
+            self.counts["first_fit_layoffs"] += 1
+            self.counts["first_fit_layoff_points"] += finding.points
 
     def report(self, weighing: Weighing | None) -> PlayerReport:
         risk = None

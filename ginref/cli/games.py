@@ -24,11 +24,18 @@ from ginref.cli.options import (
 )
 from ginref.cli.output import check_plot, emit, output_width, write_plot
 from ginref.errors import GinrefError, InputFileError, RecordError
+from ginref.records.io import SkippedFile
 from ginref.rules import PRESET_NAMES, PRESETS, Rules
 
 
 @click.command("rules")
-@click.argument("name", required=False, metavar="[NAME]", shell_complete=complete_rule_names)
+@click.argument("names", nargs=-1, metavar="[NAME | --fit PATH...]", shell_complete=complete_rule_names)
+@click.option("--fit", is_flag=True,
+              help="Read the records at the PATHs and say which presets and knob values agree with "
+              "every score they record, and where the rules they name part from them.")
+@click.option("--from", "from_form",
+              type=click.Choice(["gin", "json", "jsonl", "openspiel", "kaggle", "eaai", "rlcard"]),
+              help="With --fit: read the input as this form  [default: from the file name, else the content]")
 @click.option("--set", "overrides", multiple=True, metavar="KNOB=VALUE", shell_complete=complete_knobs,
               help="Show NAME with knobs changed.")
 @click.option(
@@ -38,9 +45,10 @@ from ginref.rules import PRESET_NAMES, PRESETS, Rules
 )
 @click.option("--json", "as_json", is_flag=True, help="Print JSON only.")
 def rules_command(
-    name: str | None, overrides: tuple[str, ...], rules_file: Path | None, as_json: bool
+    names: tuple[str, ...], fit: bool, from_form: Any, overrides: tuple[str, ...], rules_file: Path | None,
+    as_json: bool,
 ) -> None:
-    """List the rule sets, or show every knob of one.
+    """List the rule sets, or show every knob of one; with --fit, which rules records were played under.
 
     \b
     Examples:
@@ -48,9 +56,17 @@ def rules_command(
       ginref rules oklahoma
       ginref rules standard --set gin_bonus=25 --json
       ginref rules --rules-file my-table.toml
+      ginref rules --fit logs/ --json
     """
     from ginref.jsonwrite import to_json
     from ginref.render import rules_list_text, rules_text
+
+    if fit:
+        _fit(names, from_form, as_json)
+        return
+    if len(names) > 1:
+        raise click.UsageError(f"Got unexpected extra argument ({' '.join(names[1:])})")
+    name = names[0] if names else None
 
     if name is None and rules_file is None and not overrides:
         presets = [PRESETS[n] for n in PRESET_NAMES]
@@ -68,6 +84,28 @@ def rules_command(
         return
     rules = resolve_rules(name, rules_file, overrides)
     emit(to_json(rules.to_dict()) if as_json else rules_text(rules, output_width()))
+
+
+def _fit(paths: tuple[str, ...], from_form: Any, as_json: bool) -> None:
+    """``rules --fit``: read the records, one library call, render."""
+    from ginref.jsonwrite import to_json
+    from ginref.records.io import decode, read_paths
+    from ginref.render import rules_fit_text
+    from ginref.rulefit import fit_rules
+
+    if not paths:
+        fail("--fit needs the records to read: PATH... (- for stdin)")
+
+    def items() -> Any:
+        for item in read_paths(list(paths), sys.stdin.buffer, format=from_form):
+            if isinstance(item, InputFileError):
+                raise item
+            if not isinstance(item, SkippedFile):
+                yield from decode(item)
+
+    with input_errors():
+        found = fit_rules(items())
+    emit(to_json(found.to_dict()) if as_json else rules_fit_text(found))
 
 
 @click.command(epilog=needs_extra("--plot", "matplotlib", "plot"))

@@ -381,7 +381,8 @@ def reader_options(f: F) -> F:
         "[default: OpenSpiel's defaults]",
     )(f)
     f = click.option(
-        "--from", "from_form", type=click.Choice(["gin", "json", "jsonl", "openspiel", "kaggle"]),
+        "--from", "from_form",
+        type=click.Choice(["gin", "json", "jsonl", "openspiel", "kaggle", "eaai", "rlcard"]),
         help="Read the input as this form  [default: from the file name, else the content]",
     )(f)
     return f

@@ -53,8 +53,9 @@ def adjudicate(
     """Replay a recorded hand or game move by move and rule on it.
 
     RECORD is a .gin text record, a .json record or .jsonl records (`-`: stdin);
-    OpenSpiel action histories, SerializeGameAndState text and Kaggle episodes
-    are recognised by content (or forced with --from).
+    OpenSpiel action histories, SerializeGameAndState text, Kaggle episodes,
+    EAAI framework logs and RLCard move sheets are recognised by content (or
+    forced with --from).
     Every move is checked under the rule set the record names; --rules (or
     --rules-file, --set) replaces it only with --override-rules. Findings name the line and column (text)
     or JSON pointer, with a stable code. The true result (outcome, winner,
@@ -156,8 +157,9 @@ def verify(
     """Verify recorded hands in bulk: files, folders or stdin.
 
     PATHs are files, folders (read recursively) or `-` (stdin). Reads .gin,
-    .json and .jsonl records (and, by content or --from, OpenSpiel histories
-    and Kaggle episodes), checks each in parallel worker processes and reports
+    .json and .jsonl records (and, by content or --from, OpenSpiel histories,
+    Kaggle episodes, EAAI logs and RLCard sheets), checks each in parallel
+    worker processes and reports
     in input order: each record with findings (or unreadable) as
     `source:line:column: code: message`, then a summary of records, clean,
     with findings, unreadable, with advisories (clean all the same), and
@@ -307,8 +309,8 @@ def convert(
 
     The text form is .gin, JSON is .json (one record) or .jsonl (one a line).
     The input format comes from the extension (stdin is sniffed: `{` first
-    means JSON Lines); OpenSpiel histories and Kaggle episodes are recognised
-    by content, or forced with --from (--game gives histories their parameters).
+    means JSON Lines); OpenSpiel histories, Kaggle episodes, EAAI logs and RLCard
+    sheets are recognised by content, or forced with --from (--game gives histories their parameters).
     Nothing is lost either way: free tags, unseen cards (`??`), claims and
     totals all carry over. A record that cannot be read is reported on stderr
     as `source:line:column: message` and the others are still converted.

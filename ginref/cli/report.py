@@ -91,7 +91,7 @@ def report(
     One row per player (or, with --by, per game or rule set). Reads what
     `verify` reads (files, folders, `-`, every record form, OpenSpiel
     histories, Kaggle episodes, whose agents are named as the episode names
-    them) through the same batch, and adds up its verdicts per player: games,
+    them, EAAI logs, RLCard sheets) through the same batch, and adds up its verdicts per player: games,
     hands won, points for and against, knocks, gins, big gins, undercuts made
     and suffered, average deadwood at knock, knocks that were not the best
     declaration and layoffs missed (with the deadwood points they cost),

@@ -51,6 +51,7 @@ from ginref.files import (
     url_files,
     wide_text,
 )
+from ginref.records.eaai import decode_log, log_boundary, looks_like_log
 from ginref.records.jsonform import (
     decode_json_document,
     decode_json_text,
@@ -70,6 +71,7 @@ from ginref.records.openspiel import (
     parse_history_line,
     parse_serialized,
 )
+from ginref.records.rlcard import decode_sheet, looks_like_sheet, sheet_boundary
 from ginref.records.text import (
     CONTENT_LINE_RE,
     GAME_TAG_LINE_RE,
@@ -228,7 +230,18 @@ def _walk(folder: str) -> Iterator[InputFile | SkippedFile]:
             found.append(os.path.join(root, name))
     for path in sorted(found):
         shown = shown_path(path)
-        yield InputFile(path, shown, _reading_form(path)) if _read_in_folder(path) else SkippedFile(shown)
+        readable = _read_in_folder(path) or _is_log(path)
+        yield InputFile(path, shown, _reading_form(path)) if readable else SkippedFile(shown)
+
+
+def _is_log(path: str) -> bool:
+    """Whether a file in a folder is another program's log (EAAI, RLCard), by its first line."""
+    try:
+        with open_any(path) as handle:
+            first = handle.readline(256)
+    except (OSError, InputFileError):
+        return False
+    return _log_form(first.decode("utf-8", "replace").lstrip("\ufeff")) is not None
 
 
 # -- lines --------------------------------------------------------------------------------------
@@ -268,7 +281,20 @@ def unit_form(text: str) -> UnitForm | None:
         return "openspiel"
     if text.startswith((SERIALIZED_HEADER, "[Meta]"), start):
         return "openspiel_state"
+    return _log_form(text[start:])
+
+
+def _log_form(line: str) -> UnitForm | None:
+    """An EAAI framework log or an RLCard move sheet, by its first line."""
+    if looks_like_log(line):
+        return "eaai"
+    if looks_like_sheet(line):
+        return "rlcard"
     return None
+
+
+_LOGS = {"eaai": (log_boundary, decode_log), "rlcard": (sheet_boundary, decode_sheet)}
+"""the forms of one game after another in lines: where a game starts or ends, and its decoder"""
 
 
 def sniff_format(first_line: str) -> UnitForm:
@@ -453,8 +479,32 @@ def _units(
         yield from _text_units(lines, source, index)
     elif format in ("jsonl", "openspiel"):
         yield from _jsonl_units(cast("Iterable[Line]", lines), source, format, game, index)
+    elif format in _LOGS:
+        yield from _log_units(cast("Iterable[Line]", lines), source, format, index)
     else:
         yield from _json_units(cast("Iterable[Line]", lines), source, format)
+
+
+def _log_units(lines: Iterable[Line], source: str, form: UnitForm, index: int = 0) -> Iterator[RawRecord]:
+    """The games of a log: each from its first line that is not blank to the line that ends it
+    (or the line before one that starts the next)."""
+    boundary = _LOGS[form][0]
+    chunk: _TextChunk | None = None
+    for number, text, problem in lines:
+        cut = boundary(text) if problem is None else None
+        if cut == "start" and chunk is not None:
+            yield msgspec.structs.replace(chunk.unit(), format=form)
+            chunk, index = None, index + 1
+        if chunk is None:
+            if problem is None and not text.strip():
+                continue
+            chunk = _TextChunk(source, index, number)
+        chunk.add(number, text, problem)
+        if cut == "end":
+            yield msgspec.structs.replace(chunk.unit(), format=form)
+            chunk, index = None, index + 1
+    if chunk is not None:
+        yield msgspec.structs.replace(chunk.unit(), format=form)
 
 
 def _problem(source: str, number: int, problem: tuple[int, str]) -> RecordError:
@@ -661,6 +711,11 @@ def _decode(raw: RawRecord) -> Iterator[GameRecord | RecordError]:
             yield _decode_other(raw, form)
         except RecordError as exc:
             yield exc
+    elif form in _LOGS:
+        try:
+            yield _LOGS[form][1](raw.text, raw.source, raw.line, raw.index)
+        except RecordError as exc:
+            yield exc
     elif raw.format == "gin":
         try:
             yield read_text(raw.text, source=raw.source, first_line=raw.line, index=raw.index)
@@ -856,8 +911,8 @@ two tasks (a count and a check), and each task costs the main process a fixed am
 shards keep that cost small against the records' (docs/verify-speed.md has the figures)."""
 MIN_SHARD = 1 << 16
 """Fewest bytes a shard is cut to when a file is cut into ``parts``."""
-_WHOLE = frozenset({"json", "openspiel_state", "kaggle"})
-"""forms read as one document: a file of them is one shard"""
+_WHOLE = frozenset({"json", "openspiel_state", "kaggle", "eaai", "rlcard"})
+"""forms read as one document, or (logs) never cut: a file of them is one shard"""
 
 
 class Shard(msgspec.Struct, frozen=True):

@@ -53,12 +53,12 @@ __all__ = [
 RecordFormat = Literal["gin", "json", "jsonl", "openspiel"]
 """The forms records are written in: ``.gin`` text, one ``.json`` document (a record or a list),
 ``.jsonl`` lines, and OpenSpiel action histories (one JSON array of action ids a line)."""
-InputForm = Literal["gin", "json", "jsonl", "openspiel", "kaggle"]
+InputForm = Literal["gin", "json", "jsonl", "openspiel", "kaggle", "eaai", "rlcard"]
 """The forms records are read from (``--from``): the record forms, OpenSpiel histories or
-``SerializeGameAndState`` text, Kaggle episodes."""
-UnitForm = Literal["gin", "json", "jsonl", "openspiel", "openspiel_state", "kaggle"]
+``SerializeGameAndState`` text, Kaggle episodes, EAAI framework logs, RLCard move sheets."""
+UnitForm = Literal["gin", "json", "jsonl", "openspiel", "openspiel_state", "kaggle", "eaai", "rlcard"]
 """What one raw unit holds: a record form, an OpenSpiel history line, an OpenSpiel serialised
-state, a Kaggle episode."""
+state, a Kaggle episode, one game of an EAAI log or of an RLCard move sheet."""
 Source = Literal["stock", "discard", "none"]
 """Where a turn's card came from; ``none`` for the eleven-card opening discard."""
 Ending = Literal["knock", "gin", "big_gin"]

@@ -53,6 +53,9 @@ wrong_dealer             error     the claimed next dealer, or the next hand's d
                                    one the rules name
 missed_layoff            advisory  the defender's declared defence leaves more deadwood than its
                                    best response (the declared one is scored)
+first_fit_layoff         advisory  the recorded layoffs leave more deadwood than the best layoffs
+                                   with the defender's own melds as declared: a card went onto the
+                                   first meld it fits (as the EAAI engine lays off for the defender)
 knock_not_best           advisory  the knocker declared more deadwood than the least its 10 cards
                                    allow (withholding a meld is allowed; the declaration stands)
 knock_is_gin             advisory  a "knock" showing no deadwood: it is gin and scored as gin
@@ -112,6 +115,7 @@ class FindingCode(str, enum.Enum):
     WRONG_SCORE = "wrong_score"
     WRONG_DEALER = "wrong_dealer"
     MISSED_LAYOFF = "missed_layoff"
+    FIRST_FIT_LAYOFF = "first_fit_layoff"
     KNOCK_NOT_BEST = "knock_not_best"
     KNOCK_IS_GIN = "knock_is_gin"
     CARDS_UNKNOWN = "cards_unknown"
@@ -122,7 +126,7 @@ class FindingCode(str, enum.Enum):
 
 
 ADVISORY_CODES: frozenset[str] = frozenset({
-    "missed_layoff", "knock_not_best", "knock_is_gin", "cards_unknown", "void_unverified",
+    "missed_layoff", "first_fit_layoff", "knock_not_best", "knock_is_gin", "cards_unknown", "void_unverified",
 })
 """Codes of severity ``advisory``; every other code is an ``error``."""
 

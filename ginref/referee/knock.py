@@ -5,11 +5,19 @@ layoffs and melds checked, and the hand settled.
 from __future__ import annotations
 
 import functools
+import itertools
 import operator
 from collections.abc import Sequence
 
 from ginref.cards import Card, Mask, card_name, mask_of, scan
-from ginref.layoffs import Layoff, best_defence_from, defence_as_declared, layoff_order, least_defence
+from ginref.layoffs import (
+    Layoff,
+    best_defence_from,
+    defence_as_declared,
+    layoff_options,
+    layoff_order,
+    least_defence,
+)
 from ginref.melds import (
     Meld,
     MeldKind,
@@ -178,7 +186,7 @@ class KnockSteps(HandState):
         defender = players[q]
         ending = self.ending
         allow = (
-            ending == "knock"
+            (ending == "knock" and rules.layoff_on_knock)
             or (ending == "gin" and rules.layoff_on_gin)
             or (ending == "big_gin" and rules.layoff_on_big_gin)
         )
@@ -337,6 +345,46 @@ class KnockSteps(HandState):
             self.add(FindingCode.MISSED_LAYOFF,
                      f"{defender} left {dw} deadwood but could have left {best.deadwood_points}"
                      + (f" by {' and '.join(how)}" if how else ""), place, points=dw - best.deadwood_points)
+            if laid and self.stuck(q, own, laid, knocker_melds):
+                self.first_fit(q, own, knocker_melds, dw, place)
         return dw, tuple(m.mask for m in own), declared.layoffs
+
+    def stuck(
+        self, q: int, own: list[Meld], laid: list[tuple[Card, int]], knocker_melds: tuple[Meld, ...]
+    ) -> bool:
+        """Whether no card left over fits any meld as the layoffs left it: the layoffs stopped,
+        as an engine laying off until nothing fits stops (a defender who just missed one is not this)."""
+        grown = [m.mask for m in knocker_melds]
+        for c, at in laid:
+            grown[at] |= 1 << c
+        used = functools.reduce(operator.or_, (m.mask for m in own), 0) | mask_of(c for c, _ in laid)
+        left = self.held[q] & ~used
+        return not any(is_meld(meld | 1 << c, self.system) for meld in grown for c in scan(left))
+
+    def first_fit(
+        self, q: int, own: list[Meld], knocker_melds: tuple[Meld, ...], dw: int, place: Place
+    ) -> None:
+        """Name layoffs that, with the defender's own melds kept, fall short of the best ones: the
+        first-fit layoff (a card laid on the first meld it fits where another let more follow)."""
+        system = self.system
+        left = self.held[q] & ~functools.reduce(operator.or_, (m.mask for m in own), 0)
+        chaining = self.rules.layoff_chaining
+        choices = [layoff_options(m.mask, left, system, chaining=chaining) for m in knocker_melds]
+        best: tuple[Mask, ...] = ()
+        most = -1
+        for choice in itertools.product(*choices):  # a few options for each of at most 3 or 4 melds
+            laid = functools.reduce(operator.or_, choice, 0)
+            points = mask_points_in(system, laid)
+            if points > most and sum(m.bit_count() for m in choice) == laid.bit_count():
+                best, most = choice, points
+        fit = mask_points_in(system, left) - most
+        if fit >= dw:
+            return
+        pairs = zip(knocker_melds, best, strict=True)
+        laying = ", ".join(f"{card_names(extra)} onto {meld}" for meld, extra in pairs if extra)
+        self.add(FindingCode.FIRST_FIT_LAYOFF,
+                 f"the layoffs made for {self.players[q]} left {dw} deadwood; with the same melds, laying "
+                 f"off {laying} leaves {fit} (a card went onto the first meld it fits, as the EAAI engine "
+                 "lays off)", place, points=dw - fit)
 
 

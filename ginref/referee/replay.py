@@ -266,7 +266,7 @@ class HandReplay(KnockSteps):
         if phase == NORMAL:
             return source, True
         if phase == WALL:
-            if source == "discard" and ev.knock is not None:
+            if source == "discard" and (ev.knock is not None or self.rules.stock_end == "take_or_dead"):
                 return source, False
             if source in ("discard", "stock"):
                 if source == "discard":

@@ -92,8 +92,8 @@ def test_stdin_with_a_hand_still_answers() -> None:
 
 # -- one error, one line (25) ---------------------------------------------------------------------
 
-CHOICES = ("choose from: cardhearth, eaai, hollywood, hoyle (tallynight), oklahoma, "
-           "openspiel (tournament), round_the_corner, standard, straight")
+CHOICES = ("choose from: cardhearth, eaai, hollywood, hoyle, oklahoma, "
+           "openspiel, rlcard, round_the_corner, standard, straight")
 
 
 @pytest.mark.parametrize(

@@ -54,6 +54,7 @@ CASES = [
     ("rules", ["rules", "oklahoma", "--json"]),
     ("rules", ["rules", "standard", "--set", "big_gin_bonus=31", "--json"]),
     ("rules-list", ["rules", "--json"]),
+    ("rules-fit", ["rules", "--fit", str(ROOT / "samples" / "research" / "eaai-games.txt"), "--json"]),
     ("game", ["game", str(SHEETS / "standard-worked.sheet"), "--json"]),
     ("game", ["game", str(SHEETS / "tallynight.sheet"), "--json", "--chart"]),
     ("game", ["game", str(SHEETS / "hollywood.sheet"), "--json", "--chart"]),

@@ -38,6 +38,8 @@ FAST_COUNTS = {
     "records_compressed": 400,
     "records_openspiel": 1_500,
     "records_kaggle": 1_000,
+    "records_eaai": 300,
+    "records_rlcard": 600,
 }
 """Inputs per entry point in the CI slice: 20,000 where an input costs about 0.25 ms, fewer where the
 entry point (or its round trips and the referee) costs more, so the whole file stays near a minute."""

@@ -23,7 +23,8 @@ ROOT = Path(__file__).resolve().parents[2]
 RESEARCH = ROOT / "samples" / "research"
 HISTORIES, STATE, EPISODE = (RESEARCH / name for name in
                              ("openspiel-histories.txt", "openspiel-state.txt", "kaggle-episode.json"))
-SAMPLES = {HISTORIES: 8, STATE: 1, EPISODE: 1}
+EAAI, RLCARD = RESEARCH / "eaai-games.txt", RESEARCH / "rlcard-sheets.txt"
+SAMPLES = {HISTORIES: 8, STATE: 1, EPISODE: 1, EAAI: 3, RLCARD: 4}
 """each sample and its records"""
 
 
@@ -72,7 +73,7 @@ def test_the_episode_is_the_first_historys_game_claiming_only_the_win() -> None:
 def test_the_readme_shows_verify_and_convert_from_kaggle_on_them() -> None:
     """The transcripts themselves are run and compared by tests/project/test_readme.py."""
     commands = [command for command, _ in transcripts()]
-    shown = f"ginref verify {' '.join(str(p.relative_to(ROOT)) for p in SAMPLES)}"
+    shown = f"ginref verify {' '.join(str(p.relative_to(ROOT)) for p in (HISTORIES, STATE, EPISODE))}"
     assert shown in commands
     assert f"ginref convert {EPISODE.relative_to(ROOT)} --from kaggle --to gin" in commands
 
@@ -83,5 +84,16 @@ def test_the_tool_writes_these_files_byte_for_byte(tmp_path: Path) -> None:
     run = subprocess.run([sys.executable, str(tool), "--out", str(tmp_path)],
                          capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert run.returncode == 0, run.stderr
-    for path in SAMPLES:
+    for path in (HISTORIES, STATE, EPISODE):
         assert (tmp_path / path.name).read_bytes() == path.read_bytes(), path.name
+
+
+def test_the_readme_shows_the_eaai_and_rlcard_samples_and_the_fit() -> None:
+    commands = [command for command, _ in transcripts()]
+    assert f"ginref verify {EAAI.relative_to(ROOT)} {RLCARD.relative_to(ROOT)}" in commands
+    assert f"ginref rules --fit {EAAI.relative_to(ROOT)}" in commands
+
+
+def test_a_folder_walk_finds_the_logs_by_their_first_line() -> None:
+    result = CliRunner().invoke(cli, ["verify", str(RESEARCH), "--json", "--jobs", "1"])
+    assert json.loads(result.stdout)["summary"]["records"] == 1 + 3 + 4

@@ -291,6 +291,7 @@ EXTRA_CODES = [
     ("layoff_on_gin", "test_gin_outcomes"),
     ("stock_exhausted", "test_stock_end"),
     ("draw_from_empty_stock", "test_wall"),
+    ("first_fit_layoff", "tests/records/test_eaai.py::test_the_first_fit_layoffs_are_named"),
 ]
 
 
@@ -306,7 +307,8 @@ def test_docstring_table_lists_every_code_with_its_severity() -> None:
     assert table == {
         code.value: ("advisory" if code.value in ADVISORY_CODES else "error") for code in FindingCode
     }
-    assert {"missed_layoff", "knock_not_best", "knock_is_gin", "cards_unknown", "void_unverified"} == (
+    assert {"missed_layoff", "first_fit_layoff", "knock_not_best", "knock_is_gin", "cards_unknown",
+            "void_unverified"} == (
         ADVISORY_CODES
     )
 

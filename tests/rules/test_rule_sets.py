@@ -52,7 +52,7 @@ knocker_must_meld_max = false
 no_same_card_discard = true
 first_turn = "ritual"       # ritual | none | eleven_card
 stock_floor = 2
-stock_end = "void"          # void | last_discard_knock_only
+stock_end = "void"          # void | last_discard_knock_only | take_or_dead
 void_hand_dealer = "same"   # same | passes
 next_dealer = "winner"      # winner | alternate | loser
 ace = "low"                 # low | high_or_low
@@ -74,7 +74,7 @@ SCHEMA_CHOICES = {
     "tie_policy": {"undercut", "no_score", "knocker"},
     "defender_layoff_mode": {"joint", "meld_first"},
     "first_turn": {"ritual", "none", "eleven_card"},
-    "stock_end": {"void", "last_discard_knock_only"},
+    "stock_end": {"void", "last_discard_knock_only", "take_or_dead"},
     "void_hand_dealer": {"same", "passes"},
     "next_dealer": {"winner", "alternate", "loser"},
     "ace": {"low", "high_or_low"},
@@ -86,7 +86,7 @@ BOOL_CHOICES = "choose from: false, true"
 TIE_CHOICES = "choose from: knocker, no_score, undercut"
 OFF_OR_WHOLE = "expected 'off' or a whole number >= 0"
 EXTRA_KNOBS = {"max_discard_draws": "off", "repeat_discard_draw": False, "layoff_on_big_gin": False,
-               "layoff_chain_limit": "off"}
+               "layoff_chain_limit": "off", "layoff_on_knock": True}
 
 # Every knob in which a preset differs from `standard` (to_dict spelling), per VARIANTS.md.
 PRESET_DIFFS: dict[str, dict[str, object]] = {
@@ -115,6 +115,12 @@ PRESET_DIFFS: dict[str, dict[str, object]] = {
         "gin_bonus": 25, "undercut_bonus": 25, "next_dealer": "alternate",
         "game_bonus": 0, "box_bonus": 0, "shutout": "none", "illegal_knock": "forfeit",
     },
+    "rlcard": {  # RLCard's gin-rummy game: 11-card opening, no layoffs, take-or-dead wall, one hand
+        "layoff_on_knock": False, "gin_bonus": 25, "undercut_bonus": 25, "no_same_card_discard": False,
+        "first_turn": "eleven_card",
+        "stock_end": "take_or_dead", "game_target": 0, "game_bonus": 0, "box_bonus": 0, "shutout": "none",
+        "illegal_knock": "reject",
+    },
     "round_the_corner": {  # P19
         "ace": "high_or_low", "wraparound": True, "unmatched_ace_value": 15,
         "layoff_on_gin": True, "undercut_bonus": 20, "game_target": 125,
@@ -132,6 +138,7 @@ KEY_VALUES = [
     ("straight", 0, 25, 10, None, 20, 100, 100, "undercut", "ritual"),
     ("openspiel", 10, 25, 25, None, 0, 0, 0, "no_score", "ritual"),
     ("eaai", 10, 25, 25, None, 0, 100, 0, "undercut", "ritual"),
+    ("rlcard", 10, 25, 25, None, 0, 0, 0, "undercut", "eleven_card"),
     ("round_the_corner", 10, 20, 20, None, 20, 125, 100, "undercut", "ritual"),
 ]
 
@@ -250,8 +257,8 @@ def test_aliases() -> None:
     assert not set(ALIASES) & set(PRESETS)
 
 
-CHOICES = ("choose from: cardhearth, eaai, hollywood, hoyle (tallynight), oklahoma, "
-           "openspiel (tournament), round_the_corner, standard, straight")
+CHOICES = ("choose from: cardhearth, eaai, hollywood, hoyle, oklahoma, "
+           "openspiel, rlcard, round_the_corner, standard, straight")
 SEE_ALL = " (`ginref rules` lists every rule set)"
 
 
@@ -546,7 +553,7 @@ def test_spade_doubling(suit: int) -> None:
 
 def test_big_gin_and_single_hand() -> None:
     assert [n for n in PRESET_NAMES if PRESETS[n].recognises_big_gin] == ["hoyle"]
-    assert [n for n in PRESET_NAMES if PRESETS[n].single_hand] == ["openspiel"]
+    assert [n for n in PRESET_NAMES if PRESETS[n].single_hand] == ["openspiel", "rlcard"]
     assert with_overrides(STANDARD, {"big_gin_bonus": 31}).recognises_big_gin
 
 

@@ -906,6 +906,26 @@ def _check_compressed(data: bytes) -> Seen:
 # == the entry points =========================================================================
 
 
+@functools.cache
+def _eaai_logs() -> tuple[bytes, ...]:
+    """The first-fit games' first hands, a game's end, and one whole game (it holds every line kind
+    the framework prints in a played game)."""
+    text = (ROOT / "samples" / "research" / "eaai-games.txt").read_text()
+    game = text.split(" wins.\n")[0] + " wins.\n"
+    hands = game.split("0\t")
+    return (game.encode(), hands[0].encode(), (hands[0] + "0\t" + hands[1]).encode(),
+            ("\n".join(game.splitlines()[-40:]) + "\n").encode())
+
+
+@functools.cache
+def _rlcard_sheets() -> tuple[bytes, ...]:
+    """The sample's four hands (gin, dead hand, knock, undercut), together and one by one."""
+    text = (SAMPLES / "research" / "rlcard-sheets.txt").read_text()
+    hands = [h for h in text.split("\n") if " deal shuffled_deck=" in h]
+    ones = ["\n".join(text.split("\n")[i:]) for i, line in enumerate(text.split("\n")) if line in hands]
+    return (text.encode(), *(one.encode() for one in ones))
+
+
 @dataclass(frozen=True)
 class EntryPoint:
     """A public parse entry point: how to check one input, and where inputs come from."""
@@ -1015,6 +1035,9 @@ ENTRY_POINTS: dict[str, EntryPoint] = {
             ("[Meta]\nVersion: 1\n\n[Game]\ngin_rummy(knock_card=9)\n[State]\n"
              + "\n".join(map(str, range(21))) + "\n54\n").encode(),
         ), None),
+        # logs of whole games: the EAAI framework's verbose games, RLCard move sheets
+        _records_entry("eaai", _eaai_logs, None),
+        _records_entry("rlcard", _rlcard_sheets, None),
         _records_entry("kaggle", lambda: tuple(json.dumps({
             "name": "open_spiel_gin_rummy", "rewards": [1, -1], "statuses": ["DONE", "DONE"],
             "configuration": {"openSpielGameParameters": {"oklahoma": False}},

@@ -1,0 +1,230 @@
+"""RLCard's gin rummy move sheets (``game.round.move_sheet``, each move's ``str()``) as records.
+
+RLCard (and PettingZoo's ``gin_rummy`` environment on it) keeps a hand as a list of moves::
+
+    S deal shuffled_deck=[2H 6H KD ... JH]
+    N discard QD
+    S draw_card 3H
+    N pick_up_discard JC
+    S knock 4S
+    N gin
+    S declare_dead_hand
+    N score N 38 [['2C', '3C', '4C'], ...]
+    S score S 12 [...]
+
+The deal is rebuilt as RLCard deals it: the stock is the shuffled deck dealt from its end,
+eleven cards to the non-dealer, then ten to the dealer; what is left is the stock, its top
+card last. There is no upcard: the non-dealer opens by discarding. What the sheet leaves
+implicit is read from what it does say: the card a gin goes out with (the one card of the
+eleven outside the gin's melds on its score line) and the knock card (named, never put on
+the pile). The score lines give each side's melds and deadwood (no layoffs in RLCard).
+
+RLCard's payoffs (the environment's rewards: 0.2 for a knock, 1 for gin, minus deadwood/100
+for the other player, and for both in a dead hand) are not points. A sheet may end with
+``payoffs=[N's, S's]`` (the form ``tools/rlcard_games.py`` writes); they are checked against
+the hand and kept as the ``Payoffs`` tag. Points are scored under the ``rlcard`` rules.
+Seats are ``N`` and ``S``, as the sheet names them; one hand is one record.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from ginref.cards import Card, Mask, mask_of
+from ginref.errors import RecordError
+from ginref.melds import STANDARD_SYSTEM, min_deadwood
+from ginref.records.eaai import parse_card, parse_cards, parse_melds
+from ginref.records.model import (
+    ClaimedResult,
+    Defence,
+    Event,
+    GameRecord,
+    HandRecord,
+    Knock,
+    Pass,
+    Place,
+    Turn,
+)
+
+__all__ = ["PLAYERS", "dealt_from", "decode_sheet", "looks_like_sheet", "sheet_boundary"]
+
+PLAYERS = ("N", "S")
+_CARD = r"[A2-9TJQK][CHSD]"
+_DEAL_RE = re.compile(r"\s*([NS]) deal shuffled_deck=\[((?:[A2-9TJQK][CHSD] ?){0,60})\]\s*")
+_MOVE_RE = re.compile(rf"([NS]) (discard|draw_card|pick_up_discard|knock) ({_CARD})")
+_SCORE_RE = re.compile(r"([NS]) score ([NS]) ([0-9]{1,3}) (\[.*\])")
+_PAYOFFS_RE = re.compile(r"payoffs=\[\s*(-?[0-9.]{1,12})\s*,\s*(-?[0-9.]{1,12})\s*\]")
+
+
+def looks_like_sheet(line: str) -> bool:
+    """Whether a sheet's first line is RLCard's deal move."""
+    return _DEAL_RE.match(line) is not None
+
+
+def sheet_boundary(line: str) -> Literal["start", "end"] | None:
+    """``start`` for the deal that opens each hand, ``end`` for the payoffs that close one (so
+    that a hand whose deal line is spoilt is a record of its own, not part of the one before)."""
+    if looks_like_sheet(line):
+        return "start"
+    return "end" if line.startswith("payoffs=") else None
+
+
+def dealt_from(deck: tuple[Card, ...]) -> tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]:
+    """The non-dealer's eleven, the dealer's ten and the stock (top first), as RLCard deals a
+    shuffled deck: every card is popped from the end of the list."""
+    popped = deck[::-1]
+    return popped[:11], popped[11:21], popped[21:]
+
+
+class _Sheet:
+    def __init__(self, source: str, index: int) -> None:
+        self.source, self.index, self.line = source, index, 0
+        self.events: list[Event] = []
+        self.held: dict[str, Mask] = {}
+        self.pending: tuple[str, Literal["stock", "discard", "none"], Card | None, Place] | None = None
+        self.going_out: tuple[str, str, Card | None, Place] | None = None
+        self.scores: dict[str, tuple[int, tuple[Mask, ...], Place]] = {}
+        self.payoffs: tuple[str, str] | None = None
+
+    def fail(self, message: str, column: int = 1) -> RecordError:
+        return RecordError(message, self.source, self.line, column)
+
+    def move(self, who: str, verb: str, c: Card, place: Place) -> None:
+        if self.going_out is not None:
+            raise self.fail("a move after the hand went out")
+        if verb in ("draw_card", "pick_up_discard"):
+            if self.pending is not None:
+                raise self.fail(f"{who} draws twice")
+            self.pending = (who, "stock" if verb == "draw_card" else "discard", c, place)
+            self.held[who] |= 1 << c
+            return
+        self.held[who] &= ~(1 << c)
+        if verb == "knock":
+            self.going_out = (who, "knock", c, place)
+            return
+        if self.pending is None:
+            self.events.append(Turn(who, "none", None, c, place=place))
+        else:
+            drawer, source, drawn, at = self.pending
+            if drawer != who:
+                raise self.fail(f"{who} discards on {drawer}'s turn")
+            self.events.append(Turn(who, source, drawn, c, place=at))
+            self.pending = None
+
+    def read(self, text: str) -> None:
+        m = _MOVE_RE.fullmatch(text)
+        if m is not None:
+            c = parse_card(m[3], self.source, self.line, m.start(3) + 1)
+            self.move(m[1], m[2], c, Place(self.line, 1))
+            return
+        words = text.split(" ")
+        if len(words) == 2 and words[0] in PLAYERS and words[1] in ("gin", "declare_dead_hand"):
+            if self.going_out is not None:
+                raise self.fail("a move after the hand went out")
+            self.going_out = (words[0], words[1], None, Place(self.line, 1))
+            return
+        m = _SCORE_RE.fullmatch(text)
+        if m is not None and m[1] == m[2]:
+            if self.going_out is None or m[1] in self.scores:
+                raise self.fail("a score line before the hand went out, or twice")
+            melds = parse_melds(m[4], self.source, self.line, m.start(4) + 1)
+            self.scores[m[1]] = (int(m[3]), melds, Place(self.line, 1))
+            return
+        m = _PAYOFFS_RE.fullmatch(text)
+        if m is not None and len(self.scores) == 2 and self.payoffs is None:
+            self.payoffs = (m[1], m[2])
+            return
+        raise self.fail(f"not a line of an RLCard move sheet: {text[:60]!r}")
+
+    def ending(self) -> tuple[list[Event], ClaimedResult | None]:
+        """The events with the going out and the defence, and what the sheet claims."""
+        events = list(self.events)
+        if self.going_out is None:
+            if self.pending is not None:
+                who, source, drawn, at = self.pending
+                events.append(Turn(who, source, drawn, place=at))
+            return events, None
+        who, how, c, place = self.going_out
+        if how == "declare_dead_hand":
+            events.append(Pass(who, place))
+            return events, ClaimedResult("void", place=place)
+        if who not in self.scores:
+            return events, None
+        deadwood, melds, _ = self.scores[who]
+        if how == "gin":
+            left = self.held[who] & ~_union(melds)
+            if bin(left).count("1") != 1:
+                raise RecordError(f"{who}'s gin melds leave {bin(left).count('1')} cards, not one, "
+                                  "to go out with", self.source, place.line, 1)
+            c = left.bit_length() - 1
+            self.held[who] = self.held[who] & ~left
+        opening = self.pending is None and not self.events
+        if c is None or (not opening and (self.pending is None or self.pending[0] != who)):
+            raise RecordError(f"{who} goes out without drawing first", self.source, place.line, 1)
+        _, source, drawn, at = self.pending or (who, "none", None, place)
+        knock = Knock("gin" if how == "gin" else "knock", c, melds, deadwood, place=place)
+        events.append(Turn(who, source, drawn, knock=knock, place=at))
+        other = PLAYERS[1 - PLAYERS.index(who)]
+        if other in self.scores:
+            points, own, where = self.scores[other]
+            events.append(Defence(other, own, deadwood=points, place=where))
+        return events, None
+
+    def check_payoffs(self, how: str | None, who: str | None) -> None:
+        """RLCard's rewards against the hand: 0.2 a knock, 1 gin, else -deadwood/100 (best melds)."""
+        if self.payoffs is None:
+            return
+        for seat, claimed in zip(PLAYERS, self.payoffs, strict=True):
+            if seat == who and how == "knock":
+                expected = 0.2
+            elif seat == who and how == "gin":
+                expected = 1.0
+            else:
+                expected = -min_deadwood(self.held[seat], STANDARD_SYSTEM) / 100
+            try:
+                value = float(claimed)
+            except ValueError:
+                raise self.fail(f"payoff {claimed!r} is not a number") from None
+            if abs(value - expected) > 1e-9:
+                raise self.fail(f"{seat}'s payoff is {claimed}, but RLCard's rewards give it {expected:g}")
+
+
+def _union(masks: tuple[Mask, ...]) -> Mask:
+    out = 0
+    for m in masks:
+        out |= m
+    return out
+
+
+def decode_sheet(text: str, source: str = "", first_line: int = 1, index: int = 0) -> GameRecord:
+    """The record of one hand's move sheet; raises :class:`RecordError` naming the first line
+    that cannot be read."""
+    lines = text.split("\n")
+    m = _DEAL_RE.fullmatch(lines[0].rstrip("\r"))
+    if m is None:
+        raise RecordError("an RLCard move sheet starts with its deal (X deal shuffled_deck=[...])",
+                          source, first_line, 1)
+    deck = parse_cards("[" + ", ".join(m[2].split()) + "]", source, first_line, m.start(2) + 1)
+    if len(deck) != 52:
+        raise RecordError(f"the shuffled deck holds {len(deck)} cards, not 52", source, first_line,
+                          m.start(2) + 1)
+    dealer = m[1]
+    non_dealer = PLAYERS[1 - PLAYERS.index(dealer)]
+    eleven, ten, stock = dealt_from(deck)
+    sheet = _Sheet(source, index)
+    sheet.held = {non_dealer: mask_of(eleven), dealer: mask_of(ten)}
+    for number, line in enumerate(lines[1:], first_line + 1):
+        sheet.line = number
+        line = line.strip()
+        if line:
+            sheet.read(line)
+    events, claim = sheet.ending()
+    going = sheet.going_out
+    sheet.check_payoffs(going[1] if going else None, going[0] if going else None)
+    deal = tuple((p, eleven if p == non_dealer else ten) for p in PLAYERS)
+    hand = HandRecord(dealer, deal, None, tuple(events), stock=stock, result=claim, number=1,
+                      place=Place(first_line, 1))
+    tags = (("Site", "RLCard"),) + ((("Payoffs", " ".join(sheet.payoffs)),) if sheet.payoffs else ())
+    return GameRecord(PLAYERS, (hand,), rules="rlcard", tags=tags, source=source, index=index,
+                      place=Place(first_line, 1))
