@@ -48,7 +48,9 @@ def rules_command(
     names: tuple[str, ...], fit: bool, from_form: Any, overrides: tuple[str, ...], rules_file: Path | None,
     as_json: bool,
 ) -> None:
-    """List the rule sets, or show every knob of one; with --fit, which rules records were played under.
+    """List the rule sets, or show every knob of one.
+
+    With --fit, say which rules records were played under.
 
     \b
     Examples:

@@ -11,9 +11,11 @@ import click
 @click.option("--max-line", type=click.IntRange(64, 16 * 1024 * 1024), default=65_536, show_default=True,
               help="Longest request line in bytes; a longer one is answered line_too_long and skipped.")
 def table(max_line: int) -> None:
-    """Referee live over JSON Lines: one request per line on standard input, one answer per
-    line on standard output (docs/live.md lists the requests). A bad line is answered with
-    an error object and the session goes on; it ends with the input (exit 0).
+    """Referee a table live, over JSON Lines.
+
+    One request per line on standard input, one answer per line on standard output
+    (docs/live.md lists the requests). A bad line is answered with an error object and the
+    session goes on; it ends with the input (exit 0).
 
     \b
     Examples:
