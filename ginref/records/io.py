@@ -330,7 +330,7 @@ def _sniffed(stream: IO[bytes] | IO[str]) -> tuple[UnitForm, list[Line]]:
 _FORM_NAMES: dict[UnitForm, str] = {
     "gin": "ginref text records", "json": "a JSON document", "jsonl": "JSON Lines records",
     "openspiel": "OpenSpiel action histories", "openspiel_state": "an OpenSpiel serialised state",
-    "kaggle": "a Kaggle episode",
+    "kaggle": "a Kaggle episode", "eaai": "an EAAI framework log", "rlcard": "RLCard move sheets",
 }
 _READS: dict[UnitForm, frozenset[UnitForm]] = {
     "gin": frozenset({"gin"}),

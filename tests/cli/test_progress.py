@@ -29,7 +29,15 @@ from tests.support.terminal import read_until_closed
 def batch(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("progress") / "batch.jsonl"
     lines = [format_jsonl(random_hand(i)) for i in range(40)]
-    path.write_text("\n".join(lines * 150) + "\n")  # 6,000 records: a second or more of work
+    path.write_text("\n".join(lines * 150) + "\n")  # 6,000 records
+    return path
+
+
+@pytest.fixture(scope="module")
+def long_batch(batch: Path) -> Path:
+    """24,000 records: well past the line's first update (0.5 s) on a quiet machine too."""
+    path = batch.with_name("long.jsonl")
+    path.write_text(batch.read_text() * 4)
     return path
 
 
@@ -56,21 +64,21 @@ def verify_on_a_terminal(
     return seen, out.read_bytes()
 
 
-def test_the_line_shows_on_the_terminal_while_stdout_goes_to_a_file(batch: Path, tmp_path: Path) -> None:
-    terminal, written = verify_on_a_terminal([str(batch), "--jsonl", "--jobs", "1"],
+def test_the_line_shows_on_the_terminal_while_stdout_goes_to_a_file(long_batch: Path, tmp_path: Path) -> None:
+    terminal, written = verify_on_a_terminal([str(long_batch), "--jsonl", "--jobs", "1"],
                                              stdout_to_terminal=False, out=tmp_path / "out.jsonl")
     # the rate and the time left join the line after a second: how far this run gets then depends
     # on the machine, so only the line itself is required here (progress_text's tests word the rest)
     assert b"verifying:" in terminal and b"% read" in terminal
     assert b"verifying" not in terminal.rsplit(b"\r", 2)[-1]  # the last line drawn is erased
-    assert len(written.splitlines()) == 6000 and b"verifying" not in written
+    assert len(written.splitlines()) == 24000 and b"verifying" not in written
 
 
-def test_report_shows_its_own_line_and_erases_it(batch: Path, tmp_path: Path) -> None:
-    terminal, written = verify_on_a_terminal([str(batch), "--jobs", "1"], stdout_to_terminal=False,
+def test_report_shows_its_own_line_and_erases_it(long_batch: Path, tmp_path: Path) -> None:
+    terminal, written = verify_on_a_terminal([str(long_batch), "--jobs", "1"], stdout_to_terminal=False,
                                              out=tmp_path / "report.txt", command="report")
     assert b"auditing:" in terminal and b"auditing" not in terminal.rsplit(b"\r", 2)[-1]
-    assert written.startswith(b"6,000 records: 6,000 clean")  # thousands as the line gives them
+    assert written.startswith(b"24,000 records: 24,000 clean")  # thousands as the line gives them
     assert b"auditing" not in written
 
 
@@ -92,10 +100,10 @@ def screen_lines(terminal: bytes) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def batch_with_findings(batch: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def batch_with_findings(long_batch: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     wrong = (Path(__file__).resolve().parents[2] / "samples" / "records" / "wrong-turn.json").read_text()
-    lines = batch.read_text().splitlines()
-    for at in range(500, len(lines), 1000):
+    lines = long_batch.read_text().splitlines()
+    for at in range(500, len(lines), 4000):
         lines[at] = json.dumps(json.loads(wrong))
     path = tmp_path_factory.mktemp("findings") / "findings.jsonl"
     path.write_text("\n".join(lines) + "\n")
@@ -117,27 +125,27 @@ def test_the_line_shows_when_stdout_is_the_terminal_too_and_findings_stay_whole(
 
 @pytest.mark.parametrize("command", ["report", "verify"])
 def test_report_and_verify_erase_the_line_before_writing_to_the_same_terminal(
-    command: str, batch: Path, tmp_path: Path
+    command: str, long_batch: Path, tmp_path: Path
 ) -> None:
-    terminal, _ = verify_on_a_terminal([str(batch), "--jobs", "1"], stdout_to_terminal=True,
+    terminal, _ = verify_on_a_terminal([str(long_batch), "--jobs", "1"], stdout_to_terminal=True,
                                        out=tmp_path / "unused", command=command)
     assert (b"auditing:" if command == "report" else b"verifying:") in terminal
     shown = [line for line in screen_lines(terminal) if line]
     if command == "report":
-        assert shown[0].startswith("6,000 records:")
+        assert shown[0].startswith("24,000 records:")
     else:
-        assert "records          6000" in shown
+        assert "records          24000" in shown
     assert not any(":" in line and "/s" in line for line in shown)
 
 
-def test_convert_shows_its_line_while_it_writes_a_file(batch: Path, tmp_path: Path) -> None:
+def test_convert_shows_its_line_while_it_writes_a_file(long_batch: Path, tmp_path: Path) -> None:
     """It once converted 60,000 records in silence."""
     target = tmp_path / "out.gin"
-    terminal, _ = verify_on_a_terminal([str(batch), "-o", str(target)], stdout_to_terminal=True,
+    terminal, _ = verify_on_a_terminal([str(long_batch), "-o", str(target)], stdout_to_terminal=True,
                                        out=tmp_path / "unused", command="convert")
     assert b"converting:" in terminal and b"% read" in terminal
     assert [line for line in screen_lines(terminal) if line] == []  # erased at the end
-    assert target.read_text().count("[Rules ") == 6000
+    assert target.read_text().count("[Rules ") == 24000
 
 
 def test_convert_to_the_terminal_shows_no_line_over_the_records(batch: Path, tmp_path: Path) -> None:
@@ -146,8 +154,8 @@ def test_convert_to_the_terminal_shows_no_line_over_the_records(batch: Path, tmp
     assert b"converting:" not in terminal and terminal.count(b"\n") == 6000
 
 
-def test_the_line_fits_a_narrow_terminal(batch: Path, tmp_path: Path) -> None:
-    terminal, _ = verify_on_a_terminal([str(batch), "--jobs", "1"], stdout_to_terminal=False,
+def test_the_line_fits_a_narrow_terminal(long_batch: Path, tmp_path: Path) -> None:
+    terminal, _ = verify_on_a_terminal([str(long_batch), "--jobs", "1"], stdout_to_terminal=False,
                                        out=tmp_path / "out", columns=40)
     drawn = [part for part in terminal.decode().split("\r") if "verifying:" in part]
     assert drawn and all(len(part.rstrip()) < 40 for part in drawn)

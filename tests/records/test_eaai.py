@@ -148,7 +148,7 @@ def test_one_game_a_file_in_a_folder_is_read_by_content(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("not a log\n")
     result = CliRunner().invoke(cli, ["verify", str(tmp_path)])
     assert result.exit_code == 0, result.output
-    assert "clean          3" in result.output
+    assert "clean            3" in result.output
     assert "notes.txt" in result.output
 
 
