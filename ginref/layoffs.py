@@ -67,11 +67,14 @@ class DefenderResponse(msgspec.Struct, frozen=True):
         return mask
 
 
-def extensions(meld: Meld, available: Mask, system: MeldSystem, *, chaining: bool = True) -> list[Mask]:
+def extensions(
+    meld: Meld, available: Mask, system: MeldSystem, *, chaining: bool = True, chain_limit: int | None = None
+) -> list[Mask]:
     """Every set of ``available`` cards that can be laid off onto ``meld`` together.
 
     A set of three takes its fourth card; a run takes cards at either end,
-    and with chaining each laid-off card becomes an end for the next one.
+    and with chaining each laid-off card becomes an end for the next one, up to
+    ``chain_limit`` cards beyond each end (:func:`beyond_run_end`).
     The empty extension is always first.
     """
     if meld.kind is MeldKind.SET:
@@ -97,30 +100,36 @@ def extensions(meld: Meld, available: Mask, system: MeldSystem, *, chaining: boo
         for extra in frontier:
             current = meld.mask | extra
             for c in scan(available & ~current):
-                if current | 1 << c in run_masks and extra | 1 << c not in found:
+                if current | 1 << c in run_masks and extra | 1 << c not in found and (
+                    chain_limit is None or beyond_run_end(meld.mask, current, c, system) <= chain_limit
+                ):
                     found.add(extra | 1 << c)
                     grown.append(extra | 1 << c)
         frontier = grown
     return sorted(found, key=_extension_order)
 
 
-def layoff_options(meld: Mask, available: Mask, system: MeldSystem, *, chaining: bool = True) -> list[Mask]:
+def layoff_options(
+    meld: Mask, available: Mask, system: MeldSystem, *, chaining: bool = True, chain_limit: int | None = None
+) -> list[Mask]:
     """:func:`extensions` of the legal meld ``meld`` by mask, in the same order.
 
     The defence search calls this for every knocker meld, so ace-low systems
     take a closed form: a set's fourth card, or a run's unbroken chains of
-    cards below and above it. Other systems ask :func:`extensions`.
+    cards below and above it, each at most ``reach`` long. Other systems ask
+    :func:`extensions`.
     """
     if system.ace_high or system.wraparound:
-        return extensions(Meld(meld), available, system, chaining=chaining)
+        return extensions(Meld(meld), available, system, chaining=chaining, chain_limit=chain_limit)
     low = (meld & -meld).bit_length() - 1
     rank = low % 13
     if meld & ~(RANK_STRIDE << rank) == 0:
         fourth = available & (RANK_STRIDE << rank) & ~meld
         return [0, fourth] if fourth else [0]
     base = low - rank
-    downs = _chain(available, low - 1, -1, base - 1, chaining)
-    ups = _chain(available, meld.bit_length(), 1, base + 13, chaining)
+    reach = (13 if chain_limit is None else chain_limit) if chaining else 1
+    downs = _chain(available, low - 1, -1, base - 1, reach)
+    ups = _chain(available, meld.bit_length(), 1, base + 13, reach)
     if len(ups) == 1:
         return downs
     if len(downs) == 1:
@@ -128,14 +137,15 @@ def layoff_options(meld: Mask, available: Mask, system: MeldSystem, *, chaining:
     return sorted((down | up for down in downs for up in ups), key=_extension_order)
 
 
-def _chain(available: Mask, start: int, step: int, stop: int, chaining: bool) -> list[Mask]:
-    """The empty chain, then the held cards from ``start`` onwards one by one, until a gap or ``stop``."""
+def _chain(available: Mask, start: int, step: int, stop: int, reach: int) -> list[Mask]:
+    """The empty chain, then the held cards from ``start`` onwards one by one, until a gap,
+    ``stop`` or ``reach`` cards."""
     chains = [0]
     bit, chained = start, 0
     while bit != stop and available >> bit & 1:
         chained |= 1 << bit
         chains.append(chained)
-        if not chaining:
+        if len(chains) > reach:
             break
         bit += step
     return chains
@@ -181,7 +191,8 @@ def candidate_layoffs(defender: Hand, knocker_melds: Sequence[Meld], rules: Rule
     result: dict[Card, list[Meld]] = {}
     for meld in knocker_melds:
         reach = 0
-        for extra in layoff_options(meld.mask, defender, system, chaining=rules.layoff_chaining):
+        for extra in layoff_options(meld.mask, defender, system, chaining=rules.layoff_chaining,
+                                    chain_limit=rules.layoff_chain_limit):
             reach |= extra
         for c in scan(reach):
             result.setdefault(c, []).append(meld)
@@ -209,7 +220,7 @@ def least_defence(
     if rules.defender_layoff_mode == "meld_first":
         points, _, choice = _meld_first_search(defender, knocker_melds, rules, system)
         return points, choice
-    return _joint_search(defender, knocker_melds, rules.layoff_chaining, system)
+    return _joint_search(defender, knocker_melds, rules, system)
 
 
 def best_defence(
@@ -259,14 +270,15 @@ def best_defence_from(
 
 
 def _joint_search(
-    defender: Mask, knocker_melds: Sequence[Mask], chaining: bool, system: MeldSystem
+    defender: Mask, knocker_melds: Sequence[Mask], rules: Rules, system: MeldSystem
 ) -> tuple[int, tuple[Mask, ...]]:
     """Every disjoint choice of one extension per knocker meld: least deadwood, then fewest cards laid.
 
     The first such choice in enumeration order wins, so the response is
     deterministic; melds that take nothing are left out of the walk.
     """
-    options = [layoff_options(meld, defender, system, chaining=chaining) for meld in knocker_melds]
+    options = [layoff_options(meld, defender, system, chaining=rules.layoff_chaining,
+                              chain_limit=rules.layoff_chain_limit) for meld in knocker_melds]
     open_melds = [index for index, extras in enumerate(options) if len(extras) > 1]
     best = (min_deadwood(defender, system), 0)
     chosen = [0] * len(options)
@@ -309,10 +321,11 @@ def _one_meld_search(
 
 
 def _layoff_choices(
-    available: Mask, knocker_melds: Sequence[Mask], chaining: bool, system: MeldSystem
+    available: Mask, knocker_melds: Sequence[Mask], rules: Rules, system: MeldSystem
 ) -> list[tuple[Mask, ...]]:
     """Every way to lay off disjoint extensions, one per knocker meld."""
-    per_meld = [layoff_options(meld, available, system, chaining=chaining) for meld in knocker_melds]
+    per_meld = [layoff_options(meld, available, system, chaining=rules.layoff_chaining,
+                               chain_limit=rules.layoff_chain_limit) for meld in knocker_melds]
     choices: list[tuple[Mask, ...]] = []
 
     def walk(index: int, used: Mask, chosen: tuple[Mask, ...]) -> None:
@@ -333,7 +346,7 @@ def _meld_first_search(
     """Keep a least-deadwood arrangement and lay off only its deadwood: points, arrangement, cards laid."""
     best: tuple[tuple[int, int], Arrangement, tuple[Mask, ...]] | None = None
     for arrangement in optimal_arrangements(defender, system):
-        for choice in _layoff_choices(arrangement.deadwood, knocker_melds, rules.layoff_chaining, system):
+        for choice in _layoff_choices(arrangement.deadwood, knocker_melds, rules, system):
             laid = _union(choice)
             key = (arrangement.deadwood_points - mask_points_in(system, laid), laid.bit_count())
             if best is None or key < best[0]:
@@ -358,16 +371,49 @@ def _layoff_list(knocker_melds: Sequence[Meld], choice: tuple[Mask, ...]) -> tup
     )
 
 
-def fits(meld: Mask, card: Card, system: MeldSystem) -> bool:
+def fits(
+    meld: Mask, card: Card, system: MeldSystem, *, declared: Mask = 0, chain_limit: int | None = None
+) -> bool:
     """Whether ``card`` can be laid off onto ``meld`` as it stands: a set's fourth card, or a
-    card that extends a run. The one test of a single layoff (the declared defence and the
+    card that extends a run, at most ``chain_limit`` cards beyond an end of the run as the
+    knocker ``declared`` it. The one test of a single layoff (the declared defence and the
     table's moves ask here)."""
     if meld >> card & 1:
         return False
     extended = meld | 1 << card
     if Meld(meld).kind is MeldKind.SET:
         return extended.bit_count() <= 4 and Meld(extended).kind is MeldKind.SET
-    return extended in system.tables.run_masks
+    if extended not in system.tables.run_masks:
+        return False
+    return chain_limit is None or beyond_run_end(declared or meld, meld, card, system) <= chain_limit
+
+
+def beyond_run_end(declared: Mask, current: Mask, card: Card, system: MeldSystem) -> int:
+    """How many cards beyond an end of the ``declared`` run ``card`` lies when laid onto the
+    run as it stands (``current``): 1 next to it, 2 after one laid-off card, and so on.
+
+    ``layoff_chain_limit`` caps this: OpenSpiel lays 7H and 8H onto 4H 5H 6H, never 9H. A card
+    that ends two of the knocker's runs counts at each end, so the nearer end decides; 14 when
+    no chain of ``current`` cards joins ``card`` to the run.
+    """
+    base, rank = card - card % 13, card % 13
+    run, laid = declared >> base & 0x1FFF, current >> base & 0x1FFF
+    wraps = system.ace_high or system.wraparound
+    nearest = 14
+    for step in (1, -1):
+        at = rank
+        for depth in range(1, 14):
+            at += step
+            if not 0 <= at <= 12:
+                if not wraps:
+                    break
+                at %= 13
+            if run >> at & 1:
+                nearest = min(nearest, depth)
+                break
+            if not laid >> at & 1:
+                break
+    return nearest
 
 
 def defence_as_declared(
@@ -378,12 +424,14 @@ def defence_as_declared(
     system: MeldSystem,
     *,
     chaining: bool = True,
+    chain_limit: int | None = None,
 ) -> tuple[DefenderResponse, list[str]]:
     """Score a defender's declared melds and layoffs; return problems found.
 
     ``layoffs`` are ``(card, meld index)`` in the order laid; each must be the
     defender's own card, outside its own melds, and extend the meld as it
-    stands at that moment (without ``chaining``: as the knocker declared it).
+    stands at that moment (without ``chaining``: as the knocker declared it),
+    at most ``chain_limit`` cards beyond an end of a run.
     Illegal layoffs are reported and their cards stay in the deadwood.
     """
     problems: list[str] = []
@@ -400,9 +448,16 @@ def defence_as_declared(
         if not defender >> card & 1 or (melded | laid_mask) >> card & 1:
             problems.append(f"{card_name(card)} is not the defender's to lay off")
             continue
-        target = current[index] if chaining else knocker_melds[index].mask
+        declared = knocker_melds[index].mask
+        target = current[index] if chaining else declared
         if not fits(target, card, system):
             problems.append(f"{card_name(card)} does not fit {Meld(target)}")
+            continue
+        if chain_limit is not None and not fits(target, card, system, declared=declared,
+                                                chain_limit=chain_limit):
+            beyond = beyond_run_end(declared, target, card, system)
+            problems.append(f"{card_name(card)} would be card {beyond} beyond an end of {Meld(declared)}, "
+                            f"and these rules lay off at most {chain_limit} beyond a run's end")
             continue
         current[index] = target | 1 << card
         laid.append(Layoff(card, knocker_melds[index]))

@@ -324,7 +324,8 @@ class KnockSteps(HandState):
         rules, system, place, defender = self.rules, self.system, event.place, self.players[q]
         hand = self.held[q]
         declared, problems = defence_as_declared(
-            hand, own, laid, knocker_melds, system, chaining=rules.layoff_chaining
+            hand, own, laid, knocker_melds, system, chaining=rules.layoff_chaining,
+            chain_limit=rules.layoff_chain_limit,
         )
         for problem in problems:
             self.add(FindingCode.ILLEGAL_LAYOFF, f"{defender} cannot lay off: {problem}", place)

@@ -285,6 +285,8 @@ def _rule_of(rules: Rules, code: str, message: str, end: str) -> str | None:
     if code == "layoff_on_gin":
         return _knob_text(rules, "layoff_on_big_gin" if "big gin" in message else "layoff_on_gin")
     if code == "illegal_layoff":
+        if rules.layoff_chain_limit is not None and "beyond a run's end" in message:
+            return _knob_text(rules, "layoff_chain_limit")
         chained = not rules.layoff_chaining and "chain" in message
         return _knob_text(rules, "layoff_chaining") if chained else None
     if code == "moves_after_end":
@@ -612,8 +614,9 @@ class Table:
             laid |= 1 << c
         targets = current if self.rules.layoff_chaining else list(declared)
         own = core.held[1 - core.knocker] & ~laid
+        limit = self.rules.layoff_chain_limit
         return [Move.layoff(c, at) for c in scan(own) for at, meld in enumerate(targets)
-                if fits(meld, c, self.system)]
+                if fits(meld, c, self.system, declared=declared[at], chain_limit=limit)]
 
     def _layoffs_allowed(self) -> bool:
         ending, rules = self._core.ending, self.rules

@@ -32,7 +32,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ginref.cards import card_name, mask_of, scan
-from ginref.layoffs import best_defence, candidate_layoffs, extensions, layoff_options, least_defence
+from ginref.layoffs import (
+    best_defence,
+    beyond_run_end,
+    candidate_layoffs,
+    defence_as_declared,
+    extensions,
+    fits,
+    layoff_options,
+    layoff_report,
+    least_defence,
+)
 from ginref.melds import STANDARD_SYSTEM, Meld, MeldSystem, optimal_arrangements
 from ginref.rules import Rules, find_rules, with_overrides
 from tests.support import oracle
@@ -149,6 +159,10 @@ class Config:
         return self.rules.layoff_chaining
 
     @property
+    def chain_limit(self) -> int | None:
+        return self.rules.layoff_chain_limit
+
+    @property
     def mode(self) -> str:
         return self.rules.defender_layoff_mode
 
@@ -174,6 +188,11 @@ CONFIGS = [
     _config("rtc-joint-built", "round_the_corner", "built"),
     _config("rtc-no_chaining-built", "round_the_corner", "built", layoff_chaining="false"),
     _config("rtc-meld_first-dealt", "round_the_corner", "dealt", defender_layoff_mode="meld_first"),
+    _config("openspiel-built", "openspiel", "built"),
+    _config("chain_limit_1-built", "standard", "built", layoff_chain_limit="1"),
+    _config("meld_first-chain_limit_1-built", "standard", "built", defender_layoff_mode="meld_first",
+            layoff_chain_limit="1"),
+    _config("rtc-chain_limit_1-built", "round_the_corner", "built", layoff_chain_limit="1"),
 ]
 
 
@@ -205,6 +224,7 @@ def check(config: Config, situation: Situation) -> tuple[int, int]:
         situation.defender,
         system,
         chaining=config.chaining,
+        chain_limit=config.chain_limit,
         mode=config.mode,
     )
     where = f"{config.name}: {situation.describe()}"
@@ -235,7 +255,8 @@ def check(config: Config, situation: Situation) -> tuple[int, int]:
         laid.add(layoff.card)
     for key, cards in current.items():
         extra = tuple(c for c in cards if c not in declared[key])
-        assert lo.layable(declared[key], extra, system, chaining=config.chaining), where
+        assert lo.layable(declared[key], extra, system, chaining=config.chaining,
+                          chain_limit=config.chain_limit), where
     # the defender's own melds and deadwood
     own: set[int] = set()
     for meld in defence.arrangement.melds:
@@ -258,7 +279,8 @@ def check(config: Config, situation: Situation) -> tuple[int, int]:
     # carries onto a meld, with every meld it can reach
     reach: dict[int, set[int]] = {}
     for meld in situation.knocker_melds:
-        for subset in lo.layable_subsets(meld, situation.defender, system, chaining=config.chaining):
+        for subset in lo.layable_subsets(meld, situation.defender, system, chaining=config.chaining,
+                                         chain_limit=config.chain_limit):
             for card in subset:
                 reach.setdefault(card, set()).add(mask_of(meld))
     found = candidate_layoffs(defender_mask, melds, config.rules)
@@ -280,7 +302,7 @@ def run_config(config: Config, seed: int, count: int) -> dict[str, int]:
     return stats
 
 
-FAST_COUNT = 190  # x 8 configurations = 1,520 situations
+FAST_COUNT = 190  # x 12 configurations = 2,280 situations
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=[c.name for c in CONFIGS])
@@ -408,16 +430,18 @@ def meld_and_cards(draw: st.DrawFn) -> tuple[MeldSystem, int, int]:
 
 
 @settings(max_examples=1000, deadline=None)
-@given(meld_and_cards(), st.booleans())
-def test_closed_form_layoffs_equal_extensions(case: tuple[MeldSystem, int, int], chaining: bool) -> None:
+@given(meld_and_cards(), st.booleans(), st.sampled_from([None, 1, 2, 3]))
+def test_closed_form_layoffs_equal_extensions(
+    case: tuple[MeldSystem, int, int], chaining: bool, chain_limit: int | None
+) -> None:
     system, meld, available = case
-    assert layoff_options(meld, available, system, chaining=chaining) == extensions(
-        Meld(meld), available, system, chaining=chaining
+    assert layoff_options(meld, available, system, chaining=chaining, chain_limit=chain_limit) == extensions(
+        Meld(meld), available, system, chaining=chaining, chain_limit=chain_limit
     )
 
 
 @pytest.mark.parametrize(
-    ("meld", "available", "chaining", "expected"),
+    ("meld", "available", "chaining", "expected"),  # chaining: True, False or the chain limit
     [
         (
             "4H 5H 6H",
@@ -426,15 +450,21 @@ def test_closed_form_layoffs_equal_extensions(case: tuple[MeldSystem, int, int],
             ["", "3H", "7H", "2H 3H", "3H 7H", "7H 8H", "2H 3H 7H", "3H 7H 8H", "2H 3H 7H 8H"],
         ),
         ("4H 5H 6H", "2H 3H 7H 8H", False, ["", "3H", "7H", "3H 7H"]),
+        # layoff_chain_limit 2 (openspiel): 7H and 8H, never 9H; 3H and 2H, never AH
+        ("4H 5H 6H", "AH 2H 3H 7H 8H 9H", 2,
+         ["", "3H", "7H", "2H 3H", "3H 7H", "7H 8H", "2H 3H 7H", "3H 7H 8H", "2H 3H 7H 8H"]),
+        ("4H 5H 6H", "AH 2H 3H 7H 8H 9H", 1, ["", "3H", "7H", "3H 7H"]),
         ("AH 2H 3H", "KH 4H", True, ["", "4H"]),  # ace low: nothing below the ace
         ("JH QH KH", "AH TH", True, ["", "TH"]),  # nor above the king
         ("9C 9D 9S", "9H TC 8C", True, ["", "9H"]),
         ("9C 9D 9H 9S", "TC 8C", True, [""]),
     ],
 )
-def test_layoff_options_cases(meld: str, available: str, chaining: bool, expected: list[str]) -> None:
+def test_layoff_options_cases(meld: str, available: str, chaining: bool | int, expected: list[str]) -> None:
+    limit = None if isinstance(chaining, bool) else chaining
     got = layoff_options(
-        mask_of(_cards(meld)), mask_of(_cards(available)), STANDARD_SYSTEM, chaining=chaining
+        mask_of(_cards(meld)), mask_of(_cards(available)), STANDARD_SYSTEM, chaining=chaining is not False,
+        chain_limit=limit,
     )
     assert [" ".join(card_name(c) for c in scan(extra)) for extra in got] == expected
 
@@ -627,3 +657,75 @@ def test_best_declaration_matches_brute_force_slow(preset: str, knobs: dict[str,
     rng = random.Random(f"declaration/{preset}/{sorted(knobs.items())}/{seed}")
     for _ in range(400):
         check_declaration(preset, knobs, rng)
+
+
+# ---- layoff_chain_limit: at most N cards beyond each end of a run (openspiel: 2) ----------------
+
+
+@pytest.mark.parametrize(
+    ("meld", "cards", "system", "limit", "ok"),
+    [
+        ("4H 5H 6H", "7H 8H", STANDARD_ORACLE, 2, True),
+        ("4H 5H 6H", "7H 8H 9H", STANDARD_ORACLE, 2, False),  # 9H is the third beyond the end
+        ("4H 5H 6H", "7H 8H 9H", STANDARD_ORACLE, None, True),
+        ("4H 5H 6H", "2H 3H 7H 8H", STANDARD_ORACLE, 2, True),  # two at each end
+        ("4H 5H 6H", "AH 2H 3H", STANDARD_ORACLE, 2, False),
+        ("4H 5H 6H", "7H 8H", STANDARD_ORACLE, 1, False),
+        ("4H 5H 6H", "3H 7H", STANDARD_ORACLE, 1, True),
+        ("2H 3H 4H", "KH AH", RTC_ORACLE, 2, True),  # round the corner: AH, then KH
+        ("2H 3H 4H", "QH KH AH", RTC_ORACLE, 2, False),
+        # the whole suit round the corner: each card counts from the nearer end (9H, TH: 5)
+        ("2H 3H 4H", "5H 6H 7H 8H 9H TH JH QH KH AH", RTC_ORACLE, 5, True),
+        ("2H 3H 4H", "5H 6H 7H 8H 9H TH JH QH KH AH", RTC_ORACLE, 4, False),
+    ],
+)
+def test_oracle_layable_with_chain_limit(
+    meld: str, cards: str, system: oracle.OracleSystem, limit: int | None, ok: bool
+) -> None:
+    assert lo.layable(_cards(meld), _cards(cards), system, chain_limit=limit) is ok
+
+
+def _names(mask: int) -> str:
+    return " ".join(card_name(c) for c in scan(mask))
+
+
+@pytest.mark.parametrize(("preset", "candidates"), [
+    ("standard", "AH 2H 3H 7H 8H 9H"),
+    ("openspiel", "2H 3H 7H 8H"),  # never the third card beyond an end
+])
+def test_candidates_follow_layoff_chain_limit(preset: str, candidates: str) -> None:
+    report = layoff_report("AH 2H 3H 7H 8H 9H 5C 7C 3D TC", "[4H 5H 6H] [QC QD QS] [2S 3S 4S]",
+                           find_rules(preset))
+    assert " ".join(card_name(c) for c, _ in report.candidates) == candidates
+
+
+def test_a_card_between_two_runs_counts_at_each_end() -> None:
+    # 6H ends both [3H 4H 5H] and [7H 8H 9H]: one beyond each, laid onto either
+    system = MeldSystem.from_rules(find_rules("openspiel"))
+    a, b = mask_of(_cards("3H 4H 5H")), mask_of(_cards("7H 8H 9H"))
+    six = _cards("6H")[0]
+    assert beyond_run_end(a, a, six, system) == beyond_run_end(b, b, six, system) == 1
+    assert fits(a, six, system, declared=a, chain_limit=1) and fits(b, six, system, declared=b, chain_limit=1)
+    # 6H 7H 8H between [3H 4H 5H] and [9H TH JH]: two onto one run, the third onto the other
+    melds = [Meld(a), Meld(mask_of(_cards("9H TH JH")))]
+    hand = mask_of(_cards("6H 7H 8H 2C 3D 4S KC QD JS TC"))
+    reach = {card_name(c): [m.names() for m in ms] for c, ms in
+             candidate_layoffs(hand, melds, find_rules("openspiel")).items()}
+    assert reach == {"6H": [["3H", "4H", "5H"]], "7H": [["3H", "4H", "5H"], ["9H", "TH", "JH"]],
+                     "8H": [["9H", "TH", "JH"]]}
+    laid = [(c, 0) for c in _cards("6H 7H")] + [(_cards("8H")[0], 1)]
+    response, problems = defence_as_declared(hand, (), laid, melds, system, chain_limit=2)
+    assert problems == [] and len(response.layoffs) == 3
+    _, problems = defence_as_declared(hand, (), [(c, 0) for c in _cards("6H 7H 8H")], melds, system,
+                                      chain_limit=2)
+    assert problems == ["8H would be card 3 beyond an end of [3H 4H 5H], and these rules lay off at most 2 "
+                        "beyond a run's end"]
+
+
+def test_the_search_never_lays_a_third_card_beyond_an_end() -> None:
+    # under a cap of 1, 8H (second beyond [4H 5H 6H]) stays deadwood; with no cap it is laid
+    melds = [mask_of(_cards("4H 5H 6H"))]
+    capped = with_overrides(find_rules("standard"), {"layoff_chain_limit": "1"})
+    hand = mask_of(_cards("7H 8H 8S 9S 2C KD QC JD TS 4C"))
+    assert [_names(extra) for extra in least_defence(hand, melds, capped)[1]] == ["7H"]
+    assert [_names(extra) for extra in least_defence(hand, melds, find_rules("standard"))[1]] == ["7H 8H"]

@@ -795,3 +795,39 @@ def test_a_megabyte_of_name_anywhere_gets_one_short_line(case: str) -> None:
     assert list(verdict.codes) == codes
     for found in verdict.findings:
         assert len(found.message) < 400 and found.message.isprintable(), found.message[:400]
+
+
+# layoff_chain_limit: at most N cards laid off beyond each end of a run (openspiel: 2). Bo
+# holds 6C 7C 8C beyond [3C 4C 5C]: all three laid leave 4H AH 8D KS = 23, 23 - 2 = 21; with
+# 8C refused it stays deadwood, 23 + 8 = 31, 29 points, and melding [6C 7C 8C] would leave 23
+CHAIN_BO = "6C 7C 8C JH JC JD 4H AH 8D KS"
+# with 8C in [8C 8D 8H], 6C 7C are two beyond the end: AH KS = 11 left, 11 - 2 = 9
+TWO_BO = "6C 7C 8C 8D 8H JH JC JD AH KS"
+CHAIN_LIMIT = [
+    # (rules, overrides, Bo, Bo's melds, layoffs onto [3C 4C 5C], points, findings)
+    ("standard", None, CHAIN_BO, ["JH JC JD"], "6C 7C 8C", 21, []),
+    ("standard", {"layoff_chain_limit": "2"}, CHAIN_BO, ["JH JC JD"], "6C 7C 8C", 29,
+     [("illegal_layoff", "error", line(4)), ("missed_layoff", "advisory", line(4))]),
+    ("openspiel", None, CHAIN_BO, ["JH JC JD"], "6C 7C 8C", 29,
+     [("illegal_layoff", "error", line(4)), ("missed_layoff", "advisory", line(4))]),
+    ("openspiel", None, TWO_BO, ["8C 8D 8H", "JH JC JD"], "6C 7C", 9, []),
+    ("standard", {"layoff_chain_limit": "2"}, TWO_BO, ["8C 8D 8H", "JH JC JD"], "6C 7C", 9, []),
+    # cap 1: 7C is the second card beyond the end and stays deadwood, 11 + 7 = 18, 16 points,
+    # which is the least these rules allow (no missed_layoff)
+    ("standard", {"layoff_chain_limit": "1"}, TWO_BO, ["8C 8D 8H", "JH JC JD"], "6C 7C", 16,
+     [("illegal_layoff", "error", line(4))]),
+]
+
+
+@pytest.mark.parametrize(("rules", "overrides", "bo", "melds", "laid", "points", "found"), CHAIN_LIMIT)
+def test_declared_layoffs_follow_layoff_chain_limit(
+    rules: str, overrides: dict[str, str] | None, bo: str, melds: list[str], laid: str, points: int,
+    found: list[tuple[str, str, int]],
+) -> None:
+    defence = D(B, melds, [(c, 0) for c in laid.split()])
+    verdict = adjudicate(game(hand([*BASE, defence], claim("knock", A, points), bo=bo),
+                              rules=rules, overrides=overrides))
+    assert findings(verdict) == found
+    assert ruling(verdict) == ("knock", A, points)
+    refused = [f.message for f in verdict.findings if f.code == "illegal_layoff"]
+    assert all("at most" in message and "beyond a run's end" in message for message in refused)

@@ -460,3 +460,33 @@ def test_any_move_value_is_played_or_refused_with_the_table_unchanged(
         assert table_state(table) == state
         return
     assert adjudicate(table.record()).clean
+
+
+# layoff_chain_limit: Ann knocks with [4H 5H 6H]; Bo holds 7H 8H 9H above it and 3H 2H AH below
+CHAIN_ANN, CHAIN_BO = "4H 5H 6H 9C 9D 9S JS QS KS KD", "7H 8H 9H 3H 2H AH 5C 7C 3D TC"
+CHAIN_KNOCK = ("pass", "pass", "draw", "knock KD [4H 5H 6H] [9C 9D 9S] [JS QS KS]")
+TWO_EACH_END = ("7H>1", "8H>1", "3H>1", "2H>1")
+
+
+def chain_table(rules: str) -> Table:
+    table = Table(PLAYERS, rules, "Bo", hands={"Ann": CHAIN_ANN, "Bo": CHAIN_BO}, upcard="QD",
+                  stock=_stock(CHAIN_ANN, CHAIN_BO, first=["AC", "TD"], upcard="QD"))
+    return pushed(table, *CHAIN_KNOCK)
+
+
+@pytest.mark.parametrize(("rules", "legal"), [
+    ("standard", ["AH>1", "9H>1", "9H>2", "finish"]),  # no cap: the third card at each end
+    ("openspiel", ["9H>2", "finish"]),  # 9H only as the set's fourth card
+])
+def test_layoff_moves_follow_layoff_chain_limit(rules: str, legal: list[str]) -> None:
+    table = pushed(chain_table(rules), *TWO_EACH_END)
+    assert [str(m) for m in table.legal_moves()] == legal
+
+
+@pytest.mark.parametrize("move", ["9H>1", "AH>1"])
+def test_a_third_card_beyond_a_run_end_cites_layoff_chain_limit(move: str) -> None:
+    table = pushed(chain_table("openspiel"), *TWO_EACH_END)
+    with pytest.raises(IllegalMove) as caught:
+        table.push(move)
+    assert (caught.value.code, caught.value.rule) == ("illegal_layoff", "layoff_chain_limit=2")
+    pushed(chain_table("standard"), *TWO_EACH_END, move)

@@ -14,6 +14,9 @@ melds plain tuples of ints. Nothing is clever:
     run's ends outwards (chaining);
   - with chaining off, each card must extend the *declared* run by itself
     (directly adjacent to one of its two ends);
+  - with a ``chain_limit`` N, each card must join the declared run through at
+    most N of the cards (itself included): some N or fewer of them, with it,
+    make one run with the declared run;
 
 * every combination of one layable subset per meld, pairwise disjoint, is a
   candidate response; its value is the least deadwood of the cards left
@@ -38,7 +41,8 @@ Cards = tuple[int, ...]
 
 
 def layable(
-    meld: Sequence[int], cards: Sequence[int], system: OracleSystem = STANDARD, *, chaining: bool = True
+    meld: Sequence[int], cards: Sequence[int], system: OracleSystem = STANDARD, *, chaining: bool = True,
+    chain_limit: int | None = None,
 ) -> bool:
     """Can ``cards`` (all together) be laid off onto the declared ``meld``?"""
     meld = tuple(sorted(meld))
@@ -53,13 +57,26 @@ def layable(
         raise ValueError(f"not a meld: {meld}")
     if not is_run(tuple(sorted(meld + cards)), system):
         return False
-    if chaining:
+    if not chaining:
+        return all(is_run(tuple(sorted((*meld, c))), system) for c in cards)
+    if chain_limit is None:
         return True
-    return all(is_run(tuple(sorted((*meld, c))), system) for c in cards)
+    return all(_within(meld, cards, c, chain_limit, system) for c in cards)
+
+
+def _within(meld: Cards, cards: Cards, card: int, limit: int, system: OracleSystem) -> bool:
+    """Some ``limit`` or fewer of ``cards``, ``card`` among them, make one run with ``meld``."""
+    others = [c for c in cards if c != card]
+    return any(
+        is_run(tuple(sorted((*meld, card, *combo))), system)
+        for size in range(min(limit, len(cards)))
+        for combo in combinations(others, size)
+    )
 
 
 def layable_subsets(
-    meld: Sequence[int], defender: Sequence[int], system: OracleSystem = STANDARD, *, chaining: bool = True
+    meld: Sequence[int], defender: Sequence[int], system: OracleSystem = STANDARD, *, chaining: bool = True,
+    chain_limit: int | None = None,
 ) -> list[Cards]:
     """Every subset of ``defender`` layable onto ``meld``, the empty one first.
 
@@ -74,7 +91,7 @@ def layable_subsets(
     found: list[Cards] = []
     for size in range(len(pool) + 1):
         for combo in combinations(pool, size):
-            if layable(meld, combo, system, chaining=chaining):
+            if layable(meld, combo, system, chaining=chaining, chain_limit=chain_limit):
                 found.append(combo)
     return found
 
@@ -85,9 +102,11 @@ def responses(
     system: OracleSystem = STANDARD,
     *,
     chaining: bool = True,
+    chain_limit: int | None = None,
 ) -> Iterator[tuple[Cards, ...]]:
     """Every way to lay off: one layable subset per knocker meld, pairwise disjoint."""
-    per_meld = [layable_subsets(m, defender, system, chaining=chaining) for m in knocker_melds]
+    per_meld = [layable_subsets(m, defender, system, chaining=chaining, chain_limit=chain_limit)
+                for m in knocker_melds]
     for choice in product(*per_meld):
         used: set[int] = set()
         ok = True
@@ -119,6 +138,7 @@ def best_defence_deadwood(
     system: OracleSystem = STANDARD,
     *,
     chaining: bool = True,
+    chain_limit: int | None = None,
     mode: str = "joint",
     layoffs: bool = True,
 ) -> int:
@@ -128,7 +148,8 @@ def best_defence_deadwood(
         return least_deadwood(tuple(hand), system)
     if mode == "joint":
         best = None
-        for choice in responses(knocker_melds, tuple(hand), system, chaining=chaining):
+        every = responses(knocker_melds, tuple(hand), system, chaining=chaining, chain_limit=chain_limit)
+        for choice in every:
             laid = set().union(*choice) if choice else set()
             value = least_deadwood(tuple(hand - laid), system)
             if best is None or value < best:
@@ -139,7 +160,7 @@ def best_defence_deadwood(
         raise ValueError(mode)
     best = None
     for deadwood in optimal_deadwoods(tuple(sorted(hand)), system):
-        for choice in responses(knocker_melds, deadwood, system, chaining=chaining):
+        for choice in responses(knocker_melds, deadwood, system, chaining=chaining, chain_limit=chain_limit):
             laid = set().union(*choice) if choice else set()
             value = points_of(tuple(set(deadwood) - laid), system)
             if best is None or value < best:
