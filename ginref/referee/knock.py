@@ -14,6 +14,7 @@ from ginref.layoffs import (
     Layoff,
     best_defence_from,
     defence_as_declared,
+    fits,
     layoff_options,
     layoff_order,
     least_defence,
@@ -360,7 +361,9 @@ class KnockSteps(HandState):
             grown[at] |= 1 << c
         used = functools.reduce(operator.or_, (m.mask for m in own), 0) | mask_of(c for c, _ in laid)
         left = self.held[q] & ~used
-        return not any(is_meld(meld | 1 << c, self.system) for meld in grown for c in scan(left))
+        limit = self.rules.layoff_chain_limit
+        return not any(fits(meld, c, self.system, declared=declared.mask, chain_limit=limit)
+                       for meld, declared in zip(grown, knocker_melds, strict=True) for c in scan(left))
 
     def first_fit(
         self, q: int, own: list[Meld], knocker_melds: tuple[Meld, ...], dw: int, place: Place
@@ -369,8 +372,9 @@ class KnockSteps(HandState):
         first-fit layoff (a card laid on the first meld it fits where another let more follow)."""
         system = self.system
         left = self.held[q] & ~functools.reduce(operator.or_, (m.mask for m in own), 0)
-        chaining = self.rules.layoff_chaining
-        choices = [layoff_options(m.mask, left, system, chaining=chaining) for m in knocker_melds]
+        chaining, limit = self.rules.layoff_chaining, self.rules.layoff_chain_limit
+        choices = [layoff_options(m.mask, left, system, chaining=chaining, chain_limit=limit)
+                   for m in knocker_melds]
         best: tuple[Mask, ...] = ()
         most = -1
         for choice in itertools.product(*choices):  # a few options for each of at most 3 or 4 melds
