@@ -116,8 +116,8 @@ def layoff_options(
 
     The defence search calls this for every knocker meld, so ace-low systems
     take a closed form: a set's fourth card, or a run's unbroken chains of
-    cards below and above it, each at most ``reach`` long. Other systems ask
-    :func:`extensions`.
+    cards below and above it (one card each without chaining, at most
+    ``chain_limit`` with it). Other systems ask :func:`extensions`.
     """
     if system.ace_high or system.wraparound:
         return extensions(Meld(meld), available, system, chaining=chaining, chain_limit=chain_limit)
@@ -127,9 +127,13 @@ def layoff_options(
         fourth = available & (RANK_STRIDE << rank) & ~meld
         return [0, fourth] if fourth else [0]
     base = low - rank
-    reach = (13 if chain_limit is None else chain_limit) if chaining else 1
-    downs = _chain(available, low - 1, -1, base - 1, reach)
-    ups = _chain(available, meld.bit_length(), 1, base + 13, reach)
+    high = meld.bit_length()
+    down_stop, up_stop = base - 1, base + 13
+    if not chaining or chain_limit is not None:  # the chains stop ``reach`` cards out
+        reach = 1 if not chaining or chain_limit is None else chain_limit
+        down_stop, up_stop = max(down_stop, low - 1 - reach), min(up_stop, high + reach)
+    downs = _chain(available, low - 1, -1, down_stop)
+    ups = _chain(available, high, 1, up_stop)
     if len(ups) == 1:
         return downs
     if len(downs) == 1:
@@ -137,16 +141,13 @@ def layoff_options(
     return sorted((down | up for down in downs for up in ups), key=_extension_order)
 
 
-def _chain(available: Mask, start: int, step: int, stop: int, reach: int) -> list[Mask]:
-    """The empty chain, then the held cards from ``start`` onwards one by one, until a gap,
-    ``stop`` or ``reach`` cards."""
+def _chain(available: Mask, start: int, step: int, stop: int) -> list[Mask]:
+    """The empty chain, then the held cards from ``start`` onwards one by one, until a gap or ``stop``."""
     chains = [0]
     bit, chained = start, 0
     while bit != stop and available >> bit & 1:
         chained |= 1 << bit
         chains.append(chained)
-        if len(chains) > reach:
-            break
         bit += step
     return chains
 
