@@ -131,25 +131,44 @@ _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 
 def open_input(path: str | os.PathLike[str]) -> IO[bytes]:
-    """Open ``path`` for reading bytes: a regular file, or a FIFO read as a stream (waiting
-    for its writer, as stdin does); anything else (a folder, a socket, a device) is refused
-    without blocking.
+    """Open ``path`` for reading bytes: a regular file, or a FIFO read as a stream, as stdin
+    is (its writer given :data:`FIFO_WRITER_WAIT` seconds to come; with none, it reads as
+    empty); anything else (a folder, a socket, a device) is refused without blocking.
 
     Raises :class:`InputFileError` (``missing`` set when the path does not exist).
     """
     where = shown_path(os.fspath(path))
-    # a FIFO is opened to wait for its writer; anything else without blocking, to look first
-    # (opening a FIFO without blocking, then again, loses a writer that has written all and gone)
-    waits = is_pipe(os.fspath(path))
-    fd = _open_fd(path, where, os.O_RDONLY | _CLOEXEC | (0 if waits else getattr(os, "O_NONBLOCK", 0)))
+    # opened without blocking, to look first: a FIFO with no writer would hold the open for ever
+    fd = _open_fd(path, where, os.O_RDONLY | _CLOEXEC | getattr(os, "O_NONBLOCK", 0))
     try:
         mode = os.fstat(fd).st_mode
-        if not (stat.S_ISREG(mode) or (waits and stat.S_ISFIFO(mode))):
+        if stat.S_ISFIFO(mode):
+            os.set_blocking(fd, True)
+            _await_writer(fd)
+        elif not stat.S_ISREG(mode):
             raise InputFileError(f"{where}: cannot read {_kind(mode)}; give a file or a pipe", where)
         return os.fdopen(fd, "rb", buffering=READ_BUFFER)
     except BaseException:
         os.close(fd)
         raise
+
+
+FIFO_WRITER_WAIT = 2.0
+"""seconds a FIFO is given to bring a writer (one started beside ginref may open it a moment
+later): after that, a FIFO that has none reads as empty instead of waiting for ever"""
+
+
+def _await_writer(fd: int) -> None:
+    """Wait up to :data:`FIFO_WRITER_WAIT` for a FIFO's first data or its writer's end. A
+    blocking read then waits for a writer that is there, and finds the end at once where none
+    is (one that is late, never came, or came and went)."""
+    import select
+
+    if not hasattr(select, "poll"):  # pragma: no cover - not on Linux
+        return
+    waiting = select.poll()
+    waiting.register(fd, select.POLLIN | select.POLLHUP)
+    waiting.poll(int(FIFO_WRITER_WAIT * 1000))
 
 
 def _open_fd(path: str | os.PathLike[str], where: str, flags: int) -> int:

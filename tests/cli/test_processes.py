@@ -556,3 +556,13 @@ def test_analyze_stdin_answers_each_line_at_most_once_in_order(
     assert [d["line"] for d in documents if "error" not in d and d["line"] in good] == good
     assert all(d["line"] not in good for d in documents if "error" in d)
     assert result.exit_code == (2 if any("error" in d for d in documents) else 0 if documents else 3)
+
+
+@pytest.mark.parametrize("command", ["verify", "report", "adjudicate", "convert"])
+def test_a_fifo_nobody_writes_to_is_read_as_empty_not_waited_on_for_ever(tmp_path: Path, command: str) -> None:
+    """A pipe with no writer once held the command in its open until killed."""
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)
+    run = ginref(command, str(fifo), timeout=20)
+    said = (run.stdout + run.stderr).decode("utf-8", "replace")
+    assert run.returncode == 3 and "Traceback" not in said, said
