@@ -559,7 +559,7 @@ def test_analyze_stdin_answers_each_line_at_most_once_in_order(
 
 
 @pytest.mark.parametrize("command", ["verify", "report", "adjudicate", "convert"])
-def test_a_fifo_nobody_writes_to_is_read_as_empty_not_waited_on_for_ever(tmp_path: Path, command: str) -> None:
+def test_a_fifo_nobody_writes_to_reads_as_empty_not_waited_on_for_ever(tmp_path: Path, command: str) -> None:
     """A pipe with no writer once held the command in its open until killed."""
     fifo = tmp_path / "pipe.jsonl"
     os.mkfifo(fifo)
