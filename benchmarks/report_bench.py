@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -34,7 +33,7 @@ sys.path.insert(0, str(HERE.parent))  # the game generator is a test tool (tests
 import verify_dask  # noqa: E402
 from commands import child_env, ginref_argv  # noqa: E402
 from report import TARGET_REPORT_RATIO  # noqa: E402
-from timing import Command, CommandTiming, time_round  # noqa: E402
+from timing import Command, CommandTiming, ratios, spread, time_round  # noqa: E402
 
 TARGET_RATIO = TARGET_REPORT_RATIO
 """report's CPU (and wall) over verify's on the same games: at most this"""
@@ -101,16 +100,6 @@ def audit_us_per_game(path: Path, jobs: int) -> float:
     return float(seconds) / int(count) * 1e6
 
 
-def _spread(values: list[float]) -> dict[str, float]:
-    return {"median": statistics.median(values), "min": min(values), "max": max(values)}
-
-
-def _ratios(report: list[float], verify: list[float]) -> dict[str, float]:
-    per_round = [r / v for r, v in zip(report, verify, strict=True)]
-    return {"of_medians": statistics.median(report) / statistics.median(verify),
-            "median_per_round": statistics.median(per_round), "max_per_round": max(per_round)}
-
-
 def measure(count: int, seed: int, rounds: int, progress: Callable[[str], None], *, jobs: int = 2,
             keep: Path | None = None) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="ginref-report-") as folder:
@@ -127,12 +116,12 @@ def measure(count: int, seed: int, rounds: int, progress: Callable[[str], None],
         problems += [f"{t.command.name} exited {sorted(t.returncodes)}"
                      for t in timings if t.returncodes - {0}]
         verify, report = timings
-        cpu = _ratios(report.cpu, verify.cpu)
-        wall = _ratios(report.seconds, verify.seconds)
+        cpu = ratios(report.cpu, verify.cpu)
+        wall = ratios(report.seconds, verify.seconds)
         progress("the report's own cost in the main process (in process)")
         return {
             "games": count, "bytes": path.stat().st_size, "rounds": rounds, "jobs": jobs,
-            "lines": {t.command.name: {"wall": _spread(t.seconds), "cpu": _spread(t.cpu),
+            "lines": {t.command.name: {"wall": spread(t.seconds), "cpu": spread(t.cpu),
                                        "seconds": t.seconds, "cpu_seconds": t.cpu} for t in timings},
             "cpu_ratio": cpu, "wall_ratio": wall, "target": TARGET_RATIO,
             "passed": cpu["of_medians"] <= TARGET_RATIO and wall["of_medians"] <= TARGET_RATIO,

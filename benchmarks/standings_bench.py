@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -37,7 +36,7 @@ sys.path.insert(0, str(HERE.parent))  # the game generator is a test tool (tests
 import verify_dask  # noqa: E402
 from commands import child_env, ginref_argv  # noqa: E402
 from report import TARGET_STANDINGS_RATIO  # noqa: E402
-from timing import Command, CommandTiming, time_round  # noqa: E402
+from timing import Command, CommandTiming, ratios, spread, time_round  # noqa: E402
 
 AGENTS = tuple(f"agent-{letter}" for letter in "abcdefgh")
 SEATS = tuple(itertools.permutations(AGENTS, 2))
@@ -118,16 +117,6 @@ def in_process(path: Path, jobs: int) -> dict[str, float]:
             "bootstrap_seconds": float(bootstrap)}
 
 
-def _spread(values: list[float]) -> dict[str, float]:
-    return {"median": statistics.median(values), "min": min(values), "max": max(values)}
-
-
-def _ratios(slow: list[float], base: list[float]) -> dict[str, float]:
-    per_round = [s / b for s, b in zip(slow, base, strict=True)]
-    return {"of_medians": statistics.median(slow) / statistics.median(base),
-            "median_per_round": statistics.median(per_round), "max_per_round": max(per_round)}
-
-
 def measure(count: int, seed: int, rounds: int, progress: Callable[[str], None], *, jobs: int = 2,
             distinct: int = 20_000, keep: Path | None = None) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="ginref-standings-") as folder:
@@ -144,7 +133,7 @@ def measure(count: int, seed: int, rounds: int, progress: Callable[[str], None],
         problems += [f"{t.command.name} exited {sorted(t.returncodes)}"
                      for t in timings if t.returncodes - {0}]
         report, standings = timings
-        cpu = _ratios(standings.cpu, report.cpu)
+        cpu = ratios(standings.cpu, report.cpu)
         progress("the standings' own cost in the main process (in process)")
         try:
             own = in_process(path, jobs)
@@ -154,9 +143,9 @@ def measure(count: int, seed: int, rounds: int, progress: Callable[[str], None],
         return {
             "games": count, "distinct": min(count, distinct), "players": len(AGENTS),
             "bytes": path.stat().st_size, "rounds": rounds, "jobs": jobs,
-            "lines": {t.command.name: {"wall": _spread(t.seconds), "cpu": _spread(t.cpu),
+            "lines": {t.command.name: {"wall": spread(t.seconds), "cpu": spread(t.cpu),
                                        "seconds": t.seconds, "cpu_seconds": t.cpu} for t in timings},
-            "cpu_ratio": cpu, "wall_ratio": _ratios(standings.seconds, report.seconds),
+            "cpu_ratio": cpu, "wall_ratio": ratios(standings.seconds, report.seconds),
             "target": TARGET_STANDINGS_RATIO, "passed": cpu["of_medians"] <= TARGET_STANDINGS_RATIO,
             "in_process": own,
             "problems": problems,

@@ -198,3 +198,16 @@ def parallel_ceiling(workers: int = 2, seconds: float = 0.3, repeats: int = 3) -
             together = time.perf_counter() - start
             ratios.append(workers * alone / together)
     return statistics.median(ratios)
+
+
+def spread(values: list[float]) -> dict[str, float]:
+    """The median of timed rounds, with their least and most."""
+    return {"median": statistics.median(values), "min": min(values), "max": max(values)}
+
+
+def ratios(slow: list[float], base: list[float]) -> dict[str, float]:
+    """How ``slow`` compares with ``base`` over the same interleaved rounds: the ratio of their
+    medians, and the median and most of the ratios round by round."""
+    per_round = [s / b for s, b in zip(slow, base, strict=True)]
+    return {"of_medians": statistics.median(slow) / statistics.median(base),
+            "median_per_round": statistics.median(per_round), "max_per_round": max(per_round)}
