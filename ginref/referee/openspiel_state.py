@@ -220,9 +220,12 @@ class OpenSpielState:
         """The legal action ids, ascending (chance outcomes at a chance node, none when over)."""
         if player is not None and player != self.current_player():
             return []
+        return list(self._legal_cached())
+
+    def _legal_cached(self) -> list[int]:
         if self._legal is None:
             self._legal = self._legal_now()
-        return list(self._legal)
+        return self._legal
 
     def returns(self) -> list[float]:
         """Each player's points for the hand: the winner's score and its negative; 0 and 0
@@ -267,17 +270,12 @@ class OpenSpielState:
             return self._knock_steps(table)
         if table.phase is Phase.DEFENCE:
             return self._defence_steps(table)
-        legal = set()
-        wall = table.phase is Phase.WALL
-        for move in table.legal_moves():
-            kind = move.kind
-            if kind == "discard":
-                legal.add(_TO_OPENSPIEL[move.card])  # type: ignore[index]
-            elif kind == "knock" or (kind == "take" and wall):
-                legal.add(KNOCK)  # at the wall the last discard is taken only to knock
-            else:
-                legal.add(_MOVE_ACTIONS[kind])
-        return sorted(legal)
+        moves = table.legal_moves()
+        if table.phase is Phase.DISCARD:
+            legal = sorted([_TO_OPENSPIEL[m.card] for m in moves if m.kind == "discard"])  # type: ignore[index]
+            return [*legal, KNOCK] if moves and moves[-1].kind == "knock" else legal  # the knocks come last
+        wall = table.phase is Phase.WALL  # the last discard is taken only to knock
+        return sorted(KNOCK if wall and m.kind == "take" else _MOVE_ACTIONS[m.kind] for m in moves)
 
     def _knock_steps(self, table: Table) -> list[int]:
         """The knock's discard, then the melds that still allow a legal knock and pass once
@@ -289,10 +287,9 @@ class OpenSpielState:
         played, _ = table.declaration(Move.knock(discard, declared))
         legal = [PASS] if played is not None else []
         left = self._own(table) & ~(1 << discard)
-        for action, meld in _MELD_ACTIONS:
-            if meld & left == meld and table.declaration(Move.knock(discard, (*declared, meld)))[1]:
-                legal.append(action)
-        return legal
+        legal += [action for action, meld in _melds_within(left)
+                  if table.declaration(Move.knock(discard, (*declared, meld)))[1]]
+        return sorted(legal)
 
     def _own(self, table: Table) -> Mask:
         """The cards the player to move holds and has not laid in the knock or defence being made."""
@@ -313,11 +310,8 @@ class OpenSpielState:
         """Before pass: each card that may be laid off; after it, each meld of the cards left."""
         own = self._own(table)
         if self._melding:
-            legal = [PASS]
-            for action, meld in _MELD_ACTIONS:
-                if meld & own == meld and table.declaration(Move.finish((*self._declared, meld)))[1]:
-                    legal.append(action)
-            return legal
+            return sorted([PASS, *(action for action, meld in _melds_within(own)
+                                   if table.declaration(Move.finish((*self._declared, meld)))[1])])
         cards = {m.card for m in table.legal_moves() if m.kind == "layoff"}
         if self._ambiguous:
             cards |= {c for c in scan(own) if c not in cards and self._relay(table, c, keep=False)}
@@ -339,25 +333,27 @@ class OpenSpielState:
                     table.pop()
             return False
 
-        if lay(0):
-            if keep:
-                return True
-            table.pop()
-            for _ in laid:
+        found = lay(0)
+        if found and keep:
+            return True
+        if found:
+            for _ in range(len(laid) + 1):
                 table.pop()
         for move in laid:
             table.push(move)
-        return False
+        return found
 
     # -- moves ------------------------------------------------------------------------------
 
     def apply_action(self, action: int) -> None:
         """Play ``action``; an action that is not legal raises :class:`IllegalAction` and
         changes nothing."""
-        if type(action) is not int or action not in self.legal_actions():
+        chance = self._table is None or self._drawing
+        if type(action) is not int or not (
+                (0 <= action < 52 and self._deck >> action & 1) if chance else action in self._legal_cached()):
             raise IllegalAction(self._refusal(action))
         self._legal = None
-        if self._table is None or self._drawing:
+        if chance:
             self._deal(action)
         elif self._knocking:
             self._knock(action, self._table)
@@ -478,7 +474,15 @@ class OpenSpielState:
 _PHASES = {Phase.UPCARD: _FIRST_UPCARD, Phase.DISCARD: _DISCARD, Phase.WALL: _WALL, Phase.DEFENCE: _LAYOFF,
            Phase.OVER: _OVER}
 _MOVE_ACTIONS = {"take": DRAW_UPCARD, "draw": DRAW_STOCK, "pass": PASS}
-_MELD_ACTIONS = tuple((MELD_BASE + i, meld) for i, meld in enumerate(MELDS))
+_MELDS_FROM: tuple[tuple[tuple[int, Mask], ...], ...] = tuple(
+    tuple((MELD_BASE + i, meld) for i, meld in enumerate(MELDS) if (meld & -meld).bit_length() - 1 == low)
+    for low in range(52))
+"""OpenSpiel's meld ids and melds, by the meld's lowest card"""
+
+
+def _melds_within(cards: Mask) -> list[tuple[int, Mask]]:
+    """OpenSpiel's melds made of ``cards`` only, with their action ids."""
+    return [(action, meld) for low in scan(cards) for action, meld in _MELDS_FROM[low] if meld & cards == meld]
 
 
 def _view_lines(view: View, limit: int) -> list[str]:

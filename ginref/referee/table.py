@@ -501,6 +501,8 @@ class Table:
         self._layoffs: tuple[tuple[Card, int], ...] = ()
         self._stock_at_draw = False
         """the stock's order is not known: each draw names the card it deals"""
+        self._phase: Phase | None = None
+        """:attr:`phase`, worked out once after each move"""
         if not self._core.deal():
             first = findings[0] if findings else None
             raise NotADeal(f"not a deal: {first.message}" if first else "not a deal", first)
@@ -530,6 +532,12 @@ class Table:
     @property
     def phase(self) -> Phase:
         """What the player to move must do (:class:`Phase`)."""
+        phase = self._phase
+        if phase is None:
+            phase = self._phase = self._phase_now()
+        return phase
+
+    def _phase_now(self) -> Phase:
         stage = self._core.phase
         if stage == OVER or self._finished:
             return Phase.OVER
@@ -721,6 +729,8 @@ class Table:
         except IllegalMove:
             self._restore(saved)
             raise
+        finally:
+            self._phase = None
         self._history.append(saved)
         self.moves.append(move)
         self._cards.append(card)
@@ -762,6 +772,7 @@ class Table:
         core.held, core.unknown, core.pile = list(core.held), list(core.unknown), list(core.pile)
         core.findings = findings
         self._drawn, self._finished, self._layoffs = saved.drawn, saved.finished, saved.layoffs
+        self._phase = None
 
     # -- a move through the replay ------------------------------------------------------------
 
