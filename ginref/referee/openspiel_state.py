@@ -138,8 +138,21 @@ class OpenSpielState:
     """pyspiel's gin_rummy ``State``: one hand, action by action (see the module doc)."""
 
     __slots__ = (
-        "_ambiguous", "_deck", "_dealt", "_declared", "_discard", "_drawing", "_game", "_history", "_knocking",
-        "_laid", "_legal", "_melding", "_returns", "_table",
+        "_ambiguous",
+        "_dealt",
+        "_deck",
+        "_declared",
+        "_discard",
+        "_drawing",
+        "_game",
+        "_hand",
+        "_history",
+        "_knocking",
+        "_laid",
+        "_legal",
+        "_melding",
+        "_returns",
+        "_table",
     )
 
     def __init__(self, game: OpenSpielGame) -> None:
@@ -153,6 +166,8 @@ class OpenSpielState:
         self._knocking = False
         self._discard: Card | None = None
         """the knock's face-down discard, once chosen"""
+        self._hand: Mask = 0
+        """the hand of the player laying a knock or a defence, as the table showed it then"""
         self._declared: tuple[Mask, ...] = ()
         """the melds laid so far in the knock being made, or in the defence"""
         self._melding = False
@@ -293,12 +308,16 @@ class OpenSpielState:
 
     def _own(self, table: Table) -> Mask:
         """The cards the player to move holds and has not laid in the knock or defence being made."""
-        to_move = table.to_move
-        assert to_move is not None
-        held = table.view(to_move).hand
+        held = self._hand
         for meld in self._declared:
             held &= ~meld
         return held & ~self._laid_cards(table)
+
+    @staticmethod
+    def _hand_to_move(table: Table) -> Mask:
+        to_move = table.to_move
+        assert to_move is not None
+        return table.view(to_move).hand
 
     def _laid_cards(self, table: Table) -> Mask:
         laid = 0
@@ -348,19 +367,21 @@ class OpenSpielState:
     def apply_action(self, action: int) -> None:
         """Play ``action``; an action that is not legal raises :class:`IllegalAction` and
         changes nothing."""
-        chance = self._table is None or self._drawing
+        table = self._table
+        chance = table is None or self._drawing
         if type(action) is not int or not (
-                (0 <= action < 52 and self._deck >> action & 1) if chance else action in self._legal_cached()):
+                self._deck >> action & 1 if chance and 0 <= action < 52 else
+                not chance and action in self._legal_cached()):
             raise IllegalAction(self._refusal(action))
         self._legal = None
-        if chance:
+        if table is None or self._drawing:
             self._deal(action)
         elif self._knocking:
-            self._knock(action, self._table)
-        elif self._table.phase is Phase.DEFENCE:
-            self._defend(action, self._table)
+            self._knock(action, table)
+        elif table.phase is Phase.DEFENCE:
+            self._defend(action, table)
         else:
-            self._play(action, self._table)
+            self._play(action, table)
         self._history.append(action)
 
     def _refusal(self, action: object) -> str:
@@ -385,8 +406,9 @@ class OpenSpielState:
         self._dealt.append(c)
         if len(self._dealt) == DEALT:
             dealt = self._dealt
-            self._table = Table(PLAYERS, self._game.rules, PLAYERS[1], hands=(dealt[:HAND_SIZE], dealt[HAND_SIZE:-1]),
-                                upcard=dealt[-1], stock_at_draw=True)
+            hands = (dealt[:HAND_SIZE], dealt[HAND_SIZE:-1])
+            self._table = Table(PLAYERS, self._game.rules, PLAYERS[1], hands=hands, upcard=dealt[-1],
+                                stock_at_draw=True)
 
     def _play(self, action: int, table: Table) -> None:
         if action == DRAW_STOCK:
@@ -394,7 +416,7 @@ class OpenSpielState:
         elif action == KNOCK:
             if table.phase is Phase.WALL:
                 table.push(Move.take())
-            self._knocking = True
+            self._knocking, self._hand = True, self._hand_to_move(table)
         elif action < 52:
             table.push(Move.discard(_FROM_OPENSPIEL[action]))
         else:
@@ -408,7 +430,7 @@ class OpenSpielState:
             assert played is not None
             table.push(played)
             self._knocking, self._discard, self._declared = False, None, ()
-            self._melding = not table.layoffs_allowed
+            self._melding, self._hand = not table.layoffs_allowed, self._hand_to_move(table)
         else:
             self._declared = (*self._declared, MELDS[action - MELD_BASE])
 
@@ -482,7 +504,8 @@ _MELDS_FROM: tuple[tuple[tuple[int, Mask], ...], ...] = tuple(
 
 def _melds_within(cards: Mask) -> list[tuple[int, Mask]]:
     """OpenSpiel's melds made of ``cards`` only, with their action ids."""
-    return [(action, meld) for low in scan(cards) for action, meld in _MELDS_FROM[low] if meld & cards == meld]
+    return [(action, meld) for low in scan(cards) for action, meld in _MELDS_FROM[low]
+            if meld & cards == meld]
 
 
 def _view_lines(view: View, limit: int) -> list[str]:
