@@ -104,8 +104,9 @@ from ginref.referee.state import (
     RITUAL,
     WALL,
     Flow,
+    HandRuling,
 )
-from ginref.referee.verdict import HandVerdict, Verdict, adjudicate
+from ginref.referee.verdict import HandVerdict, Verdict, adjudicate, ruled_hand
 from ginref.rules import KNOB_NAMES, PRESETS, Rules, find_rules, load_rules_file, record_rules
 from ginref.scoring import Ending
 
@@ -969,7 +970,21 @@ class Table:
         for :meth:`record`, with the settlement's cited steps."""
         if not self.is_over():
             return None
-        return self.game().hands[-1]
+        if self._done:
+            return self.game().hands[-1]
+        return ruled_hand(self._bare_record(), self.rules, self._ruling())
+
+    def _ruling(self) -> HandRuling:
+        """The replay's ruling on the hand over: a void end is ruled as the replay's finish
+        rules it (a defended knock was ruled at the finish)."""
+        core = self._core
+        if self._finished:
+            return core.result
+        saved = core.result
+        core.result = saved.copy()
+        core.finish(-1)
+        ruling, core.result = core.result, saved
+        return ruling
 
     def game(self) -> Verdict:
         """The verdict on the game so far: every hand's ruling, the totals, whether it is over."""
