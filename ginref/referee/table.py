@@ -226,6 +226,20 @@ def _move_words(move: Move) -> list[str]:
 _TAKE, _PASS, _DRAW, _FINISH = Move("take"), Move("pass"), Move("draw"), Move("finish")
 _DISCARD_MOVES = tuple(Move("discard", c) for c in range(52))
 """the moves :meth:`Table.legal_moves` lists most, made once (a Move is immutable)"""
+_DISCARDS_BY_BYTE = tuple(
+    tuple(tuple(_DISCARD_MOVES[c] for c in range(8 * i, min(8 * i + 8, 52)) if bits >> (c - 8 * i) & 1)
+          for bits in range(256))
+    for i in range(7))
+"""the discards of a hand's cards, eight cards (one byte of the mask) at a time, in card order"""
+
+
+def _discard_moves(hand: Mask) -> list[Move]:
+    moves: list[Move] = []
+    for chunk in _DISCARDS_BY_BYTE:
+        if hand & 255:
+            moves += chunk[hand & 255]
+        hand >>= 8
+    return moves
 
 
 class View(msgspec.Struct, frozen=True):
@@ -609,7 +623,7 @@ class Table:
         hand = core.held[seat]
         banned = core.taken if self.rules.no_same_card_discard else -1
         wall = core.phase == WALL
-        moves = [] if wall else [_DISCARD_MOVES[c] for c in scan(hand) if c != banned]
+        moves = [] if wall else _discard_moves(hand & ~(1 << banned) if banned >= 0 else hand)
         if core.unknown[seat]:
             return moves
         big_gin = self.rules.big_gin_bonus is not None and hand.bit_count() == 11
