@@ -19,6 +19,9 @@ The contract (stable; the OpenSpiel adapter and the line protocol build on it):
   unless the rules have none, then the 31 of the stock), ``hands`` (each player's cards, a
   mapping by name or a pair in the players' order) with ``upcard`` and ``stock`` (31 cards from
   the top), or ``seed`` (a seeded shuffle; neither: a random one). Cards are ints or text.
+  ``stock_at_draw=True`` (with ``hands`` and ``upcard``, no ``stock``): the stock's order is
+  not known, and each draw names the card it deals (``Move.draw(card)``, ``draw 7H``; a
+  plain ``draw`` is refused), as OpenSpiel's chance deals it.
   A deal that is not a deal raises :class:`~ginref.errors.RulingError`.
 - ``Table.from_record(record, hand=0, rules=None)``: a recorded hand's deal, no moves played
   (the deal may leave cards unknown: ``??`` draws, no stock).
@@ -29,8 +32,9 @@ The contract (stable; the OpenSpiel adapter and the line protocol build on it):
 - :class:`Move` values: ``Move.take(card=None)``, ``Move.pass_()``, ``Move.draw(card=None)``,
   ``Move.discard(card)``, ``Move.knock(card, melds, ending="knock")`` (``card`` None: big gin;
   ``melds`` as masks), ``Move.layoff(card, onto)`` (``onto`` the knocker's meld, 0-based) and
-  ``Move.finish(melds=())``, which ends the defence (no melds: the least-deadwood arrangement
-  of the defender's cards left). ``str(move)`` is its text, :func:`parse_move` reads it, and
+  ``Move.finish(melds=(), bare=False)``, which ends the defence (no melds: the least-deadwood
+  arrangement of the defender's cards left; ``bare``, text ``finish []``: no meld shown).
+  ``str(move)`` is its text, :func:`parse_move` reads it, and
   :func:`moves_of` turns a record's event into its moves.
 - ``legal_moves()``: every move ``to_move`` may make, in canonical order (:data:`MOVE_KINDS`,
   then by card, then by meld): take and pass (the upcard, or the last discard at the wall),
@@ -38,6 +42,9 @@ The contract (stable; the OpenSpiel adapter and the line protocol build on it):
   (declared with the least-deadwood arrangement; gin where that leaves none) and big gin
   where the rules have it, then each layoff that fits and ``finish`` for the defender.
   :meth:`push` accepts any other legal declaration too (a withheld meld is legal).
+- ``declaration(move)``: for a knock or finish declared so far, the move as :meth:`push`
+  plays it when legal as it stands (else None), and whether more melds can make it legal;
+  ``layoffs_allowed``: whether the defender may lay off onto the knock made.
 - ``push(move, player=None)``: a :class:`Move` or its text in the ``.gin`` words (``take``,
   ``pass``, ``draw``, ``discard 7H``, ``knock KH [3C 4C 5C] [9D 9H 9S]``, ``gin 9D [...]``,
   ``big_gin [...]``, ``6C>1`` to lay 6C off on meld 1, ``finish`` or ``defend [JC JD JH]``).
