@@ -260,11 +260,15 @@ class OpenSpielState:
         return self.returns()
 
     def clone(self) -> OpenSpielState:
+        """An independent state: the table copied (:meth:`Table.copy`), the rest immutable or copied."""
         copy = OpenSpielState.__new__(OpenSpielState)
-        for name in OpenSpielState.__slots__:
-            setattr(copy, name, getattr(self, name))
-        copy._dealt, copy._history = self._dealt[:], self._history[:]
+        copy._game, copy._deck, copy._dealt = self._game, self._deck, self._dealt[:]
+        copy._drawing = self._drawing
         copy._table = None if self._table is None else self._table.copy()
+        copy._knocking, copy._discard, copy._hand, copy._declared = (
+            self._knocking, self._discard, self._hand, self._declared)
+        copy._melding, copy._laid, copy._ambiguous = self._melding, self._laid, self._ambiguous
+        copy._history, copy._legal, copy._returns = self._history[:], self._legal, self._returns
         return copy
 
     def action_to_string(self, player: int, action: int) -> str:

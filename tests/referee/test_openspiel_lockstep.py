@@ -156,6 +156,8 @@ def test_an_illegal_action_is_a_ginref_error_naming_it() -> None:
 def test_clone_is_independent() -> None:
     state = _deal(MISSED_KNOCK, OTHER_HAND)
     copy = state.clone()
+    slots = [name for name in OpenSpielState.__slots__ if name != "_table"]
+    assert all(getattr(copy, name) == getattr(state, name) for name in slots)
     copy.apply_action(PASS)
     assert state.history() != copy.history() and state.current_player() == 0 and copy.current_player() == 1
 
