@@ -404,7 +404,7 @@ class OpenSpielState:
         c = _FROM_OPENSPIEL[action]
         if self._drawing:
             assert self._table is not None
-            self._table.push(Move.draw(c))
+            self._table.push(_DRAWS[c])
             self._drawing = False
             return
         self._dealt.append(c)
@@ -419,12 +419,12 @@ class OpenSpielState:
             self._drawing = True
         elif action == KNOCK:
             if table.phase is Phase.WALL:
-                table.push(Move.take())
+                table.push(_TAKE)
             self._knocking, self._hand = True, self._hand_to_move(table)
         elif action < 52:
-            table.push(Move.discard(_FROM_OPENSPIEL[action]))
+            table.push(_DISCARDS[action])
         else:
-            table.push(Move.take() if action == DRAW_UPCARD else Move.pass_())
+            table.push(_TAKE if action == DRAW_UPCARD else _PASS)
 
     def _knock(self, action: int, table: Table) -> None:
         if self._discard is None:
@@ -500,6 +500,11 @@ class OpenSpielState:
 _PHASES = {Phase.UPCARD: _FIRST_UPCARD, Phase.DISCARD: _DISCARD, Phase.WALL: _WALL, Phase.DEFENCE: _LAYOFF,
            Phase.OVER: _OVER}
 _MOVE_ACTIONS = {"take": DRAW_UPCARD, "draw": DRAW_STOCK, "pass": PASS}
+_TAKE, _PASS = Move.take(), Move.pass_()
+_DRAWS = tuple(Move.draw(c) for c in range(52))
+"""a stock draw naming each card, by ginref's card"""
+_DISCARDS = tuple(Move.discard(_FROM_OPENSPIEL[a]) for a in range(52))
+"""a discard of each card, by OpenSpiel's action id"""
 _MELDS_FROM: tuple[tuple[tuple[int, Mask], ...], ...] = tuple(
     tuple((MELD_BASE + i, meld) for i, meld in enumerate(MELDS) if (meld & -meld).bit_length() - 1 == low)
     for low in range(52))
