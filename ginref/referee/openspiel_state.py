@@ -457,7 +457,8 @@ class OpenSpielState:
             table.push(fits[0])
             self._ambiguous = self._ambiguous or len(fits) > 1
         else:
-            assert self._relay(table, card, keep=True)
+            relaid = self._relay(table, card, keep=True)  # legal_actions offered it: a relay exists
+            assert relaid
         self._laid += 1
 
     # -- the view ---------------------------------------------------------------------------
