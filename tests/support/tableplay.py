@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 from ginref.cards import scan
 from ginref.melds import min_deadwood
-from ginref.referee.table import Move, Table
+from ginref.referee.table import IllegalMove, Move, Table
 
 __all__ = ["every_move", "play", "play_to", "table_state"]
 
@@ -66,11 +66,18 @@ def play(table: Table, rng: random.Random, limit: int = 400) -> None:
 
 
 def play_to(table: Table, rng: random.Random, moves: int) -> None:
-    """Play at most ``moves`` moves (fewer if the hand ends)."""
+    """Play at most ``moves`` moves (fewer if the hand ends); a withheld meld refused for the
+    limit is played in full, as :func:`play` does."""
     for _ in range(moves):
         if table.is_over():
             return
-        table.push(_choice(table, rng))
+        move = _choice(table, rng)
+        try:
+            table.push(move)
+        except IllegalMove:
+            if move.kind != "knock":
+                raise
+            table.push(rng.choice([m for m in table.legal_moves() if m.kind == "knock"]))
 
 
 def every_move(table: Table) -> Iterator[Move]:
