@@ -235,7 +235,8 @@ class OpenSpielState:
         """The legal action ids, ascending (chance outcomes at a chance node, none when over)."""
         if player is not None and player != self.current_player():
             return []
-        return list(self._legal_cached())
+        legal = self._legal
+        return list(self._legal_cached() if legal is None else legal)
 
     def _legal_cached(self) -> list[int]:
         if self._legal is None:
@@ -287,14 +288,16 @@ class OpenSpielState:
             return list(scan(self._deck))
         if self._knocking:
             return self._knock_steps(table)
-        if table.phase is Phase.DEFENCE:
+        phase = table.phase
+        if phase is Phase.DEFENCE:
             return self._defence_steps(table)
         moves = table.legal_moves()
-        if table.phase is Phase.DISCARD:
+        if phase is Phase.DISCARD:
             legal = sorted([_TO_OPENSPIEL[m.card] for m in moves if m.kind == "discard"])  # type: ignore[index]
             return [*legal, KNOCK] if moves and moves[-1].kind == "knock" else legal  # the knocks come last
-        wall = table.phase is Phase.WALL  # the last discard is taken only to knock
-        return sorted(KNOCK if wall and m.kind == "take" else _MOVE_ACTIONS[m.kind] for m in moves)
+        if phase is Phase.WALL:  # the last discard is taken only to knock
+            return sorted([KNOCK if m.kind == "take" else PASS for m in moves])
+        return sorted([_MOVE_ACTIONS[m.kind] for m in moves])
 
     def _knock_steps(self, table: Table) -> list[int]:
         """The knock's discard, then the melds that still allow a legal knock and pass once
