@@ -129,6 +129,8 @@ _KIND_ORDER = {kind: i for i, kind in enumerate(MOVE_KINDS)}
 _ENDINGS: dict[str, tuple[str | None, ...]] = {kind: (None,) for kind in MOVE_KINDS}
 _ENDINGS["knock"] = (None, "knock", "gin", "big_gin")
 _ENDING_ORDER = {"big_gin": 0, "gin": 1, "knock": 2}
+_PLAIN_KINDS = frozenset({"take", "pass", "draw", "discard"})
+"""the kinds of move with no ending, no melds and nothing bare to check"""
 
 
 class Phase(str, enum.Enum):
@@ -736,7 +738,9 @@ class Table:
         Raises :class:`IllegalMove` and changes nothing when the rules forbid it; text that
         is not a move raises :class:`~ginref.errors.NotationError`.
         """
-        if isinstance(move, str):
+        if type(move) is Move and move.kind in _PLAIN_KINDS and move.ending is None and not move.bare:
+            pass  # the common moves, checked at once
+        elif isinstance(move, str):
             move = parse_move(move)
         elif not isinstance(move, Move):
             raise TypeError(f"a move is a Move or its text, not {type(move).__name__}")
