@@ -49,35 +49,33 @@ def _withheld(table: Table, knock: Move) -> Move:
     return Move.knock(knock.card, knock.melds[:-1], knock.ending or "knock")
 
 
+def _push_choice(table: Table, rng: random.Random) -> None:
+    """Push a seeded choice; a withheld meld refused for the limit is played in full."""
+    move = _choice(table, rng)
+    try:
+        table.push(move)
+    except IllegalMove:
+        if move.kind != "knock":
+            raise
+        table.push(rng.choice([m for m in table.legal_moves() if m.kind == "knock"]))
+
+
 def play(table: Table, rng: random.Random, limit: int = 400) -> None:
     """Play the hand to its end with seeded choices (a knocked hand may end with a withheld
     meld refused for the limit: then the full declaration is played)."""
     for _ in range(limit):
         if table.is_over():
             return
-        move = _choice(table, rng)
-        try:
-            table.push(move)
-        except Exception:
-            if move.kind != "knock":
-                raise
-            table.push(rng.choice([m for m in table.legal_moves() if m.kind == "knock"]))
+        _push_choice(table, rng)
     raise AssertionError("the hand did not end")
 
 
 def play_to(table: Table, rng: random.Random, moves: int) -> None:
-    """Play at most ``moves`` moves (fewer if the hand ends); a withheld meld refused for the
-    limit is played in full, as :func:`play` does."""
+    """Play at most ``moves`` moves (fewer if the hand ends), as :func:`play` chooses them."""
     for _ in range(moves):
         if table.is_over():
             return
-        move = _choice(table, rng)
-        try:
-            table.push(move)
-        except IllegalMove:
-            if move.kind != "knock":
-                raise
-            table.push(rng.choice([m for m in table.legal_moves() if m.kind == "knock"]))
+        _push_choice(table, rng)
 
 
 def every_move(table: Table) -> Iterator[Move]:
