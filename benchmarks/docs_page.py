@@ -192,10 +192,13 @@ record. Only standard input is read by the main process, and handed out in runs 
 (`legal_actions()` then `apply_action` at every decision), `ginref.openspiel_game()` (the same calls),
 and `ginref.Table` (the same hands as the table's moves: `legal_moves()` then `push` at every move,
 `outcome()` at the end). Before timing, every history gives the same legal actions and returns in both
-OpenSpiel-shaped engines. On 2026-12-04, 7 rounds, medians (range): pyspiel 2.967 s (2.911-3.022), 27.0 µs
-per decision; `ginref.openspiel_game()` 0.783 s (0.752-0.820), 7.1 µs per decision, **3.81x pyspiel**
-(3.59-3.95x by round); `ginref.Table` 1.473 s (1.447-1.554), **push + legal_moves 14.6 µs per move**
-(101,055 moves), 2.01x pyspiel (1.92-2.07x), against a goal of 3x.
+OpenSpiel-shaped engines. On 2026-12-04, 7 rounds, medians (range): pyspiel 2.867 s (2.792-2.900), 26.1 µs
+per decision; `ginref.Table` 0.770 s (0.758-0.805), **push + legal_moves 7.6 µs per move** (101,055 moves),
+**3.70x pyspiel** (3.59-3.77x by round; 14.6 µs and 2.01x before the discards came from per-byte tables, the
+knocks were counted before they were arranged, the ruling was copied only by the moves that write it and
+`outcome()` read the live replay's ruling); `ginref.openspiel_game()`, now a `Table` underneath (no rule of
+its own), 1.288 s (1.250-1.331), 11.7 µs per decision, **2.23x pyspiel** (2.11-2.26x), against a floor of 1x
+and a goal of 3x (3.81x when it kept its own copy of the rules of play).
 
 ## How it is measured
 

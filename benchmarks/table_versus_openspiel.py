@@ -11,8 +11,8 @@ process with the garbage collector off:
 
 - ``pyspiel``: ``pyspiel.load_game("gin_rummy", params)`` (C++ through pybind11);
 - ``ginref.openspiel_game(params)``: the same calls on ginref's OpenSpiel-shaped state
-  (``ginref.referee.openspiel_state``), which decides legality exactly, knock included,
-  and rules on the result with the referee at the end of each hand;
+  (``ginref.referee.openspiel_state``), a ``Table`` underneath: every action is mapped to
+  the table's moves and the legal actions come from the table's, knock included;
 - ``ginref.Table``: the same hands as the table's moves (a knock with its melds is one move,
   a draw from the stock one move), ``legal_moves()`` then ``push(move)`` at every move, and
   ``outcome()`` at the end: the per-move figure is ``push`` plus ``legal_moves``.

@@ -180,17 +180,22 @@ class KnockSteps(HandState):
 
     # -- the defence ----------------------------------------------------------------
 
+    def layoffs_allowed(self) -> bool:
+        """Whether the rules let the defender lay off onto this knock, gin or big gin."""
+        ending, rules = self.ending, self.rules
+        return (
+            (ending == "knock" and rules.layoff_on_knock)
+            or (ending == "gin" and rules.layoff_on_gin)
+            or (ending == "big_gin" and rules.layoff_on_big_gin)
+        )
+
     def defend(self, p: int, event: Defence | None) -> None:
         """Rule on the defence (declared, else the best response) and settle the hand."""
         rules, result, players = self.rules, self.result, self.players
         q = 1 - p
         defender = players[q]
         ending = self.ending
-        allow = (
-            (ending == "knock" and rules.layoff_on_knock)
-            or (ending == "gin" and rules.layoff_on_gin)
-            or (ending == "big_gin" and rules.layoff_on_big_gin)
-        )
+        allow = self.layoffs_allowed()
         if event is not None and event.player != defender:
             if event.player in players:
                 self.add(FindingCode.WRONG_TURN,

@@ -8,15 +8,19 @@ meld ids): 0-51 the cards, 52 draw the upcard, 53 draw from the stock, 54 pass, 
 the upcard, then each stock card as it is drawn; the same chance actions give the same
 hands. Player 0 moves first; player 1 deals.
 
-The rules are the ``openspiel`` preset with the game's parameters as overrides, so its
-departures from the usual game are knobs read here: the wall (``stock_end``), the 50th
-take of the discard pile (``max_discard_draws``), the repeated move
-(``repeat_discard_draw``) and the two layoffs per run end (``layoff_chain_limit``). One
-departure is not copied: OpenSpiel decides whether an 11-card hand may knock by melding
-all 11 cards at their best and dropping the highest deadwood card, and so misses some
-knocks; ginref offers a knock exactly when some discard leaves deadwood within the limit
-(docs/live.md shows a hand). The result of a knocked hand is the referee's ruling on the
-history (:func:`ginref.referee.adjudicate`), which is OpenSpiel's ``returns()``.
+The state is a :class:`~ginref.referee.table.Table` under the ``openspiel`` preset with the
+game's parameters as overrides, its stock dealt at each draw (``stock_at_draw``). The state
+only maps action ids to the table's moves and the table's legal moves back to action ids:
+every rule of play (the wall, the 50th take of the discard pile, the repeated move, the
+knock limit, the two layoffs per run end) is the table's, which is the referee's. OpenSpiel
+splits a knock into steps (knock, the face-down discard, each meld, pass) and a defence
+too (each layoff, pass, each meld, pass); the state gathers the steps and asks the table
+which may come next (:meth:`Table.declaration`, :meth:`Table.legal_moves`), then plays the
+whole knock or defence as the table's moves. One departure of OpenSpiel is not copied:
+it decides whether an 11-card hand may knock by melding all 11 cards at their best and
+dropping the highest deadwood card, and so misses some knocks; the table offers a knock
+exactly when some discard leaves deadwood within the limit (docs/live.md shows a hand).
+``returns()`` is the table's ruling (:meth:`Table.outcome`).
 
 An action that is not legal raises :class:`IllegalAction` (a ``GinrefError``) and leaves
 the state as it was.
@@ -26,9 +30,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ginref.cards import Card, Mask, card_name, mask_points, scan
+from ginref.cards import Card, Mask, card_name, scan
 from ginref.errors import GinrefError
-from ginref.melds import min_deadwood, min_deadwood_after_discard
 from ginref.records.openspiel import (
     DRAW_STOCK,
     DRAW_UPCARD,
@@ -36,12 +39,12 @@ from ginref.records.openspiel import (
     MELD_BASE,
     MELDS,
     PASS,
+    PLAYERS,
     GameParams,
-    History,
     card_from_openspiel,
     card_to_openspiel,
-    decode_history,
 )
+from ginref.referee.table import Move, Phase, Table, View
 from ginref.rules import PRESETS, Rules, with_overrides
 
 __all__ = ["CHANCE", "TERMINAL", "IllegalAction", "OpenSpielGame", "OpenSpielState", "openspiel_game"]
@@ -52,6 +55,8 @@ TERMINAL = -4
 """pyspiel's ``kTerminalPlayerId``"""
 NUM_ACTIONS = MELD_BASE + len(MELDS)
 HAND_SIZE = 10
+DEALT = 2 * HAND_SIZE + 1
+"""chance's cards before the first move: ten to each player, then the upcard"""
 _DEAL, _FIRST_UPCARD, _DRAW, _DISCARD, _KNOCK, _LAYOFF, _WALL, _OVER = range(8)
 PHASE_NAMES = ("Deal", "FirstUpcard", "Draw", "Discard", "Knock", "Layoff", "Wall", "GameOver")
 _FROM_OPENSPIEL = tuple(card_from_openspiel(a) for a in range(52))
@@ -133,52 +138,78 @@ class OpenSpielState:
     """pyspiel's gin_rummy ``State``: one hand, action by action (see the module doc)."""
 
     __slots__ = (
-        "_deck", "_discards", "_draws", "_finished_layoffs", "_first_upcard", "_game", "_hands", "_history",
-        "_knocker", "_laid", "_layoffs", "_legal", "_limit", "_passed", "_phase", "_player", "_prev_player",
-        "_prev_upcard", "_repeated", "_returns", "_taken", "_upcard",
+        "_ambiguous",
+        "_dealt",
+        "_deck",
+        "_declared",
+        "_discard",
+        "_drawing",
+        "_game",
+        "_hand",
+        "_history",
+        "_knocking",
+        "_laid",
+        "_legal",
+        "_melding",
+        "_returns",
+        "_table",
     )
 
     def __init__(self, game: OpenSpielGame) -> None:
         self._game = game
-        self._phase = _DEAL
-        self._player = CHANCE
-        self._prev_player = CHANCE
         self._deck: Mask = (1 << 52) - 1
-        """cards still in the stock, in OpenSpiel's card order"""
-        self._hands: list[Mask] = [0, 0]
-        self._taken: list[Mask] = [0, 0]
-        """cards each player took from the discard pile (the opponent saw them)"""
-        self._discards: list[Card] = []
-        """the discard pile below the upcard"""
-        self._upcard: Card | None = None
-        self._prev_upcard: Card | None = None
-        self._first_upcard: Card | None = None
-        self._passed = [False, False]
-        self._draws = 0
-        self._repeated = False
-        self._knocker = -1
-        self._laid: list[list[Mask]] = [[], []]
-        """melds each player laid after the knock"""
-        self._layoffs: list[Card] = []
-        self._finished_layoffs = False
-        self._limit = game.rules.knock_limit
+        """the cards chance has not dealt, by OpenSpiel's card ids"""
+        self._dealt: list[Card] = []
+        self._table: Table | None = None
+        self._drawing = False
+        """a stock draw was chosen: chance deals its card"""
+        self._knocking = False
+        self._discard: Card | None = None
+        """the knock's face-down discard, once chosen"""
+        self._hand: Mask = 0
+        """the hand of the player laying a knock or a defence, as the table showed it then"""
+        self._declared: tuple[Mask, ...] = ()
+        """the melds laid so far in the knock being made, or in the defence"""
+        self._melding = False
+        """the defender has finished laying off and lays its melds"""
+        self._laid = 0
+        """the layoffs played this defence"""
+        self._ambiguous = False
+        """a card laid off fitted more than one meld (a later card may need it on the other)"""
         self._history: list[int] = []
         self._legal: list[int] | None = None
         self._returns: list[float] | None = None
 
     # -- pyspiel's questions ----------------------------------------------------------------
 
+    def _phase(self) -> int:
+        """OpenSpiel's phase (its names: :data:`PHASE_NAMES`)."""
+        table = self._table
+        if table is None or self._drawing:
+            return _DEAL
+        if self._knocking:
+            return _KNOCK
+        phase = table.phase
+        if phase is Phase.DRAW:
+            moves = table.moves
+            return _FIRST_UPCARD if len(moves) == 2 and moves[1].kind == "pass" else _DRAW  # both passed
+        return _PHASES[phase]
+
     def current_player(self) -> int:
-        return TERMINAL if self._phase == _OVER else self._player
+        table = self._table
+        if table is None or self._drawing:
+            return CHANCE
+        to_move = table.to_move
+        return TERMINAL if to_move is None else PLAYERS.index(to_move)
 
     def is_chance_node(self) -> bool:
-        return self._phase == _DEAL
+        return self._table is None or self._drawing
 
     def is_terminal(self) -> bool:
-        return self._phase == _OVER
+        return self._table is not None and self._table.is_over()
 
     def is_player_node(self) -> bool:
-        return self._phase not in (_DEAL, _OVER)
+        return not self.is_chance_node() and not self.is_terminal()
 
     def history(self) -> list[int]:
         return list(self._history)
@@ -193,8 +224,8 @@ class OpenSpielState:
         return self._game
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """Each card left in the stock, equally likely; empty when this is not a chance node."""
-        if self._phase != _DEAL:
+        """Each card chance has not dealt, equally likely; empty when this is not a chance node."""
+        if not self.is_chance_node():
             return []
         cards = list(scan(self._deck))
         p = 1.0 / len(cards)
@@ -204,29 +235,41 @@ class OpenSpielState:
         """The legal action ids, ascending (chance outcomes at a chance node, none when over)."""
         if player is not None and player != self.current_player():
             return []
+        legal = self._legal
+        return list(self._legal_cached() if legal is None else legal)
+
+    def _legal_cached(self) -> list[int]:
         if self._legal is None:
-            self._legal = _LEGAL[self._phase](self)
-        return list(self._legal)
+            self._legal = self._legal_now()
+        return self._legal
 
     def returns(self) -> list[float]:
         """Each player's points for the hand: the winner's score and its negative; 0 and 0
-        until the end, and for a hand that ends without a knock."""
-        if self._phase != _OVER or self._knocker < 0:
+        until the end, and for a hand that ends without a score."""
+        table = self._table
+        if table is None or not table.is_over():
             return [0.0, 0.0]
         if self._returns is None:
-            self._returns = self._ruled_returns()
+            ruled = table.outcome()
+            assert ruled is not None
+            won = float(ruled.points)
+            self._returns = ([0.0, 0.0] if ruled.winner is None else
+                             [won, -won] if ruled.winner == PLAYERS[0] else [-won, won])
         return list(self._returns)
 
     def rewards(self) -> list[float]:
         return self.returns()
 
     def clone(self) -> OpenSpielState:
+        """An independent state: the table copied (:meth:`Table.copy`), the rest immutable or copied."""
         copy = OpenSpielState.__new__(OpenSpielState)
-        for name in OpenSpielState.__slots__:
-            setattr(copy, name, getattr(self, name))
-        copy._hands, copy._taken, copy._passed = self._hands[:], self._taken[:], self._passed[:]
-        copy._discards, copy._layoffs, copy._history = self._discards[:], self._layoffs[:], self._history[:]
-        copy._laid = [self._laid[0][:], self._laid[1][:]]
+        copy._game, copy._deck, copy._dealt = self._game, self._deck, self._dealt[:]
+        copy._drawing = self._drawing
+        copy._table = None if self._table is None else self._table.copy()
+        copy._knocking, copy._discard, copy._hand, copy._declared = (
+            self._knocking, self._discard, self._hand, self._declared)
+        copy._melding, copy._laid, copy._ambiguous = self._melding, self._laid, self._ambiguous
+        copy._history, copy._legal, copy._returns = self._history[:], self._legal, self._returns
         return copy
 
     def action_to_string(self, player: int, action: int) -> str:
@@ -237,65 +280,215 @@ class OpenSpielState:
             return f"Chance outcome: {card_name(_FROM_OPENSPIEL[action])}" if action < 52 else str(action)
         return f"Player: {player} Action: {action_name(action)}"
 
+    # -- the legal actions: the table's moves as action ids ------------------------------------
+
+    def _legal_now(self) -> list[int]:
+        table = self._table
+        if table is None or self._drawing:
+            return list(scan(self._deck))
+        if self._knocking:
+            return self._knock_steps(table)
+        phase = table.phase
+        if phase is Phase.DEFENCE:
+            return self._defence_steps(table)
+        moves = table.legal_moves()
+        if phase is Phase.DISCARD:
+            legal = sorted([_TO_OPENSPIEL[m.card] for m in moves if m.kind == "discard"])  # type: ignore[index]
+            return [*legal, KNOCK] if moves and moves[-1].kind == "knock" else legal  # the knocks come last
+        if phase is Phase.WALL:  # the last discard is taken only to knock
+            return sorted([KNOCK if m.kind == "take" else PASS for m in moves])
+        return sorted([_MOVE_ACTIONS[m.kind] for m in moves])
+
+    def _knock_steps(self, table: Table) -> list[int]:
+        """The knock's discard, then the melds that still allow a legal knock and pass once
+        the declaration is one."""
+        if self._discard is None:
+            return sorted(_TO_OPENSPIEL[m.card] for m in table.legal_moves()
+                          if m.kind == "knock" and m.card is not None)
+        discard, declared = self._discard, self._declared
+        played, _ = table.declaration(Move.knock(discard, declared))
+        legal = [PASS] if played is not None else []
+        left = self._own(table) & ~(1 << discard)
+        legal += [action for action, meld in _melds_within(left)
+                  if table.declaration(Move.knock(discard, (*declared, meld)))[1]]
+        return sorted(legal)
+
+    def _own(self, table: Table) -> Mask:
+        """The cards the player to move holds and has not laid in the knock or defence being made."""
+        held = self._hand
+        for meld in self._declared:
+            held &= ~meld
+        return held & ~self._laid_cards(table)
+
+    @staticmethod
+    def _hand_to_move(table: Table) -> Mask:
+        to_move = table.to_move
+        assert to_move is not None
+        return table.view(to_move).hand
+
+    def _laid_cards(self, table: Table) -> Mask:
+        laid = 0
+        for move in table.moves[len(table.moves) - self._laid:]:
+            laid |= 1 << (move.card or 0)
+        return laid
+
+    def _defence_steps(self, table: Table) -> list[int]:
+        """Before pass: each card that may be laid off; after it, each meld of the cards left."""
+        own = self._own(table)
+        if self._melding:
+            return sorted([PASS, *(action for action, meld in _melds_within(own)
+                                   if table.declaration(Move.finish((*self._declared, meld)))[1])])
+        cards = {m.card for m in table.legal_moves() if m.kind == "layoff"}
+        if self._ambiguous:
+            cards |= {c for c in scan(own) if c not in cards and self._relay(table, c, keep=False)}
+        return sorted([PASS, *(_TO_OPENSPIEL[c] for c in cards if c is not None)])
+
+    def _relay(self, table: Table, card: Card, *, keep: bool) -> bool:
+        """Whether the cards laid off so far can go onto melds that leave room for ``card``
+        (OpenSpiel counts a card laid off for any meld it fits); with ``keep``, lay them
+        so and ``card`` too. The table's own moves decide; it is left as it was otherwise."""
+        laid = [table.pop() for _ in range(self._laid)][::-1]
+
+        def lay(i: int) -> bool:
+            wanted = card if i == len(laid) else laid[i].card
+            for move in table.legal_moves():
+                if move.kind == "layoff" and move.card == wanted:
+                    table.push(move)
+                    if i == len(laid) or lay(i + 1):
+                        return True
+                    table.pop()
+            return False
+
+        found = lay(0)
+        if found and keep:
+            return True
+        if found:
+            for _ in range(len(laid) + 1):
+                table.pop()
+        for move in laid:
+            table.push(move)
+        return found
+
     # -- moves ------------------------------------------------------------------------------
 
     def apply_action(self, action: int) -> None:
         """Play ``action``; an action that is not legal raises :class:`IllegalAction` and
         changes nothing."""
-        if type(action) is not int or action not in self.legal_actions():
+        table = self._table
+        chance = table is None or self._drawing
+        if type(action) is not int or not (
+                self._deck >> action & 1 if chance and 0 <= action < 52 else
+                not chance and action in self._legal_cached()):
             raise IllegalAction(self._refusal(action))
         self._legal = None
+        if table is None or self._drawing:
+            self._deal(action)
+        elif self._knocking:
+            self._knock(action, table)
+        elif table.phase is Phase.DEFENCE:
+            self._defend(action, table)
+        else:
+            self._play(action, table)
         self._history.append(action)
-        _APPLY[self._phase](self, action)
 
     def _refusal(self, action: object) -> str:
         shown = str(action)[:40]
-        if self._phase == _OVER:
+        phase = self._phase()
+        if phase == _OVER:
             return f"action {shown}: the hand is over"
         if type(action) is not int or not 0 <= action < NUM_ACTIONS:
             return f"{shown!r} is not an action id 0..{NUM_ACTIONS - 1}"
-        who = "chance" if self._phase == _DEAL else f"player {self._player}"
+        who = "chance" if phase == _DEAL else f"player {self.current_player()}"
         return (f"action {action} ({action_name(action)}) is not legal for {who} "
-                f"in the {PHASE_NAMES[self._phase]} phase")
+                f"in the {PHASE_NAMES[phase]} phase")
 
-    def _ruled_returns(self) -> list[float]:
-        """The referee's ruling on the history: the winner's points, and the loser's negative."""
-        from ginref.referee.verdict import adjudicate
+    def _deal(self, action: int) -> None:
+        self._deck &= ~(1 << action)
+        c = _FROM_OPENSPIEL[action]
+        if self._drawing:
+            assert self._table is not None
+            self._table.push(_DRAWS[c])
+            self._drawing = False
+            return
+        self._dealt.append(c)
+        if len(self._dealt) == DEALT:
+            dealt = self._dealt
+            hands = (dealt[:HAND_SIZE], dealt[HAND_SIZE:-1])
+            self._table = Table(PLAYERS, self._game.rules, PLAYERS[1], hands=hands, upcard=dealt[-1],
+                                stock_at_draw=True)
 
-        record = decode_history(History(tuple(self._history), None, ()), self._game.params)
-        hand = adjudicate(record, self._game.rules).hands[0]
-        if hand.winner is None:
-            return [0.0, 0.0]
-        won = float(hand.points)
-        return [won, -won] if hand.winner == record.players[0] else [-won, won]
+    def _play(self, action: int, table: Table) -> None:
+        if action == DRAW_STOCK:
+            self._drawing = True
+        elif action == KNOCK:
+            if table.phase is Phase.WALL:
+                table.push(_TAKE)
+            self._knocking, self._hand = True, self._hand_to_move(table)
+        elif action < 52:
+            table.push(_DISCARDS[action])
+        else:
+            table.push(_TAKE if action == DRAW_UPCARD else _PASS)
+
+    def _knock(self, action: int, table: Table) -> None:
+        if self._discard is None:
+            self._discard = _FROM_OPENSPIEL[action]
+        elif action == PASS:
+            played, _ = table.declaration(Move.knock(self._discard, self._declared))
+            assert played is not None
+            table.push(played)
+            self._knocking, self._discard, self._declared = False, None, ()
+            self._melding, self._hand = not table.layoffs_allowed, self._hand_to_move(table)
+        else:
+            self._declared = (*self._declared, MELDS[action - MELD_BASE])
+
+    def _defend(self, action: int, table: Table) -> None:
+        if self._melding:
+            if action == PASS:
+                played, _ = table.declaration(Move.finish(self._declared))
+                assert played is not None
+                table.push(played)
+            else:
+                self._declared = (*self._declared, MELDS[action - MELD_BASE])
+        elif action == PASS:
+            self._melding = True
+        else:
+            self._lay_off(_FROM_OPENSPIEL[action], table)
+
+    def _lay_off(self, card: Card, table: Table) -> None:
+        fits = [m for m in table.legal_moves() if m.kind == "layoff" and m.card == card]
+        if fits:
+            table.push(fits[0])
+            self._ambiguous = self._ambiguous or len(fits) > 1
+        else:
+            relaid = self._relay(table, card, keep=True)  # legal_actions offered it: a relay exists
+            assert relaid
+        self._laid += 1
 
     # -- the view ---------------------------------------------------------------------------
 
     def observation_string(self, player: int) -> str:
-        """What ``player`` may know, as text: its hand, the upcard and the discard pile, the
-        cards the opponent took from the pile, the stock's size, and the melds laid and
-        cards laid off once someone has knocked. At the end, both hands."""
+        """What ``player`` may know, as text: the table's view (:meth:`Table.view`) of its
+        hand, the discard pile, the cards the opponent took from it, the stock's size, the
+        melds and layoffs after a knock, and the steps of a knock or defence being laid.
+        At the end, both hands. See docs/live.md."""
         if player not in (0, 1):
             raise IllegalAction(f"player {str(player)[:20]} is not 0 or 1")
-        other = 1 - player
-        seen = self._taken[other] & self._hands[other]
-        lines = [
-            f"Player: {player}",
-            f"Phase: {PHASE_NAMES[self._phase]}",
-            f"Knock limit: {self._limit}",
-            f"Hand: {_names(self._hands[player])}",
-            f"Upcard: {card_name(self._upcard) if self._upcard is not None else '-'}",
-            f"Discard pile: {' '.join(card_name(c) for c in self._discards) or '-'}",
-            f"Stock: {self.stock_size()}",
-            f"Opponent took: {_names(seen) or '-'}",
-        ]
-        for seat in (0, 1):
-            if self._laid[seat]:
-                lines.append(f"Player {seat} melds: " + " | ".join(_names(m) for m in self._laid[seat]))
-        if self._layoffs:
-            lines.append(f"Laid off: {' '.join(card_name(c) for c in self._layoffs)}")
-        if self._phase == _OVER:
-            lines.append(f"Opponent's hand: {_names(self._hands[other]) or '-'}")
+        phase = self._phase()
+        table = self._table
+        lines = [f"Player: {player}", f"Phase: {PHASE_NAMES[phase]}"]
+        if table is None:
+            mine = self._dealt[player * HAND_SIZE:(player + 1) * HAND_SIZE]
+            return "\n".join([*lines, f"Hand: {' '.join(map(card_name, mine))}"])
+        view = table.view(PLAYERS[player])
+        lines += _view_lines(view, table.knock_limit)
+        if self._knocking or self._melding:
+            stepper = self.current_player()
+            if self._discard is not None and stepper == player:
+                lines.append(f"Knock discard: {card_name(self._discard)}")
+            lines.append(f"Player {stepper} laying: " + (" | ".join(map(_names, self._declared)) or "-"))
+        if phase == _OVER:
+            other = table.view(PLAYERS[1 - player]).hand
+            lines.append(f"Opponent's hand: {_names(other) or '-'}")
         return "\n".join(lines)
 
     def stock_size(self) -> int:
@@ -305,212 +498,43 @@ class OpenSpielState:
         return "\n\n".join(self.observation_string(p) for p in (0, 1))
 
     def __repr__(self) -> str:
-        return f"<gin_rummy state: {PHASE_NAMES[self._phase]}, history {self.history_str()[:60]}>"
-
-    # -- phases -----------------------------------------------------------------------------
-
-    def _knock_limit_met(self, hand: Mask) -> bool:
-        """Exact: some discard from the 11 cards leaves deadwood within the limit."""
-        return min_deadwood_after_discard(hand) <= self._limit
-
-    def _deal_legal(self) -> list[int]:
-        return list(scan(self._deck))
-
-    def _first_upcard_legal(self) -> list[int]:
-        return [DRAW_STOCK] if all(self._passed) else [DRAW_UPCARD, PASS]
-
-    def _draw_legal(self) -> list[int]:
-        return [DRAW_UPCARD, DRAW_STOCK]
-
-    def _discard_legal(self) -> list[int]:
-        hand = self._hands[self._player]
-        legal = sorted(_TO_OPENSPIEL[c] for c in scan(hand))
-        if self._knock_limit_met(hand):
-            legal.append(KNOCK)
-        return legal
-
-    def _knock_legal(self) -> list[int]:
-        hand = self._hands[self._player]
-        if hand.bit_count() == HAND_SIZE + 1:
-            keep = [c for c in scan(hand) if min_deadwood(hand & ~(1 << c)) <= self._limit]
-            return sorted(_TO_OPENSPIEL[c] for c in keep)
-        legal = [MELD_BASE + i for i, meld in enumerate(MELDS)
-                 if meld & hand == meld and min_deadwood(hand & ~meld) <= self._limit]
-        if mask_points(hand) <= self._limit:
-            legal.append(PASS)
-        return sorted(legal)
-
-    def _layoff_legal(self) -> list[int]:
-        hand = self._hands[self._player]
-        if self._finished_layoffs:
-            return sorted([PASS, *(MELD_BASE + i for i, meld in enumerate(MELDS) if meld & hand == meld)])
-        fits = _layoff_cards(self._laid[self._knocker], self._layoffs, self._game.rules.layoff_chain_limit)
-        return sorted([PASS, *(_TO_OPENSPIEL[c] for c in scan(fits & hand))])
-
-    def _wall_legal(self) -> list[int]:
-        assert self._upcard is not None
-        upcard = 1 << self._upcard
-        return [PASS, KNOCK] if self._knock_limit_met(self._hands[self._player] | upcard) else [PASS]
-
-    def _over_legal(self) -> list[int]:
-        return []
-
-    def _deal(self, action: int) -> None:
-        c = _FROM_OPENSPIEL[action]
-        self._deck &= ~(1 << action)
-        dealt = 52 - self._deck.bit_count()
-        if dealt <= 2 * HAND_SIZE:
-            self._hands[(dealt - 1) // HAND_SIZE] |= 1 << c
-        elif self._first_upcard is None:
-            self._upcard = self._first_upcard = c
-            self._limit = self._game.rules.knock_limit_for(c)
-            self._player, self._phase = 0, _FIRST_UPCARD
-        else:
-            self._hands[self._prev_player] |= 1 << c
-            self._player, self._prev_player, self._phase = self._prev_player, CHANCE, _DISCARD
-
-    def _first_upcard_move(self, action: int) -> None:
-        if action == PASS:
-            self._passed[self._player] = True
-            self._player = 1 - self._player
-        elif action == DRAW_UPCARD:
-            self._take_upcard()
-        else:
-            self._draw_stock()
-
-    def _draw(self, action: int) -> None:
-        if action == DRAW_STOCK:
-            self._draw_stock()
-            return
-        self._draws += 1
-        if self._draws == self._game.rules.max_discard_draws:
-            self._phase = _OVER
-            return
-        self._take_upcard()
-
-    def _take_upcard(self) -> None:
-        assert self._upcard is not None
-        p = self._player
-        self._prev_upcard = self._upcard
-        self._hands[p] |= 1 << self._upcard
-        self._taken[p] |= 1 << self._upcard
-        self._upcard = None
-        self._prev_player, self._phase = p, _DISCARD
-
-    def _draw_stock(self) -> None:
-        self._prev_upcard = self._upcard
-        if self._upcard is not None:
-            self._discards.append(self._upcard)
-            self._upcard = None
-        self._prev_player, self._player, self._phase = self._player, CHANCE, _DEAL
-
-    def _discard(self, action: int) -> None:
-        p = self._player
-        if action == KNOCK:
-            self._knocker, self._prev_player, self._phase = p, p, _KNOCK
-            return
-        c = _FROM_OPENSPIEL[action]
-        self._hands[p] &= ~(1 << c)
-        self._upcard = c
-        self._prev_player, self._player = p, 1 - p
-        if c == self._prev_upcard and self._game.rules.repeat_discard_draw:
-            if self._repeated:
-                self._phase = _OVER
-                return
-            self._repeated = True
-        else:
-            self._repeated = False
-        at_wall = self._game.rules.stock_end == "last_discard_knock_only"
-        at_wall = at_wall and self.stock_size() == self._game.rules.stock_floor
-        self._phase = _WALL if at_wall else _DRAW
-
-    def _knock(self, action: int) -> None:
-        p = self._player
-        hand = self._hands[p]
-        if hand.bit_count() == HAND_SIZE + 1:
-            c = _FROM_OPENSPIEL[action]
-            self._hands[p] = hand & ~(1 << c)
-            self._discards.append(c)
-        elif action == PASS:
-            self._finished_layoffs = mask_points(hand) == 0 and not self._game.rules.layoff_on_gin
-            self._player, self._phase = 1 - self._knocker, _LAYOFF
-        else:
-            meld = MELDS[action - MELD_BASE]
-            self._laid[p].append(meld)
-            self._hands[p] = hand & ~meld
-
-    def _layoff(self, action: int) -> None:
-        p = self._player
-        if action == PASS:
-            if self._finished_layoffs:
-                self._phase = _OVER
-            self._finished_layoffs = True
-        elif action < 52:
-            c = _FROM_OPENSPIEL[action]
-            self._layoffs.append(c)
-            self._hands[p] &= ~(1 << c)
-        else:
-            meld = MELDS[action - MELD_BASE]
-            self._laid[p].append(meld)
-            self._hands[p] &= ~meld
-
-    def _wall(self, action: int) -> None:
-        if action == PASS:
-            self._phase = _OVER
-            return
-        assert self._upcard is not None
-        p = self._player
-        self._hands[p] |= 1 << self._upcard
-        self._taken[p] |= 1 << self._upcard
-        self._upcard = None
-        self._knocker, self._prev_player, self._phase = p, p, _KNOCK
-
-    def _over(self, action: int) -> None:  # pragma: no cover - legal_actions() is empty
-        raise IllegalAction(self._refusal(action))
+        return f"<gin_rummy state: {PHASE_NAMES[self._phase()]}, history {self.history_str()[:60]}>"
 
 
-_LEGAL = (OpenSpielState._deal_legal, OpenSpielState._first_upcard_legal, OpenSpielState._draw_legal,
-          OpenSpielState._discard_legal, OpenSpielState._knock_legal, OpenSpielState._layoff_legal,
-          OpenSpielState._wall_legal, OpenSpielState._over_legal)
-_APPLY = (OpenSpielState._deal, OpenSpielState._first_upcard_move, OpenSpielState._draw,
-          OpenSpielState._discard, OpenSpielState._knock, OpenSpielState._layoff, OpenSpielState._wall,
-          OpenSpielState._over)
+_PHASES = {Phase.UPCARD: _FIRST_UPCARD, Phase.DISCARD: _DISCARD, Phase.WALL: _WALL, Phase.DEFENCE: _LAYOFF,
+           Phase.OVER: _OVER}
+_MOVE_ACTIONS = {"take": DRAW_UPCARD, "draw": DRAW_STOCK, "pass": PASS}
+_TAKE, _PASS = Move.take(), Move.pass_()
+_DRAWS = tuple(Move.draw(c) for c in range(52))
+"""a stock draw naming each card, by ginref's card"""
+_DISCARDS = tuple(Move.discard(_FROM_OPENSPIEL[a]) for a in range(52))
+"""a discard of each card, by OpenSpiel's action id"""
+_MELDS_FROM: tuple[tuple[tuple[int, Mask], ...], ...] = tuple(
+    tuple((MELD_BASE + i, meld) for i, meld in enumerate(MELDS) if (meld & -meld).bit_length() - 1 == low)
+    for low in range(52))
+"""OpenSpiel's meld ids and melds, by the meld's lowest card"""
 
 
-def _layoff_cards(melds: list[Mask], layoffs: list[Card], chain_limit: int | None) -> Mask:
-    """The cards that may be laid off next onto the knocker's ``melds`` after ``layoffs``:
-    the fourth card of a set of three, and the next card beyond each end of a run while
-    fewer than ``chain_limit`` cards have been laid off at that end."""
-    laid = 0
-    for c in layoffs:
-        laid |= 1 << c
-    limit = 13 if chain_limit is None else chain_limit
-    fits = 0
-    for meld in melds:
-        low = (meld & -meld).bit_length() - 1
-        high = meld.bit_length() - 1
-        if low % 13 == high % 13 and low != high:  # a set: its fourth card
-            if meld.bit_count() == 3:
-                fits |= _RANK_MASK << (low % 13) & ~meld
-            continue
-        fits |= _run_end(laid, low, -1, limit) | _run_end(laid, high, 1, limit)
-    return fits
+def _melds_within(cards: Mask) -> list[tuple[int, Mask]]:
+    """OpenSpiel's melds made of ``cards`` only, with their action ids."""
+    return [(action, meld) for low in scan(cards) for action, meld in _MELDS_FROM[low]
+            if meld & cards == meld]
 
 
-_RANK_MASK = 1 | 1 << 13 | 1 << 26 | 1 << 39
-
-
-def _run_end(laid: Mask, end: Card, step: int, limit: int) -> Mask:
-    """The next card beyond ``end`` of a run, past the cards already laid off there, or 0."""
-    suit_low = end - end % 13
-    c = end + step
-    for _ in range(limit):
-        if not suit_low <= c < suit_low + 13:
-            return 0
-        if not laid >> c & 1:
-            return 1 << c
-        c += step
-    return 0
+def _view_lines(view: View, limit: int) -> list[str]:
+    """The lines of a table's view: the hand, the pile, what the opponent took, the stock, the knock."""
+    lines = [
+        f"Knock limit: {limit}",
+        f"Hand: {_names(view.hand)}",
+        f"Discard pile: {' '.join(map(card_name, view.pile)) or '-'}",
+        f"Stock: {view.stock}",
+        f"Opponent took: {_names(view.opponent_took) or '-'}",
+    ]
+    if view.knocker is not None:
+        lines.append(f"{view.knocker} knocked: " + " | ".join(map(_names, view.melds)))
+    if view.layoffs:
+        lines.append("Laid off: " + " ".join(f"{card_name(c)}>{at + 1}" for c, at in view.layoffs))
+    return lines
 
 
 def action_name(action: int) -> str:

@@ -19,6 +19,9 @@ The contract (stable; the OpenSpiel adapter and the line protocol build on it):
   unless the rules have none, then the 31 of the stock), ``hands`` (each player's cards, a
   mapping by name or a pair in the players' order) with ``upcard`` and ``stock`` (31 cards from
   the top), or ``seed`` (a seeded shuffle; neither: a random one). Cards are ints or text.
+  ``stock_at_draw=True`` (with ``hands`` and ``upcard``, no ``stock``): the stock's order is
+  not known, and each draw names the card it deals (``Move.draw(card)``, ``draw 7H``; a
+  plain ``draw`` is refused), as OpenSpiel's chance deals it.
   A deal that is not a deal raises :class:`~ginref.errors.RulingError`.
 - ``Table.from_record(record, hand=0, rules=None)``: a recorded hand's deal, no moves played
   (the deal may leave cards unknown: ``??`` draws, no stock).
@@ -29,8 +32,9 @@ The contract (stable; the OpenSpiel adapter and the line protocol build on it):
 - :class:`Move` values: ``Move.take(card=None)``, ``Move.pass_()``, ``Move.draw(card=None)``,
   ``Move.discard(card)``, ``Move.knock(card, melds, ending="knock")`` (``card`` None: big gin;
   ``melds`` as masks), ``Move.layoff(card, onto)`` (``onto`` the knocker's meld, 0-based) and
-  ``Move.finish(melds=())``, which ends the defence (no melds: the least-deadwood arrangement
-  of the defender's cards left). ``str(move)`` is its text, :func:`parse_move` reads it, and
+  ``Move.finish(melds=(), bare=False)``, which ends the defence (no melds: the least-deadwood
+  arrangement of the defender's cards left; ``bare``, text ``finish []``: no meld shown).
+  ``str(move)`` is its text, :func:`parse_move` reads it, and
   :func:`moves_of` turns a record's event into its moves.
 - ``legal_moves()``: every move ``to_move`` may make, in canonical order (:data:`MOVE_KINDS`,
   then by card, then by meld): take and pass (the upcard, or the last discard at the wall),
@@ -38,6 +42,9 @@ The contract (stable; the OpenSpiel adapter and the line protocol build on it):
   (declared with the least-deadwood arrangement; gin where that leaves none) and big gin
   where the rules have it, then each layoff that fits and ``finish`` for the defender.
   :meth:`push` accepts any other legal declaration too (a withheld meld is legal).
+- ``declaration(move)``: for a knock or finish declared so far, the move as :meth:`push`
+  plays it when legal as it stands (else None), and whether more melds can make it legal;
+  ``layoffs_allowed``: whether the defender may lay off onto the knock made.
 - ``push(move, player=None)``: a :class:`Move` or its text in the ``.gin`` words (``take``,
   ``pass``, ``draw``, ``discard 7H``, ``knock KH [3C 4C 5C] [9D 9H 9S]``, ``gin 9D [...]``,
   ``big_gin [...]``, ``6C>1`` to lay 6C off on meld 1, ``finish`` or ``defend [JC JD JH]``).
@@ -73,7 +80,14 @@ import msgspec
 from ginref.cards import Card, Mask, card_name, scan
 from ginref.errors import GinrefError, NotationError, RecordError, RulingError, tidy_message
 from ginref.layoffs import fits
-from ginref.melds import MeldSystem, best_arrangement, min_deadwood, min_deadwood_after_discard
+from ginref.melds import (
+    MeldSystem,
+    best_arrangement,
+    is_meld,
+    mask_points_in,
+    min_deadwood,
+    min_deadwood_after_discard,
+)
 from ginref.notation import excerpt, parse_card
 from ginref.records.model import (
     ClaimedResult,
@@ -97,8 +111,9 @@ from ginref.referee.state import (
     RITUAL,
     WALL,
     Flow,
+    HandRuling,
 )
-from ginref.referee.verdict import HandVerdict, Verdict, adjudicate
+from ginref.referee.verdict import HandVerdict, Verdict, adjudicate, ruled_hand
 from ginref.rules import KNOB_NAMES, PRESETS, Rules, find_rules, load_rules_file, record_rules
 from ginref.scoring import Ending
 
@@ -114,6 +129,8 @@ _KIND_ORDER = {kind: i for i, kind in enumerate(MOVE_KINDS)}
 _ENDINGS: dict[str, tuple[str | None, ...]] = {kind: (None,) for kind in MOVE_KINDS}
 _ENDINGS["knock"] = (None, "knock", "gin", "big_gin")
 _ENDING_ORDER = {"big_gin": 0, "gin": 1, "knock": 2}
+_PLAIN_KINDS = frozenset({"take", "pass", "draw", "discard"})
+"""the kinds of move with no ending, no melds and nothing bare to check"""
 
 
 class Phase(str, enum.Enum):
@@ -139,8 +156,9 @@ class Move(msgspec.Struct, frozen=True):
     """One move. ``card``: the card discarded, laid off, or discarded face down with a knock
     (None for big gin), or the card a draw names (None: whatever it is). ``melds``: the
     knocker's declaration, or the defender's own melds at ``finish`` (empty: the referee
-    arranges them). ``ending``: ``knock``, ``gin`` or ``big_gin``. ``onto``: the knocker's
-    meld a layoff goes onto, 0-based. Build with the class methods; ``str`` gives the text
+    arranges them, unless ``bare``: no meld shown, every card left is deadwood).
+    ``ending``: ``knock``, ``gin`` or ``big_gin``. ``onto``: the knocker's meld a layoff
+    goes onto, 0-based. Build with the class methods; ``str`` gives the text
     :meth:`Table.push` reads back.
     """
 
@@ -149,6 +167,7 @@ class Move(msgspec.Struct, frozen=True):
     melds: tuple[Mask, ...] = ()
     ending: Ending | None = None
     onto: int = -1
+    bare: bool = False
 
     @classmethod
     def take(cls, card: Card | None = None) -> Move:
@@ -181,9 +200,10 @@ class Move(msgspec.Struct, frozen=True):
         return cls("layoff", card, onto=onto)
 
     @classmethod
-    def finish(cls, melds: Iterable[Mask] = ()) -> Move:
-        """End the defence showing ``melds`` (none: the least-deadwood arrangement of the rest)."""
-        return cls("finish", None, tuple(melds))
+    def finish(cls, melds: Iterable[Mask] = (), *, bare: bool = False) -> Move:
+        """End the defence showing ``melds`` (none: the least-deadwood arrangement of the rest,
+        or with ``bare`` no meld at all: text ``finish []``)."""
+        return cls("finish", None, tuple(melds), bare=bare and not melds)
 
     @property
     def sort_key(self) -> tuple[int, ...]:
@@ -208,8 +228,27 @@ def _move_words(move: Move) -> list[str]:
     if kind == "knock":
         return [move.ending or "knock", *named, *map(_cards_text, move.melds)]
     if kind == "finish":
-        return ["finish", *map(_cards_text, move.melds)]
+        return ["finish", *map(_cards_text, move.melds)] if not move.bare else ["finish", "[]"]
     return [kind, *named]
+
+
+_TAKE, _PASS, _DRAW, _FINISH = Move("take"), Move("pass"), Move("draw"), Move("finish")
+_DISCARD_MOVES = tuple(Move("discard", c) for c in range(52))
+"""the moves :meth:`Table.legal_moves` lists most, made once (a Move is immutable)"""
+_DISCARDS_BY_BYTE = tuple(
+    tuple(tuple(_DISCARD_MOVES[c] for c in range(8 * i, min(8 * i + 8, 52)) if bits >> (c - 8 * i) & 1)
+          for bits in range(256))
+    for i in range(7))
+"""the discards of a hand's cards, eight cards (one byte of the mask) at a time, in card order"""
+
+
+def _discard_moves(hand: Mask) -> list[Move]:
+    moves: list[Move] = []
+    for chunk in _DISCARDS_BY_BYTE:
+        if hand & 255:
+            moves += chunk[hand & 255]
+        hand >>= 8
+    return moves
 
 
 class View(msgspec.Struct, frozen=True):
@@ -392,7 +431,6 @@ def _saved_core(core: HandReplay) -> dict[str, object]:
     state["held"] = list(core.held)
     state["unknown"] = list(core.unknown)
     state["pile"] = list(core.pile)
-    state["result"] = core.result.copy()
     return state
 
 
@@ -420,12 +458,14 @@ class Table:
         upcard: Card | str | None = None,
         stock: CardsLike | None = None,
         seed: int | None = None,
+        stock_at_draw: bool = False,
     ) -> None:
         self.players = _players(players)
         self.rules = _rules(rules)
         self.system = MeldSystem.from_rules(self.rules)
         self._done: list[HandRecord] = []
-        self._deal(dealer or self.players[0], deck=deck, hands=hands, upcard=upcard, stock=stock, seed=seed)
+        self._deal(dealer or self.players[0], deck=deck, hands=hands, upcard=upcard, stock=stock, seed=seed,
+                   stock_at_draw=stock_at_draw)
 
     @classmethod
     def from_record(cls, record: GameRecord, hand: int = 0, rules: Rules | None = None) -> Table:
@@ -448,9 +488,11 @@ class Table:
 
     def _deal(self, dealer: str, *, deck: CardsLike | None, hands: Mapping[str, CardsLike]
               | Sequence[CardsLike] | None, upcard: Card | str | None, stock: CardsLike | None,
-              seed: int | None) -> None:
+              seed: int | None, stock_at_draw: bool = False) -> None:
         if dealer not in self.players:
             raise RulingError(f"the dealer {dealer!r} is not one of the players")
+        if stock_at_draw and (hands is None or stock is not None):
+            raise RulingError("a stock dealt at the draw goes with the hands and no stock")
         if hands is not None:
             if deck is not None or seed is not None:
                 raise RulingError("give the deal one way: a deck, the hands, or a seed")
@@ -463,8 +505,9 @@ class Table:
             cards = _cards(deck) if deck is not None else _shuffled(seed)
             hand = _hand_from_deck(cards, self.players, dealer, self.rules)
         self._start(hand, len(self._done))
+        self._stock_at_draw = stock_at_draw
         problems = [f for f in self._core.findings if f.severity == "error"]
-        if problems or self._core.unknown != [0, 0] or self._core.stock is None:
+        if problems or self._core.unknown != [0, 0] or (self._core.stock is None and not stock_at_draw):
             why = problems[0].message if problems else "the deal does not show every card"
             raise RulingError(f"not a deal: {why}")
 
@@ -480,6 +523,10 @@ class Table:
         self._drawn = False
         self._finished = False
         self._layoffs: tuple[tuple[Card, int], ...] = ()
+        self._stock_at_draw = False
+        """the stock's order is not known: each draw names the card it deals"""
+        self._phase: Phase | None = None
+        """:attr:`phase`, worked out once after each move"""
         if not self._core.deal():
             first = findings[0] if findings else None
             raise NotADeal(f"not a deal: {first.message}" if first else "not a deal", first)
@@ -509,6 +556,12 @@ class Table:
     @property
     def phase(self) -> Phase:
         """What the player to move must do (:class:`Phase`)."""
+        phase = self._phase
+        if phase is None:
+            phase = self._phase = self._phase_now()
+        return phase
+
+    def _phase_now(self) -> Phase:
         stage = self._core.phase
         if stage == OVER or self._finished:
             return Phase.OVER
@@ -545,25 +598,24 @@ class Table:
         phase = self.phase
         core = self._core
         if phase is Phase.UPCARD:
-            return [Move.take(), Move.pass_()]
+            return [_TAKE, _PASS]
         if phase is Phase.DRAW:
             return self._draws()
         if phase is Phase.WALL:
-            takes = [Move.take()] if self._wall_knocks(core.pile[-1]) else []
-            return [*takes, Move.pass_()]
+            return [_TAKE, _PASS] if self._wall_knocks(core.pile[-1]) else [_PASS]
         if phase is Phase.DISCARD:
             return self._discards()
         if phase is Phase.DEFENCE:
-            return [*self._layoff_moves(), Move.finish()]
+            return [*self._layoff_moves(), _FINISH]
         return []
 
     def _draws(self) -> list[Move]:
         core = self._core
         moves = []
         if core.phase != FORCED and core.pile:
-            moves.append(Move.take())
+            moves.append(_TAKE)
         if core.stock_left > self.rules.stock_floor:
-            moves.append(Move.draw())
+            moves.append(_DRAW)
         return moves
 
     def _wall_knocks(self, top: Card) -> bool:
@@ -574,12 +626,13 @@ class Table:
         return any(self._knock_for(hand, c) is not None for c in scan(hand) if c != banned)
 
     def _discards(self) -> list[Move]:
+        """The discards, big gin, then the knocks, each by card: canonical order as made."""
         core = self._core
         seat = core.expected
         hand = core.held[seat]
         banned = core.taken if self.rules.no_same_card_discard else -1
         wall = core.phase == WALL
-        moves = [] if wall else [Move.discard(c) for c in scan(hand) if c != banned]
+        moves = [] if wall else _discard_moves(hand & ~(1 << banned) if banned >= 0 else hand)
         if core.unknown[seat]:
             return moves
         big_gin = self.rules.big_gin_bonus is not None and hand.bit_count() == 11
@@ -590,21 +643,77 @@ class Table:
                 knock = self._knock_for(hand, c) if c != banned else None
                 if knock is not None:
                     moves.append(knock)
-        moves.sort(key=_sort_key)
         return moves
 
     def _knock_for(self, hand: Mask, c: Card) -> Move | None:
         """The knock discarding ``c`` with the least deadwood, if within the limit."""
         kept = hand & ~(1 << c)
+        if min_deadwood(kept, self.system) > self._core.result.knock_limit:
+            return None  # the count alone is seven times cheaper than the arrangement
         arrangement = best_arrangement(kept, self.system)
         if arrangement.deadwood_points > self._core.result.knock_limit:
             return None
         melds = tuple(m.mask for m in arrangement.melds)
         return Move.knock(c, melds, "knock" if arrangement.deadwood_points else "gin")
 
+    def declaration(self, move: Move) -> tuple[Move | None, bool]:
+        """A knock or a finish declared meld by meld (as OpenSpiel's actions lay it): the move
+        as :meth:`push` plays it when it is legal as it stands (a knock with the ending its
+        cards show), else None; and whether declaring more melds can make it legal.
+
+        The fast twin of pushing the move, and the move with the least-deadwood arrangement
+        of the cards left added (``tests/referee/test_table.py`` compares them)."""
+        phase = self.phase
+        if move.kind == "knock" and phase is Phase.DISCARD:
+            return self._knock_declaration(move)
+        if move.kind == "finish" and phase is Phase.DEFENCE:
+            return self._finish_declaration(move)
+        return None, False
+
+    def _melded(self, melds: tuple[Mask, ...], held: Mask) -> Mask | None:
+        """The cards of ``melds`` when each is a meld of cards in ``held``, none shared; else None."""
+        melded = 0
+        for m in melds:
+            if type(m) is not int or m <= 0 or m & ~held or m & melded or not is_meld(m, self.system):
+                return None
+            melded |= m
+        return melded
+
+    def _knock_declaration(self, move: Move) -> tuple[Move | None, bool]:
+        core, card, rules = self._core, move.card, self.rules
+        seat = core.expected
+        hand = core.held[seat]
+        banned = core.taken if rules.no_same_card_discard else -1
+        if core.unknown[seat] or (card is not None and (type(card) is not int or not 0 <= card < 52
+                                                         or not hand >> card & 1 or card == banned)):
+            return None, False
+        kept = hand if card is None else hand & ~(1 << card)
+        melded = self._melded(move.melds, kept)
+        if melded is None:
+            return None, False
+        rest = kept & ~melded
+        least, limit = min_deadwood(rest, self.system), core.result.knock_limit
+        if card is None:  # big gin: every card melded, where the rules score it
+            big = rules.big_gin_bonus is not None and kept.bit_count() == 11
+            return (Move.knock(None, move.melds, "big_gin") if big and not rest else None), big and not least
+        if rules.knocker_must_meld_max:  # nothing above the least deadwood the cards allow
+            limit = min(limit, min_deadwood(kept, self.system))
+        dw = mask_points_in(self.system, rest)
+        played = Move.knock(card, move.melds, "knock" if dw else "gin") if dw <= limit else None
+        return played, least <= limit
+
+    def _finish_declaration(self, move: Move) -> tuple[Move | None, bool]:
+        core = self._core
+        laid = 0
+        for c, _ in self._layoffs:
+            laid |= 1 << c
+        own = core.held[1 - core.knocker] & ~laid
+        valid = self._melded(move.melds, own) is not None
+        return (Move.finish(move.melds, bare=True) if valid else None), valid
+
     def _layoff_moves(self) -> list[Move]:
         core = self._core
-        if not self._layoffs_allowed():
+        if not core.layoffs_allowed():
             return []
         current = list(core.melds)
         declared = core.melds
@@ -618,10 +727,10 @@ class Table:
         return [Move.layoff(c, at) for c in scan(own) for at, meld in enumerate(targets)
                 if fits(meld, c, self.system, declared=declared[at], chain_limit=limit)]
 
-    def _layoffs_allowed(self) -> bool:
-        ending, rules = self._core.ending, self.rules
-        return ending == "knock" or (ending == "gin" and rules.layoff_on_gin) or (
-            ending == "big_gin" and rules.layoff_on_big_gin)
+    @property
+    def layoffs_allowed(self) -> bool:
+        """Whether the defender may lay off onto the knock made (the rules' ``layoff_on_*``)."""
+        return self.phase is Phase.DEFENCE and self._core.layoffs_allowed()
 
     def push(self, move: Move | str, player: str | None = None) -> Move:
         """Play ``move`` (or its text) for :attr:`to_move`, and return it as a :class:`Move`.
@@ -629,11 +738,14 @@ class Table:
         Raises :class:`IllegalMove` and changes nothing when the rules forbid it; text that
         is not a move raises :class:`~ginref.errors.NotationError`.
         """
-        if isinstance(move, str):
+        if type(move) is Move and move.kind in _PLAIN_KINDS and move.ending is None and not move.bare:
+            pass  # the common moves, checked at once
+        elif isinstance(move, str):
             move = parse_move(move)
         elif not isinstance(move, Move):
             raise TypeError(f"a move is a Move or its text, not {type(move).__name__}")
-        elif move.kind not in _KIND_ORDER or move.ending not in _ENDINGS[move.kind]:
+        elif move.kind not in _KIND_ORDER or move.ending not in _ENDINGS[move.kind] or (
+                move.bare and (move.kind != "finish" or move.melds)):
             raise NotationError(f"not a move: {excerpt(move.kind)} ending {excerpt(move.ending)}")
         seat = self._seat_to_move()
         if player is not None and player not in self.players:
@@ -645,6 +757,8 @@ class Table:
         except IllegalMove:
             self._restore(saved)
             raise
+        finally:
+            self._phase = None
         self._history.append(saved)
         self.moves.append(move)
         self._cards.append(card)
@@ -684,9 +798,9 @@ class Table:
         core.__dict__.clear()
         core.__dict__.update(saved.core)
         core.held, core.unknown, core.pile = list(core.held), list(core.unknown), list(core.pile)
-        core.result = core.result.copy()
         core.findings = findings
         self._drawn, self._finished, self._layoffs = saved.drawn, saved.finished, saved.layoffs
+        self._phase = None
 
     # -- a move through the replay ------------------------------------------------------------
 
@@ -698,6 +812,8 @@ class Table:
         kind = move.kind
         drawn: Card | None = None
         step: Flow | None = None
+        if kind in ("knock", "layoff", "finish"):
+            core.result = core.result.copy()  # the only moves that write the ruling: the saved one stays
         if self.phase is Phase.OVER or (core.phase == KNOCKED and kind not in ("layoff", "finish")):
             core.after_end(Pass(name))
         elif self._drawn and kind in ("take", "draw", "pass"):
@@ -755,6 +871,9 @@ class Table:
                      _WALL_TAKE if wall else None)
         if core.seat(event) < 0:
             return None, ABANDON
+        if self._stock_at_draw and source == "stock" and move.card is None:
+            self._refuse(FindingCode.BAD_CARD, f"{name} drew from a stock dealt at the draw: "
+                         "the draw names the card it deals (draw 7H)", move)
         top = core.pile[-1] if source == "discard" and core.pile else None
         position = core.stock_pos
         before = len(core.findings)
@@ -811,11 +930,11 @@ class Table:
         core = self._core
         saved = _saved_core(core)
         before = len(core.findings)
+        core.result = core.result.copy()
         core.defend(core.knocker, defence)
         found = [f for f in core.findings[before:] if f.severity == "error"]
         del core.findings[before:]
         core.__dict__.update(saved)
-        core.result = core.result.copy()
         if found:
             self._refuse_with(found[0].code, found[0].message, move)
 
@@ -825,7 +944,7 @@ class Table:
             core.step(Defence(name), False)
             return
         melds = move.melds
-        if not melds:
+        if not melds and not move.bare:
             laid = 0
             for c, _ in self._layoffs:
                 laid |= 1 << c
@@ -876,7 +995,21 @@ class Table:
         for :meth:`record`, with the settlement's cited steps."""
         if not self.is_over():
             return None
-        return self.game().hands[-1]
+        if self._done:
+            return self.game().hands[-1]
+        return ruled_hand(self._bare_record(), self.rules, self._ruling())
+
+    def _ruling(self) -> HandRuling:
+        """The replay's ruling on the hand over: a void end is ruled as the replay's finish
+        rules it (a defended knock was ruled at the finish)."""
+        core = self._core
+        if self._finished:
+            return core.result
+        saved = core.result
+        core.result = saved.copy()
+        core.finish(-1)
+        ruling, core.result = core.result, saved
+        return ruling
 
     def game(self) -> Verdict:
         """The verdict on the game so far: every hand's ruling, the totals, whether it is over."""
@@ -936,6 +1069,7 @@ class Table:
         upcard: Card | str | None = None,
         stock: CardsLike | None = None,
         seed: int | None = None,
+        stock_at_draw: bool = False,
     ) -> None:
         """Deal the next hand of the game, with the dealer the rules name; the deal as for
         the constructor. Raises :class:`RulingError` before the hand is over or after the game."""
@@ -949,7 +1083,8 @@ class Table:
         before = dict(self.__dict__)
         self._done = list(record.hands)
         try:
-            self._deal(dealer, deck=deck, hands=hands, upcard=upcard, stock=stock, seed=seed)
+            self._deal(dealer, deck=deck, hands=hands, upcard=upcard, stock=stock, seed=seed,
+                       stock_at_draw=stock_at_draw)
         except GinrefError:
             self.__dict__.update(before)  # a bad deal changes nothing
             raise
@@ -959,10 +1094,6 @@ def _next_mover(move: Move, mover: int) -> int:
     """Who moves after ``mover`` made ``move``: the turn passes after a pass, a discard and
     a knock (to the defender); a draw, a layoff and the finish keep it."""
     return 1 - mover if move.kind in ("pass", "discard", "knock") else mover
-
-
-def _sort_key(move: Move) -> tuple[int, ...]:
-    return move.sort_key
 
 
 def _declared(hand: Mask, system: MeldSystem) -> tuple[Mask, ...]:
@@ -1026,6 +1157,8 @@ def _move_of(event: Event, text: str) -> Move:
         if len(event.layoffs) == 1 and not event.melds and event.deadwood is None and ">" in text:
             card, onto = event.layoffs[0]
             return Move.layoff(card, onto)
+        if event.melds == (0,) and not event.layoffs and event.deadwood is None:
+            return Move.finish(bare=True)  # finish []: no meld shown
         if not event.layoffs and event.deadwood is None:
             return Move.finish(event.melds)
         raise NotationError("one move at a time: lay off one card (6C>1), then finish")
@@ -1050,7 +1183,7 @@ def moves_of(event: Event | Move) -> list[Move]:
     if type(event) is Pass:
         return [Move.pass_()]
     if type(event) is Defence:
-        return [*(Move.layoff(c, at) for c, at in event.layoffs), Move.finish(event.melds)]
+        return [*(Move.layoff(c, at) for c, at in event.layoffs), Move.finish(event.melds, bare=True)]
     assert type(event) is Turn
     moves = []
     if event.source != "none":

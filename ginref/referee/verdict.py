@@ -294,7 +294,22 @@ def adjudicate(record: GameRecord, rules: Rules | None = None) -> Verdict:
         hand_findings: list[Finding] = []
         ruled.append(HandReplay(hand, index, players, rules, system, hand_findings).run())
         per_hand.append(hand_findings)
+    return _verdict(record, rules, system, findings, ruled, per_hand)
 
+
+def ruled_hand(record: GameRecord, rules: Rules, ruling: HandRuling) -> HandVerdict:
+    """The verdict on the one hand of ``record`` that ``ruling`` rules (what the replay left
+    after playing it, as the live table holds it): :func:`adjudicate`'s, without a replay."""
+    assert len(record.hands) == 1
+    return _verdict(record, rules, MeldSystem.from_rules(rules), [], [ruling], [[]]).hands[0]
+
+
+def _verdict(
+    record: GameRecord, rules: Rules, system: MeldSystem, findings: list[Finding], ruled: list[HandRuling],
+    per_hand: list[list[Finding]],
+) -> Verdict:
+    """The game's verdict from each hand's ruling and findings: the tally, the claims checked."""
+    players = record.players
     hands = record.hands
     entries = [_entry(h, r, players) for h, r in zip(hands, ruled, strict=True)]
     first_dealer = hands[0].dealer if hands and hands[0].dealer in players else None

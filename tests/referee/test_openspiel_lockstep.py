@@ -19,7 +19,16 @@ import pytest
 import ginref
 from ginref.errors import GinrefError
 from ginref.notation import parse_cards
-from ginref.records.openspiel import DRAW_STOCK, DRAW_UPCARD, KNOCK, MELD_BASE, MELDS, PASS, card_to_openspiel
+from ginref.records.openspiel import (
+    DRAW_STOCK,
+    DRAW_UPCARD,
+    KNOCK,
+    MELD_BASE,
+    MELDS,
+    PASS,
+    card_from_openspiel,
+    card_to_openspiel,
+)
 from ginref.referee.openspiel_state import CHANCE, TERMINAL, IllegalAction, OpenSpielState
 from tests.support import oracle
 
@@ -147,6 +156,8 @@ def test_an_illegal_action_is_a_ginref_error_naming_it() -> None:
 def test_clone_is_independent() -> None:
     state = _deal(MISSED_KNOCK, OTHER_HAND)
     copy = state.clone()
+    slots = [name for name in OpenSpielState.__slots__ if name != "_table"]
+    assert all(getattr(copy, name) == getattr(state, name) for name in slots)
     copy.apply_action(PASS)
     assert state.history() != copy.history() and state.current_player() == 0 and copy.current_player() == 1
 
@@ -169,11 +180,80 @@ def test_parameters_ginref_cannot_play_are_refused(params: dict[str, object]) ->
         ginref.openspiel_game(params)  # type: ignore[arg-type]
 
 
+def _known_to(player: int, history: list[int]) -> set[int]:
+    """The card ids ``player`` has seen in ``history`` (played before any knock): its dealt
+    cards, the upcard, the cards it drew from the stock, and every card discarded."""
+    state = ginref.openspiel_game().new_initial_state()
+    known: set[int] = set()
+    drew = False
+    for i, action in enumerate(history):
+        mover = state.current_player()
+        if mover == CHANCE:
+            if i == 20 or (i < 20 and i // 10 == player) or drew:
+                known.add(action)
+            drew = False
+        elif action < 52:
+            known.add(action)  # a discard, face up
+        else:
+            drew = mover == player and action == DRAW_STOCK
+        state.apply_action(action)
+    return known
+
+
+def _replayed(history: list[int], swap: dict[int, int], params: dict[str, bool]) -> OpenSpielState:
+    """``history`` with its chance cards renamed by ``swap`` (player actions kept)."""
+    state = ginref.openspiel_game(params).new_initial_state()
+    for action in history:
+        state.apply_action(swap.get(action, action) if state.is_chance_node() else action)
+    return state
+
+
+def _hidden_cards_change_nothing_seen(seed: int) -> None:
+    rng = random.Random(seed)
+    params = rng.choice([{}, {"oklahoma": True}])
+    state = ginref.openspiel_game(params).new_initial_state()
+    stop = rng.randrange(21, 140)
+    while not state.is_terminal() and len(state.history()) < stop:
+        legal = state.legal_actions()
+        action = rng.choice(legal)
+        if action == KNOCK:
+            break  # after a knock the spread is public: the property is about play before it
+        state.apply_action(action)
+    history = state.history()
+    if state.is_terminal():
+        return  # both hands are shown at the end
+    for player in (0, 1):
+        hidden = sorted(set(range(52)) - _known_to(player, history))
+        shuffled = hidden[:]
+        rng.shuffle(shuffled)
+        other = _replayed(history, dict(zip(hidden, shuffled, strict=True)), params)
+        assert other.observation_string(player) == state.observation_string(player), (seed, player)
+        if state.current_player() == player:
+            assert other.legal_actions() == state.legal_actions(), (seed, player)
+        assert other.current_player() == state.current_player()
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_cards_hidden_from_a_player_change_nothing_it_sees(seed: int) -> None:
+    _hidden_cards_change_nothing_seen(seed)
+
+
+@pytest.mark.slow
+def test_cards_hidden_from_a_player_change_nothing_it_sees_many() -> None:
+    for seed in range(40, 1000):
+        _hidden_cards_change_nothing_seen(seed)
+
+
 def test_a_view_holds_no_card_of_the_opponents_hand_before_the_end() -> None:
     for state in _random_states(5, 40):
+        if state.is_terminal():
+            continue
         for player in (0, 1):
-            other = 1 - player
-            hidden = state._hands[other] & ~state._taken[other]
-            words = set(state.observation_string(player).split())
-            shown = {ginref.card_name(c) for c in range(52) if hidden >> c & 1} & words
-            assert not shown or state.is_terminal(), (shown, state)
+            history = state.history()
+            seen = {ginref.card_name(card_from_openspiel(a)) for a in _known_to(player, history)} if (
+                KNOCK not in history) else None
+            if seen is None:
+                continue
+            words = set(state.observation_string(player).replace(">", " ").split())
+            cards = {ginref.card_name(c) for c in range(52)}
+            assert words & cards <= seen, (words & cards - seen, state)

@@ -345,7 +345,9 @@ def _legal_moves_are_what_push_accepts(seed: int, rules: str) -> None:
     rng = random.Random(seed)
     table = Table(PLAYERS, rules, seed=seed)
     while not table.is_over():
-        assert set(table.legal_moves()) == _accepted(table), (rules, seed, table.moves)
+        legal = table.legal_moves()
+        assert legal == sorted(legal, key=lambda m: m.sort_key)
+        assert set(legal) == _accepted(table), (rules, seed, table.moves)
         play_to(table, rng, 1)
 
 
@@ -490,3 +492,132 @@ def test_a_third_card_beyond_a_run_end_cites_layoff_chain_limit(move: str) -> No
         table.push(move)
     assert (caught.value.code, caught.value.rule) == ("illegal_layoff", "layoff_chain_limit=2")
     pushed(chain_table("standard"), *TWO_EACH_END, move)
+
+
+# -- a stock dealt at the draw (OpenSpiel's chance), and a defence that shows no meld ------------
+
+
+def at_draw_table() -> Table:
+    return Table(PLAYERS, "standard", "Bo", hands={"Ann": ANN, "Bo": BO}, upcard=UPCARD, stock_at_draw=True)
+
+
+def test_a_stock_dealt_at_the_draw_takes_the_card_each_draw_names() -> None:
+    table = pushed(at_draw_table(), "pass", "pass")
+    assert table.legal_moves() == [Move.draw()]
+    with pytest.raises(IllegalMove) as caught:
+        table.push(Move.draw())
+    assert caught.value.code == "bad_card"
+    for held in ("3C", "9H"):  # in Ann's hand, on the pile
+        with pytest.raises(IllegalMove) as caught:
+            table.push(f"draw {held}")
+        assert caught.value.code == "duplicate_card"
+    pushed(table, "draw TD", "discard QC")
+    assert table.view("Bo").stock == 30 and table.view("Ann").hand == cards(ANN.replace("QC", "TD"))
+    assert adjudicate(table.record()).clean
+
+
+def test_a_whole_hand_with_the_stock_dealt_at_the_draw_is_ruled_as_with_it_known() -> None:
+    rng = random.Random(11)
+    known = Table(PLAYERS, "openspiel", "Bo", seed=11)
+    deal = known.record().hands[0]
+    stock = list(deal.stock or ())
+    blind = Table(PLAYERS, "openspiel", "Bo", hands=dict(deal.deal), upcard=deal.upcard, stock_at_draw=True)
+    while not known.is_over():
+        move = rng.choice(known.legal_moves())
+        known.push(move)
+        blind.push(Move.draw(stock.pop(0)) if move.kind == "draw" else move)
+        assert blind.legal_moves() == known.legal_moves()
+    assert blind.outcome() == known.outcome()
+
+
+def test_a_deal_at_the_draw_goes_with_the_hands_and_no_stock() -> None:
+    with pytest.raises(RulingError, match="at the draw"):
+        Table(PLAYERS, "standard", seed=3, stock_at_draw=True)
+    with pytest.raises(RulingError, match="at the draw"):
+        Table(PLAYERS, "standard", "Bo", hands={"Ann": ANN, "Bo": BO}, upcard=UPCARD, stock=_stock(ANN, BO),
+              stock_at_draw=True)
+
+
+def test_a_bare_finish_shows_no_meld_and_reads_back() -> None:
+    bare = Move.finish(bare=True)
+    assert str(bare) == "finish []" and ginref.referee.table.parse_move("finish []") == bare
+    arranged = pushed(worked(), *TO_KNOCK, KNOCK, "finish")
+    shown = pushed(worked(), *TO_KNOCK, KNOCK, "finish []")
+    ruled, bare_ruled = arranged.outcome(), shown.outcome()
+    assert ruled is not None and bare_ruled is not None
+    assert bare_ruled.defender_deadwood == sum(min(c % 13 + 1, 10) for c in parse_cards(BO))
+    assert ruled.defender_deadwood is not None and ruled.defender_deadwood < bare_ruled.defender_deadwood
+    assert adjudicate(shown.record()).clean
+
+
+# -- declaration(): the fast twin of pushing a knock or finish declared meld by meld ---------------
+
+
+def _melds_in(hand: int, system: ginref.MeldSystem) -> list[int]:
+    from ginref.records.openspiel import MELDS
+
+    return [m for m in MELDS if m & hand == m and ginref.melds.is_meld(m, system)]
+
+
+def _pushes(table: Table, move: Move) -> bool:
+    try:
+        table.push(move)
+    except IllegalMove:
+        return False
+    table.pop()
+    return True
+
+
+def _declarations_agree(table: Table, rng: random.Random) -> int:
+    """Compare ``declaration`` with pushing, over random partial declarations; how many."""
+    from ginref.melds import best_arrangement
+
+    seat = table.to_move
+    assert seat is not None
+    hand = table.view(seat).hand
+    compared = 0
+    for _ in range(6):
+        card = rng.choice([*scan_cards(hand), None]) if table.phase is Phase.DISCARD else -1
+        if card != -1:
+            kept = hand if card is None else hand & ~(1 << card)
+        else:
+            kept = hand & ~mask_of(c for c, _ in table.view(seat).layoffs)
+        candidates = _melds_in(kept, table.system)
+        melds: list[int] = []
+        for m in rng.sample(candidates, min(len(candidates), rng.randrange(0, 4))):
+            if rng.random() < 0.8 and not m & sum(melds):
+                melds.append(m)
+        declared = _declaring(card, tuple(melds))
+        played, more = table.declaration(declared)
+        assert (played is not None) == _pushes(table, declared), (table.moves, melds, card)
+        if played is not None:
+            assert _pushes(table, played)
+        rest = kept & ~sum(melds)
+        completed = (*melds, *(m.mask for m in best_arrangement(rest, table.system).melds))
+        assert more == _pushes(table, _declaring(card, completed)), (table.moves, melds)
+        compared += 1
+    return compared
+
+
+def _declaring(card: int | None, melds: tuple[int, ...]) -> Move:
+    """A knock discarding ``card`` (None: big gin), or with ``card`` -1 a finish, declaring ``melds``."""
+    if card == -1:
+        return Move.finish(melds, bare=True)
+    return Move.knock(card, melds, "knock" if card is not None else "big_gin")
+
+
+def scan_cards(mask: int) -> list[int]:
+    return [c for c in range(52) if mask >> c & 1]
+
+
+@pytest.mark.parametrize("rules", ["standard", "openspiel", "oklahoma", "straight", "cardhearth", "eaai"])
+def test_declaration_agrees_with_push(rules: str) -> None:
+    compared = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        table = Table(PLAYERS, rules, seed=seed)
+        while not table.is_over():
+            if table.phase in (Phase.DISCARD, Phase.DEFENCE):
+                compared += _declarations_agree(table, rng)
+            table.push(rng.choice(table.legal_moves()))
+    assert compared > 200

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 from ginref.cards import scan
 from ginref.melds import min_deadwood
-from ginref.referee.table import Move, Table
+from ginref.referee.table import IllegalMove, Move, Table
 
 __all__ = ["every_move", "play", "play_to", "table_state"]
 
@@ -49,28 +49,33 @@ def _withheld(table: Table, knock: Move) -> Move:
     return Move.knock(knock.card, knock.melds[:-1], knock.ending or "knock")
 
 
+def _push_choice(table: Table, rng: random.Random) -> None:
+    """Push a seeded choice; a withheld meld refused for the limit is played in full."""
+    move = _choice(table, rng)
+    try:
+        table.push(move)
+    except IllegalMove:
+        if move.kind != "knock":
+            raise
+        table.push(rng.choice([m for m in table.legal_moves() if m.kind == "knock"]))
+
+
 def play(table: Table, rng: random.Random, limit: int = 400) -> None:
     """Play the hand to its end with seeded choices (a knocked hand may end with a withheld
     meld refused for the limit: then the full declaration is played)."""
     for _ in range(limit):
         if table.is_over():
             return
-        move = _choice(table, rng)
-        try:
-            table.push(move)
-        except Exception:
-            if move.kind != "knock":
-                raise
-            table.push(rng.choice([m for m in table.legal_moves() if m.kind == "knock"]))
+        _push_choice(table, rng)
     raise AssertionError("the hand did not end")
 
 
 def play_to(table: Table, rng: random.Random, moves: int) -> None:
-    """Play at most ``moves`` moves (fewer if the hand ends)."""
+    """Play at most ``moves`` moves (fewer if the hand ends), as :func:`play` chooses them."""
     for _ in range(moves):
         if table.is_over():
             return
-        table.push(_choice(table, rng))
+        _push_choice(table, rng)
 
 
 def every_move(table: Table) -> Iterator[Move]:
