@@ -25,6 +25,7 @@ Points count hand points as ruled, without game or box bonuses.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import operator
@@ -36,10 +37,10 @@ import msgspec
 
 from ginref.batch.report import Inputs, _inputs, report
 from ginref.batch.results import RecordResult, check_decoded
-from ginref.batch.run import checked_here
+from ginref.batch.run import verify_here
 from ginref.cards import mask_of
 from ginref.game import two_players
-from ginref.records.io import Decoded, ReadProgress, decoded
+from ginref.records.io import Decoded, ReadProgress
 from ginref.records.model import GameRecord, InputForm
 from ginref.referee import Verdict
 from ginref.rules import Rules
@@ -701,8 +702,8 @@ def dealt(
 ) -> Generator[RecordResult, None, None]:
     """The batch of :func:`ginref.batch.verify` in this process, each readable record with how
     it was dealt (:class:`DealtResult`); the same results, in the same order, never raising."""
-    yield from checked_here(paths, lambda raw: _dealt_items(decoded((raw,)), rules),
-                            stdin=stdin, format=format, game=game, progress=progress, on_skip=on_skip)
+    yield from verify_here(paths, functools.partial(_dealt_items, rules=rules), stdin=stdin, format=format,
+                           game=game, progress=progress, on_skip=on_skip)
 
 
 def dealt_records(records: Iterable[Decoded], rules: Rules | None) -> Iterator[RecordResult]:

@@ -33,7 +33,8 @@ if TYPE_CHECKING:
 
     from distributed import Client, Future
 
-    from ginref.records.io import RawRecord, ReadProgress, Shard
+    from ginref.batch.shards import Shard
+    from ginref.records.io import RawRecord, ReadProgress
     from ginref.records.model import InputForm
     from ginref.rules import Rules
 

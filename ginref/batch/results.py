@@ -14,7 +14,7 @@ import msgspec
 from msgspec.structs import replace
 
 from ginref.errors import InputFileError, RecordError
-from ginref.records.io import Decoded, RawRecord, decoded
+from ginref.records.decoding import Decoded
 from ginref.records.model import GameRecord
 from ginref.referee import Verdict, adjudicate
 from ginref.referee.findings import Finding
@@ -210,11 +210,6 @@ def check_record(record: GameRecord, line: int, rules: Rules | None = None) -> R
 def check_decoded(items: Iterable[Decoded], rules: Rules | None = None) -> Iterator[RecordResult]:
     """Adjudicate decoded records in order; never raises for any input."""
     return (_checked(item, rules) for item in items)
-
-
-def check_raw(raw: RawRecord, rules: Rules | None = None) -> list[RecordResult]:
-    """Decode and adjudicate the records of one raw unit; never raises for any input."""
-    return [_checked(item, rules) for item in decoded((raw,))]
 
 
 def _checked(item: Decoded, rules: Rules | None) -> RecordResult:

@@ -31,7 +31,8 @@ from typing import IO, Generic, Protocol, TypeVar, cast
 import msgspec
 from msgspec.structs import replace
 
-from ginref.batch.results import RecordResult, check_raw, from_file_error, unpack_results, unreadable
+from ginref.batch.results import RecordResult, check_decoded, from_file_error, unpack_results, unreadable
+from ginref.batch.shards import SHARD_BYTES, Shard, StreamedFile, shards
 from ginref.batch.tasks import (
     packed_chunk,
     packed_shard,
@@ -45,19 +46,17 @@ from ginref.batch.workers import Task, Workers
 from ginref.errors import InputFileError, tidy_message
 from ginref.files import Paths, path_list
 from ginref.records.io import (
-    SHARD_BYTES,
     STDIN,
+    Decoded,
     InputFile,
     RawRecord,
     ReadProgress,
-    Shard,
     SkippedFile,
-    StreamedFile,
     input_files,
+    listed_files,
     raw_records,
     read_file,
     read_paths,
-    shards,
 )
 from ginref.records.model import InputForm
 from ginref.rules import Rules
@@ -114,8 +113,8 @@ def verify(
     paths = path_list(paths)
     jobs = jobs or default_jobs()
     if jobs <= 1 or not hasattr(os, "fork"):  # workers are forked (POSIX)
-        yield from checked_here(paths, lambda raw: check_raw(raw, rules), stdin=stdin, format=format,
-                                game=game, progress=progress, on_skip=on_skip)
+        yield from verify_here(paths, functools.partial(check_decoded, rules=rules), stdin=stdin,
+                               format=format, game=game, progress=progress, on_skip=on_skip)
         return
     work = batch_work(paths, stdin=stdin, chunk=chunk, format=format, game=game, on_skip=on_skip,
                       shard_bytes=shard_bytes, parts=jobs * 4, progress=progress, on_note=on_note)
@@ -139,22 +138,42 @@ def _up_to_second_task(work: Iterator[Work]) -> tuple[list[Work], bool]:
     return first, True
 
 
+def verify_here(
+    paths: Sequence[str], check: Callable[[Iterable[Decoded]], Iterable[RecordResult]], *,
+    stdin: IO[bytes] | None = None, format: InputForm | None = None, game: str = "",
+    progress: ReadProgress | None = None, on_skip: Callable[[str], None] | None = None,
+) -> Iterator[RecordResult]:
+    """Every record under ``paths`` read (:func:`~ginref.records.io.read_paths`, decoded) and
+    checked in this process by ``check``, in input order: a file that cannot be read is its
+    unreadable result, and each file a folder walk skipped is told to ``on_skip``."""
+    for item in read_paths(paths, stdin, format=format, game=game, progress=progress):
+        if isinstance(item, Decoded):
+            yield from check((item,))
+        elif isinstance(item, InputFileError):
+            yield from_file_error(item)
+        elif on_skip is not None:
+            on_skip(item.source)
+
+
 def checked_here(
     paths: Sequence[str], check: Callable[[RawRecord], Iterable[RecordResult]], *,
     stdin: IO[bytes] | None = None, format: InputForm | None = None, game: str = "",
     progress: ReadProgress | None = None, on_skip: Callable[[str], None] | None = None,
 ) -> Iterator[RecordResult]:
-    """Every record under ``paths`` read (:func:`~ginref.records.io.read_paths`) and checked in
-    this process by ``check``, in input order: a file that cannot be read is its unreadable
-    result, and each file a folder walk skipped is told to ``on_skip``."""
-    for item in read_paths(paths, stdin, format=format, game=game, progress=progress):
+    """:func:`verify_here` for a ``check`` that takes raw records and decodes them itself:
+    kept only for :mod:`ginref.batch.report` until it moves to ``verify_here``; then to go."""
+    for item in listed_files(paths, progress):
         if isinstance(item, SkippedFile):
             if on_skip is not None:
                 on_skip(item.source)
         elif isinstance(item, InputFileError):
             yield from_file_error(item)
-        else:
-            yield from check(item)
+        elif item.path != "-":
+            for raw in read_file(item, format=format, game=game, progress=progress):
+                yield from check(raw) if isinstance(raw, RawRecord) else (from_file_error(raw),)
+        elif stdin is not None:
+            for raw in raw_records(stdin, STDIN, format, game=game):
+                yield from check(raw)
 
 
 def _batches(

@@ -13,8 +13,9 @@ from __future__ import annotations
 import gc
 
 from ginref.batch.results import RecordResult, check_decoded, from_file_error, pack_results, unreadable
+from ginref.batch.shards import Shard, count_shard, read_shard, read_shard_records
 from ginref.errors import InputFileError
-from ginref.records.io import RawRecord, Shard, count_shard, decoded, read_shard, read_shard_records
+from ginref.records.io import RawRecord, decoded
 from ginref.rules import Rules
 
 

@@ -363,7 +363,7 @@ def _raise() -> None:
 )
 def test_a_failed_task_loses_no_record(part: list[str], broken: set[str], lines_kept: bool) -> None:
     from ginref.batch.run import batch_work, run_batch
-    from ginref.records.io import Shard, shards
+    from ginref.batch.shards import Shard, shards
 
     cuts = [s for s in shards(part[:1], size=1 << 15) if isinstance(s, Shard)]
     at = cuts[3].start

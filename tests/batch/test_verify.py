@@ -13,11 +13,12 @@ from click.testing import CliRunner
 
 from ginref.batch import BatchSummary, verify
 from ginref.batch.report import report
+from ginref.batch.shards import SHARD_BYTES, Shard
 from ginref.batch.tasks import worker_check_shard
 from ginref.batch.workers import live_workers
 from ginref.cli import cli
 from ginref.records import format_text, to_json_dict
-from ginref.records.io import SHARD_BYTES, Shard, input_files, read_paths
+from ginref.records.io import input_files, read_paths
 from ginref.rules import find_rules
 from tests.support.randomplay import random_hand
 
@@ -391,7 +392,8 @@ def test_adjudicate_names_a_file_of_its_folder_that_held_no_record(tmp_path: Pat
 ONE_PATH_CALLS = {
     "verify": lambda path: [r.source for r in verify(path, jobs=1)],
     "verify with workers": lambda path: [r.source for r in verify(path, jobs=2)],
-    "read_paths": lambda path: [getattr(item, "source", None) for item in read_paths(path)],
+    "read_paths": lambda path: [getattr(getattr(item, "record", item), "source", None)
+                                for item in read_paths(path)],
     "input_files": lambda path: [item.source for item in input_files(path)],
     "report": lambda path: [f"{report(path, jobs=1).records} record"],
 }
