@@ -5,19 +5,16 @@ so that every record given is reported exactly once.
 
 from __future__ import annotations
 
-import functools
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from typing import Literal, NamedTuple, cast
+from typing import Literal, NamedTuple
 
 import msgspec
-from msgspec.structs import replace
 
 from ginref.errors import InputFileError, RecordError
 from ginref.records.decoding import Decoded
 from ginref.records.model import GameRecord
 from ginref.referee import Verdict, adjudicate
-from ginref.referee.findings import Finding
 from ginref.rules import Rules
 
 Status = Literal["clean", "findings", "unreadable"]
@@ -35,26 +32,20 @@ class FindingRow(NamedTuple):
     message: str
 
 
-def finding_rows(verdict: Verdict | _Findings) -> tuple[FindingRow, ...]:
+def finding_rows(verdict: Verdict) -> tuple[FindingRow, ...]:
     return tuple(
         FindingRow(f.place.line, f.place.column, f.place.pointer, f.severity, f.code, f.message)
         for f in verdict.findings
     )
 
 
-class _Findings(msgspec.Struct, frozen=True, gc=False):
-    """The part of a packed verdict that its rows show: decoding only it skips the hands."""
-
-    findings: tuple[Finding, ...]
-
-
-class RecordResult(msgspec.Struct, frozen=True, dict=True, array_like=True):
+class RecordResult(msgspec.Struct, frozen=True, array_like=True):
     """What a batch found for one record: its verdict, or why it could not be read.
 
     Data only: :mod:`ginref.render` words it (finding lines, CSV, the JSON line of
     ``--jsonl``), in the process that reports the batch; ``to_dict`` is its JSON form.
-    A worker ships its verdict packed (:func:`pack_results`): it is decoded only where it is
-    used, so that a batch reporting only its findings does not rebuild every clean verdict.
+    The same value however many worker processes checked it: a worker hands its results
+    back packed (:func:`pack_results`), and they are read back whole.
     """
 
     source: str
@@ -64,44 +55,18 @@ class RecordResult(msgspec.Struct, frozen=True, dict=True, array_like=True):
     codes: tuple[str, ...] = ()
     """finding codes, errors and advisories, in the order found"""
     error_codes: tuple[str, ...] = ()
-    ruling: Verdict | bytes | None = None
-    """the verdict, or its msgpack bytes as a worker packed it; None: the record is
-    unreadable, and ``error`` says why"""
+    verdict: Verdict | None = None
+    """None: the record is unreadable, and ``error`` says why"""
     error: str = ""
     column: int = 0
     """where the unreadable record went wrong, when known"""
 
-    @functools.cached_property
-    def verdict(self) -> Verdict | None:
-        """The verdict (None: unreadable), decoded from its packed form on first use."""
-        ruling = self.ruling
-        return _VERDICT.decode(ruling) if isinstance(ruling, bytes) else ruling
-
-    def _compared(self) -> tuple[object, ...]:
-        return tuple(self.verdict if name == "ruling" else getattr(self, name)
-                     for name in self.__struct_fields__)
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return self._compared() == other._compared()
-
-    def __hash__(self) -> int:
-        return hash(self._compared())
-
-    def __repr__(self) -> str:
-        shown = ", ".join(f"{'verdict' if name == 'ruling' else name}={value!r}" for name, value in
-                          zip(self.__struct_fields__, self._compared(), strict=True))
-        return f"{type(self).__name__}({shown})"
-
     @property
     def rows(self) -> tuple[FindingRow, ...]:
         """its findings, or the reason it is unreadable, as rows"""
-        if self.ruling is None:
+        if self.verdict is None:
             return (FindingRow(self.line, self.column, "", "error", "unreadable", self.error),)
-        if isinstance(self.ruling, bytes) and "verdict" not in self.__dict__:  # not decoded yet
-            return finding_rows(_FINDINGS.decode(self.ruling))
-        return finding_rows(cast(Verdict, self.verdict))
+        return finding_rows(self.verdict)
 
     def to_dict(self) -> dict[str, object]:
         document: dict[str, object] = {"source": self.source, "index": self.index, "line": self.line}
@@ -117,16 +82,12 @@ class RecordResult(msgspec.Struct, frozen=True, dict=True, array_like=True):
 
 
 _ENCODE = msgspec.msgpack.Encoder().encode
-_VERDICT = msgspec.msgpack.Decoder(Verdict)
-_FINDINGS = msgspec.msgpack.Decoder(_Findings)
 _RESULTS = msgspec.msgpack.Decoder(list[RecordResult])
 
 
 def pack_results(results: list[RecordResult]) -> bytes:
-    """Results as a worker hands them back: a few hundred bytes each, that
-    :func:`unpack_results` reads without decoding any verdict."""
-    return _ENCODE([replace(r, ruling=_ENCODE(r.ruling)) if isinstance(r.ruling, Verdict) else r
-                    for r in results])
+    """Results as a worker hands them back over its pipe: msgpack, a few hundred bytes each."""
+    return _ENCODE(results)
 
 
 def unpack_results(packed: bytes) -> list[RecordResult]:

@@ -335,15 +335,10 @@ class _Broken:
 
         return self._run("count", shard_extent, shard)
 
-    def check(self, shard: Any) -> _Ready:
-        from ginref.batch.tasks import packed_shard
+    def check(self, task: Any) -> _Ready:
+        from ginref.batch.tasks import check_task_packed
 
-        return self._run("check", packed_shard, shard)
-
-    def check_chunk(self, chunk: Any) -> _Ready:
-        from ginref.batch.tasks import packed_chunk
-
-        return _Ready(packed_chunk, chunk)
+        return self._run("check", check_task_packed, task)
 
     def starts(self, shard: Any) -> _Ready:
         from ginref.batch.tasks import record_starts

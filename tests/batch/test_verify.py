@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from ginref.batch import BatchSummary, verify
 from ginref.batch.report import report
 from ginref.batch.shards import SHARD_BYTES, Shard
-from ginref.batch.tasks import worker_check_shard
+from ginref.batch.tasks import Task, check_task_in_worker
 from ginref.batch.workers import live_workers
 from ginref.cli import cli
 from ginref.records import format_text, to_json_dict
@@ -166,11 +166,11 @@ def _running(pids: frozenset[int]) -> list[int]:
     return [pid for pid in pids if Path(f"/proc/{pid}").exists()]
 
 
-def _die_at_start(shard: Shard) -> bytes:
+def _die_at_start(task: Task) -> bytes:
     """A worker's check that kills its own process on the file's first shard."""
-    if shard.start == 0:
+    if isinstance(task, Shard) and task.start == 0:
         os.kill(os.getpid(), signal.SIGKILL)
-    return worker_check_shard(shard)
+    return check_task_in_worker(task)
 
 
 def test_a_worker_killed_mid_batch_loses_only_its_shard(
@@ -182,7 +182,7 @@ def test_a_worker_killed_mid_batch_loses_only_its_shard(
 
     (tmp_path / "many.jsonl").write_text("\n".join(jsonl_records(60)) + "\n")
     paths = [str(tmp_path / "many.jsonl")]
-    monkeypatch.setattr(ginref.batch.run, "worker_check_shard", _die_at_start)
+    monkeypatch.setattr(ginref.batch.run, "check_task_in_worker", _die_at_start)
     batch = verify(paths, jobs=2, shard_bytes=1 << 12)
     results = [next(batch)]
     workers = live_workers()
@@ -233,7 +233,7 @@ def test_a_failing_task_of_a_batch_of_one_reports_its_records_as_the_workers_wou
     def broken(*_: object) -> bytes:
         raise RuntimeError("a bug\nover two lines")
 
-    monkeypatch.setattr(ginref.batch.run, "packed_shard", broken)
+    monkeypatch.setattr(ginref.batch.run, "check_task_packed", broken)
     results = list(verify([str(tmp_path / "one.jsonl")], jobs=2))
     assert [(r.index, r.line, r.status) for r in results] == [(0, 1, "unreadable"), (1, 2, "unreadable"),
                                                               (2, 3, "unreadable")]

@@ -60,7 +60,7 @@ ONLY_IN = {
         "records.eaai", "records.units", "records.decoding", "records.io", "rulefit",
         "referee.findings", "referee.state", "referee.knock", "referee.replay", "referee.verdict",
         "referee.table", "referee.position", "referee.protocol",
-        "batch.shards", "batch.results", "batch.run", "batch.report", "ranking",
+        "batch.shards", "batch.results", "batch.tasks", "batch.run", "batch.report", "ranking",
     },
     "dask": {"batch.cluster"},
     "distributed": {"batch.cluster"},
