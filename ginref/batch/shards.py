@@ -91,7 +91,7 @@ def read_shard(shard: Shard) -> Iterator[RawRecord]:
 
 
 def read_shard_records(shard: Shard) -> Iterator[Decoded]:
-    """The records of a placed shard, decoded (:func:`read_shard`, :func:`decoded`).
+    """The records of a placed shard, decoded (:func:`read_shard`, :func:`~ginref.records.decoding.decoded`).
 
     Raises :class:`InputFileError` when the file cannot be opened, ``OSError`` when reading fails.
     """
@@ -163,7 +163,8 @@ _BLANK_LINE_RE = re.compile(r"\n[^\S\n]*(?=\n)")
 
 def _line_records(item: Line | TextRun) -> int:
     """How many records a line or a run holds in a form of one record a line: every line but
-    a blank one (a line that cannot be read is a record, unreadable), as :func:`_jsonl_units` reads."""
+    a blank one (a line that cannot be read is a record, unreadable), as
+    :mod:`ginref.records.units` cuts them."""
     if isinstance(item, TextRun):
         return item.line_count - len(_BLANK_LINE_RE.findall("\n" + item.text + "\n"))
     _, text, problem = item
@@ -177,13 +178,14 @@ def shards(
     """The shards of every file the paths name, in order, each about ``size`` bytes (smaller,
     down to :data:`MIN_SHARD`, to cut a file into ``parts``; near a file's end, at most
     ``2 / parts`` of what is left); a file whose records are one document is one shard.
-    Standard input cannot be cut by bytes: it is passed on as its :class:`InputFile` (read it
-    with :func:`raw_records`); nor can a pipe or a compressed file, nor need a file that is
-    one error (UTF-16, not the form given): each is passed on as a :class:`StreamedFile`
-    (read it with :func:`read_file`).
+    Standard input cannot be cut by bytes: it is passed on as its
+    :class:`~ginref.records.io.InputFile` (read it with :func:`~ginref.records.units.raw_records`);
+    nor can a pipe or a compressed file, nor need a file that is one error (UTF-16, not the form
+    given): each is passed on as a :class:`StreamedFile` (read it with
+    :func:`~ginref.records.io.read_file`).
 
     Only a few lines near each cut are read; with ``progress``, its total is set as in
-    :func:`read_paths` (the caller advances ``read`` as shards are done).
+    :func:`~ginref.records.io.read_paths` (the caller advances ``read`` as shards are done).
     """
     for item in listed_files(paths, progress):
         if not isinstance(item, InputFile) or item.path == "-":
