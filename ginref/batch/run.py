@@ -207,7 +207,7 @@ def batch_work(
     shard_bytes: int = SHARD_BYTES, parts: int = 1, progress: ReadProgress | None = None,
     on_note: Callable[[str], None] | None = None,
 ) -> Iterator[Work]:
-    """The work of a batch in input order: the files' shards (:func:`ginref.records.io.shards`),
+    """The work of a batch in input order: the files' shards (:func:`ginref.batch.shards.shards`),
     with standard input and the files that cannot be cut by bytes (a pipe, a compressed
     file: ``on_note`` is told) read here and cut into chunks of raw records."""
     for item in shards(paths, format=format, game=game, size=shard_bytes, parts=parts, progress=progress):
