@@ -688,9 +688,10 @@ def _dealt_items(items: Iterable[Decoded], rules: Rules | None) -> Iterator[Reco
     for item in items:
         for result in check_decoded((item,), rules):
             record = item.record
-            if isinstance(record, GameRecord) and result.verdict is not None:
-                yield DealtResult(result.source, result.index, result.line, result.status, result.codes,
-                                  result.error_codes, result.verdict, deal=deal_key(record))
+            verdict = result.verdict
+            if isinstance(record, GameRecord) and verdict is not None:
+                yield DealtResult.ruled(result.source, result.index, result.line, result.status,
+                                        result.codes, result.error_codes, verdict, deal=deal_key(record))
             else:
                 yield result
 

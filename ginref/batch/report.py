@@ -389,8 +389,8 @@ def _weighed_items(
                     risks = knock_risks(record, verdict, weighing, rules)
                 except Exception:  # a bug of ginref's: the record still counts, its knocks unweighed
                     risks = ()
-                yield WeighedResult(result.source, result.index, result.line, result.status, result.codes,
-                                    result.error_codes, verdict, undercut_risks=risks)
+                yield WeighedResult.ruled(result.source, result.index, result.line, result.status,
+                                          result.codes, result.error_codes, verdict, undercut_risks=risks)
             else:
                 yield result
 

@@ -5,9 +5,10 @@ so that every record given is reported exactly once.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, TypeVar
 
 import msgspec
 
@@ -15,6 +16,7 @@ from ginref.errors import InputFileError, RecordError
 from ginref.records.decoding import Decoded
 from ginref.records.model import GameRecord
 from ginref.referee import Verdict, adjudicate
+from ginref.referee.findings import Finding
 from ginref.rules import Rules
 
 Status = Literal["clean", "findings", "unreadable"]
@@ -32,20 +34,30 @@ class FindingRow(NamedTuple):
     message: str
 
 
-def finding_rows(verdict: Verdict) -> tuple[FindingRow, ...]:
+def finding_rows(verdict: Verdict | _Findings) -> tuple[FindingRow, ...]:
     return tuple(
         FindingRow(f.place.line, f.place.column, f.place.pointer, f.severity, f.code, f.message)
         for f in verdict.findings
     )
 
 
-class RecordResult(msgspec.Struct, frozen=True, array_like=True):
+class _Findings(msgspec.Struct, frozen=True, gc=False):
+    """The part of a packed verdict that its rows show: decoding only it skips the hands."""
+
+    findings: tuple[Finding, ...]
+
+
+_Result = TypeVar("_Result", bound="RecordResult")
+
+
+class RecordResult(msgspec.Struct, frozen=True, dict=True, array_like=True):
     """What a batch found for one record: its verdict, or why it could not be read.
 
     Data only: :mod:`ginref.render` words it (finding lines, CSV, the JSON line of
     ``--jsonl``), in the process that reports the batch; ``to_dict`` is its JSON form.
-    The same value however many worker processes checked it: a worker hands its results
-    back packed (:func:`pack_results`), and they are read back whole.
+    The verdict is kept packed (``ruling``, msgpack), whichever process checked the record,
+    and ``verdict`` decodes it on first use: a batch whose workers hand back their results
+    costs the process that reports them only the verdicts it uses.
     """
 
     source: str
@@ -55,18 +67,35 @@ class RecordResult(msgspec.Struct, frozen=True, array_like=True):
     codes: tuple[str, ...] = ()
     """finding codes, errors and advisories, in the order found"""
     error_codes: tuple[str, ...] = ()
-    verdict: Verdict | None = None
-    """None: the record is unreadable, and ``error`` says why"""
+    ruling: bytes | None = None
+    """the verdict, packed; None: the record is unreadable, and ``error`` says why"""
     error: str = ""
     column: int = 0
     """where the unreadable record went wrong, when known"""
 
+    @classmethod
+    def ruled(
+        cls: type[_Result], source: str, index: int, line: int, status: Status, codes: tuple[str, ...],
+        error_codes: tuple[str, ...], verdict: Verdict, **more: Any,
+    ) -> _Result:
+        """A result from its verdict, packed, and kept decoded as :attr:`verdict` too; ``more``:
+        the fields of a subclass."""
+        result = cls(source, index, line, status, codes, error_codes, _ENCODE(verdict), **more)
+        result.__dict__["verdict"] = verdict
+        return result
+
+    @functools.cached_property
+    def verdict(self) -> Verdict | None:
+        """The verdict (None: unreadable), decoded on first use."""
+        return None if self.ruling is None else _VERDICT.decode(self.ruling)
+
     @property
     def rows(self) -> tuple[FindingRow, ...]:
         """its findings, or the reason it is unreadable, as rows"""
-        if self.verdict is None:
+        if self.ruling is None:
             return (FindingRow(self.line, self.column, "", "error", "unreadable", self.error),)
-        return finding_rows(self.verdict)
+        verdict = self.__dict__.get("verdict")  # decoded already, or only its findings now
+        return finding_rows(verdict if verdict is not None else _FINDINGS.decode(self.ruling))
 
     def to_dict(self) -> dict[str, object]:
         document: dict[str, object] = {"source": self.source, "index": self.index, "line": self.line}
@@ -82,11 +111,14 @@ class RecordResult(msgspec.Struct, frozen=True, array_like=True):
 
 
 _ENCODE = msgspec.msgpack.Encoder().encode
+_VERDICT = msgspec.msgpack.Decoder(Verdict)
+_FINDINGS = msgspec.msgpack.Decoder(_Findings)
 _RESULTS = msgspec.msgpack.Decoder(list[RecordResult])
 
 
 def pack_results(results: list[RecordResult]) -> bytes:
-    """Results as a worker hands them back over its pipe: msgpack, a few hundred bytes each."""
+    """Results as a worker hands them back over its pipe: msgpack, a few hundred bytes each,
+    which :func:`unpack_results` reads without decoding a verdict."""
     return _ENCODE(results)
 
 
@@ -165,7 +197,7 @@ def check_record(record: GameRecord, line: int, rules: Rules | None = None) -> R
     codes = verdict.codes if findings else ()
     errors = tuple([f.code for f in findings if f.severity == "error"]) if findings else ()
     status: Status = "findings" if errors else "clean"
-    return RecordResult(record.source, record.index, line, status, codes, errors, verdict)
+    return RecordResult.ruled(record.source, record.index, line, status, codes, errors, verdict)
 
 
 def check_decoded(items: Iterable[Decoded], rules: Rules | None = None) -> Iterator[RecordResult]:
