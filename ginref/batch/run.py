@@ -53,9 +53,7 @@ from ginref.records.io import (
     InputFile,
     RawRecord,
     ReadProgress,
-    SkippedFile,
     input_files,
-    listed_files,
     raw_records,
     read_file,
     read_paths,
@@ -155,27 +153,6 @@ def verify_here(
             yield from_file_error(item)
         elif on_skip is not None:
             on_skip(item.source)
-
-
-def checked_here(
-    paths: Sequence[str], check: Callable[[RawRecord], Iterable[RecordResult]], *,
-    stdin: IO[bytes] | None = None, format: InputForm | None = None, game: str = "",
-    progress: ReadProgress | None = None, on_skip: Callable[[str], None] | None = None,
-) -> Iterator[RecordResult]:
-    """:func:`verify_here` for a ``check`` that takes raw records and decodes them itself:
-    kept only for :mod:`ginref.batch.report` until it moves to ``verify_here``; then to go."""
-    for item in listed_files(paths, progress):
-        if isinstance(item, SkippedFile):
-            if on_skip is not None:
-                on_skip(item.source)
-        elif isinstance(item, InputFileError):
-            yield from_file_error(item)
-        elif item.path != "-":
-            for raw in read_file(item, format=format, game=game, progress=progress):
-                yield from check(raw) if isinstance(raw, RawRecord) else (from_file_error(raw),)
-        elif stdin is not None:
-            for raw in raw_records(stdin, STDIN, format, game=game):
-                yield from check(raw)
 
 
 def _chunks(stream: Iterable[RawRecord | RecordResult], size: int) -> Iterator[Chunk | RecordResult]:
