@@ -175,7 +175,7 @@ moves these ratios by a tenth to a sixth from one run to the next, more than any
 
 With `--jobs 2` and more, the workers read the files themselves: the main process forks them
 (`ginref.batch.workers`: one task at a time over a pipe each, no process pool to import), cuts each file
-into shards (`ginref.records.io.shards`: byte ranges of whole records, found by reading a few lines near
+into shards (`ginref.batch.shards.shards`: byte ranges of whole records, found by reading a few lines near
 each cut), workers count and check them, and the main process only merges small results in order. Its own CPU
 per record is about 2 to 5 µs by machine, JSON Lines and text alike
 (`verify_bench.parent_cpu_per_record`): shards of 4 MiB, and a result that unpickles in 0.8 µs. Counting a

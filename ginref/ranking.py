@@ -25,6 +25,7 @@ Points count hand points as ruled, without game or box bonuses.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import operator
@@ -36,10 +37,10 @@ import msgspec
 
 from ginref.batch.report import Inputs, _inputs, report
 from ginref.batch.results import RecordResult, check_decoded
-from ginref.batch.run import checked_here
+from ginref.batch.run import verify_here
 from ginref.cards import mask_of
 from ginref.game import two_players
-from ginref.records.io import Decoded, ReadProgress, decoded
+from ginref.records.io import Decoded, ReadProgress
 from ginref.records.model import GameRecord, InputForm
 from ginref.referee import Verdict
 from ginref.rules import Rules
@@ -687,9 +688,10 @@ def _dealt_items(items: Iterable[Decoded], rules: Rules | None) -> Iterator[Reco
     for item in items:
         for result in check_decoded((item,), rules):
             record = item.record
-            if isinstance(record, GameRecord) and result.verdict is not None:
-                yield DealtResult(result.source, result.index, result.line, result.status, result.codes,
-                                  result.error_codes, result.verdict, deal=deal_key(record))
+            verdict = result.verdict
+            if isinstance(record, GameRecord) and verdict is not None:
+                yield DealtResult.ruled(result.source, result.index, result.line, result.status,
+                                        result.codes, result.error_codes, verdict, deal=deal_key(record))
             else:
                 yield result
 
@@ -701,8 +703,8 @@ def dealt(
 ) -> Generator[RecordResult, None, None]:
     """The batch of :func:`ginref.batch.verify` in this process, each readable record with how
     it was dealt (:class:`DealtResult`); the same results, in the same order, never raising."""
-    yield from checked_here(paths, lambda raw: _dealt_items(decoded((raw,)), rules),
-                            stdin=stdin, format=format, game=game, progress=progress, on_skip=on_skip)
+    yield from verify_here(paths, functools.partial(_dealt_items, rules=rules), stdin=stdin, format=format,
+                           game=game, progress=progress, on_skip=on_skip)
 
 
 def dealt_records(records: Iterable[Decoded], rules: Rules | None) -> Iterator[RecordResult]:

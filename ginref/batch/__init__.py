@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from ginref.batch.results import BatchSummary, FindingRow, RecordResult, Status, check_raw, check_record
+from ginref.batch.results import BatchSummary, FindingRow, RecordResult, Status, check_record
 from ginref.batch.run import default_jobs, inputs_without_records, run_batch, verify
 
 __all__ = [
@@ -15,7 +15,6 @@ __all__ = [
     "FindingRow",
     "RecordResult",
     "Status",
-    "check_raw",
     "check_record",
     "default_jobs",
     "inputs_without_records",

@@ -5,7 +5,7 @@ local ``verify`` (:func:`ginref.batch.run.batch_work`; text files too, since her
 workers count them) and hands the shards to :func:`ginref.batch.run.run_batch`, which
 counts each shard, places it at its first line and record index, starts its check and
 gathers the results in input order, with a bounded number of shards in flight. The
-tasks are the functions a local worker process runs (:func:`ginref.batch.tasks.packed_shard`
+tasks are the functions a local worker process runs (:func:`ginref.batch.tasks.check_task_packed`
 and its siblings), so the output is the same, byte for byte. Workers read their shards
 themselves, from local paths or fsspec URLs (``s3://...``; a worker must reach the same
 path). Dask retries a task whose worker died; a shard that fails anyway is reported as
@@ -24,7 +24,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from ginref.batch.results import RecordResult
 from ginref.batch.run import batch_work, default_jobs, run_batch
-from ginref.batch.tasks import packed_chunk, packed_shard, record_starts, shard_extent
+from ginref.batch.tasks import check_task_packed, record_starts, shard_extent
 from ginref.errors import ClusterError
 from ginref.files import Paths, path_list
 
@@ -33,7 +33,9 @@ if TYPE_CHECKING:
 
     from distributed import Client, Future
 
-    from ginref.records.io import RawRecord, ReadProgress, Shard
+    from ginref.batch.shards import Shard
+    from ginref.batch.tasks import Task
+    from ginref.records.io import ReadProgress
     from ginref.records.model import InputForm
     from ginref.rules import Rules
 
@@ -58,11 +60,8 @@ class _DaskRunner:
         # counts first: each places the next shard's check
         return self.client.submit(shard_extent, shard, pure=False, priority=1)
 
-    def check(self, shard: Shard) -> Future[bytes]:
-        return self.client.submit(packed_shard, shard, self.rules, pure=False)
-
-    def check_chunk(self, chunk: list[RawRecord]) -> Future[bytes]:
-        return self.client.submit(packed_chunk, chunk, self.rules, pure=False)
+    def check(self, task: Task) -> Future[bytes]:
+        return self.client.submit(check_task_packed, task, self.rules, pure=False)
 
     def starts(self, shard: Shard) -> Future[list[tuple[int, int]]]:
         return self.client.submit(record_starts, shard, pure=False, priority=1)

@@ -29,10 +29,10 @@ from typing import IO, Literal, cast
 import msgspec
 
 from ginref.batch.results import BatchSummary, RecordResult, check_decoded
-from ginref.batch.run import checked_here
+from ginref.batch.run import verify_here
 from ginref.errors import GinrefError
 from ginref.game import two_players
-from ginref.records.io import Decoded, ReadProgress, decoded
+from ginref.records.io import Decoded, ReadProgress
 from ginref.records.model import GameRecord, InputForm, Turn
 from ginref.referee import Verdict
 from ginref.referee.findings import Finding
@@ -389,8 +389,8 @@ def _weighed_items(
                     risks = knock_risks(record, verdict, weighing, rules)
                 except Exception:  # a bug of ginref's: the record still counts, its knocks unweighed
                     risks = ()
-                yield WeighedResult(result.source, result.index, result.line, result.status, result.codes,
-                                    result.error_codes, verdict, undercut_risks=risks)
+                yield WeighedResult.ruled(result.source, result.index, result.line, result.status,
+                                          result.codes, result.error_codes, verdict, undercut_risks=risks)
             else:
                 yield result
 
@@ -402,8 +402,8 @@ def weighed(
 ) -> Generator[RecordResult, None, None]:
     """The batch of :func:`ginref.batch.verify` in this process, each readable record's knocks
     weighed (:class:`WeighedResult`); the same results, in the same order, never raising."""
-    yield from checked_here(paths, lambda raw: _weighed_items(decoded((raw,)), rules, weighing),
-                            stdin=stdin, format=format, game=game, progress=progress, on_skip=on_skip)
+    yield from verify_here(paths, lambda items: _weighed_items(items, rules, weighing),
+                           stdin=stdin, format=format, game=game, progress=progress, on_skip=on_skip)
 
 
 # -- the library call ---------------------------------------------------------------------

@@ -8,13 +8,12 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from typing import Literal, NamedTuple, cast
+from typing import Any, Literal, NamedTuple, TypeVar
 
 import msgspec
-from msgspec.structs import replace
 
 from ginref.errors import InputFileError, RecordError
-from ginref.records.io import Decoded, RawRecord, decoded
+from ginref.records.decoding import Decoded
 from ginref.records.model import GameRecord
 from ginref.referee import Verdict, adjudicate
 from ginref.referee.findings import Finding
@@ -48,13 +47,17 @@ class _Findings(msgspec.Struct, frozen=True, gc=False):
     findings: tuple[Finding, ...]
 
 
+_Result = TypeVar("_Result", bound="RecordResult")
+
+
 class RecordResult(msgspec.Struct, frozen=True, dict=True, array_like=True):
     """What a batch found for one record: its verdict, or why it could not be read.
 
     Data only: :mod:`ginref.render` words it (finding lines, CSV, the JSON line of
     ``--jsonl``), in the process that reports the batch; ``to_dict`` is its JSON form.
-    A worker ships its verdict packed (:func:`pack_results`): it is decoded only where it is
-    used, so that a batch reporting only its findings does not rebuild every clean verdict.
+    The verdict is kept packed (``ruling``, msgpack), whichever process checked the record,
+    and ``verdict`` decodes it on first use: a batch whose workers hand back their results
+    costs the process that reports them only the verdicts it uses.
     """
 
     source: str
@@ -64,44 +67,35 @@ class RecordResult(msgspec.Struct, frozen=True, dict=True, array_like=True):
     codes: tuple[str, ...] = ()
     """finding codes, errors and advisories, in the order found"""
     error_codes: tuple[str, ...] = ()
-    ruling: Verdict | bytes | None = None
-    """the verdict, or its msgpack bytes as a worker packed it; None: the record is
-    unreadable, and ``error`` says why"""
+    ruling: bytes | None = None
+    """the verdict, packed; None: the record is unreadable, and ``error`` says why"""
     error: str = ""
     column: int = 0
     """where the unreadable record went wrong, when known"""
 
+    @classmethod
+    def ruled(
+        cls: type[_Result], source: str, index: int, line: int, status: Status, codes: tuple[str, ...],
+        error_codes: tuple[str, ...], verdict: Verdict, **more: Any,
+    ) -> _Result:
+        """A result from its verdict, packed, and kept decoded as :attr:`verdict` too; ``more``:
+        the fields of a subclass."""
+        result = cls(source, index, line, status, codes, error_codes, _ENCODE(verdict), **more)
+        result.__dict__["verdict"] = verdict
+        return result
+
     @functools.cached_property
     def verdict(self) -> Verdict | None:
-        """The verdict (None: unreadable), decoded from its packed form on first use."""
-        ruling = self.ruling
-        return _VERDICT.decode(ruling) if isinstance(ruling, bytes) else ruling
-
-    def _compared(self) -> tuple[object, ...]:
-        return tuple(self.verdict if name == "ruling" else getattr(self, name)
-                     for name in self.__struct_fields__)
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return self._compared() == other._compared()
-
-    def __hash__(self) -> int:
-        return hash(self._compared())
-
-    def __repr__(self) -> str:
-        shown = ", ".join(f"{'verdict' if name == 'ruling' else name}={value!r}" for name, value in
-                          zip(self.__struct_fields__, self._compared(), strict=True))
-        return f"{type(self).__name__}({shown})"
+        """The verdict (None: unreadable), decoded on first use."""
+        return None if self.ruling is None else _VERDICT.decode(self.ruling)
 
     @property
     def rows(self) -> tuple[FindingRow, ...]:
         """its findings, or the reason it is unreadable, as rows"""
         if self.ruling is None:
             return (FindingRow(self.line, self.column, "", "error", "unreadable", self.error),)
-        if isinstance(self.ruling, bytes) and "verdict" not in self.__dict__:  # not decoded yet
-            return finding_rows(_FINDINGS.decode(self.ruling))
-        return finding_rows(cast(Verdict, self.verdict))
+        verdict = self.__dict__.get("verdict")  # decoded already, or only its findings now
+        return finding_rows(verdict if verdict is not None else _FINDINGS.decode(self.ruling))
 
     def to_dict(self) -> dict[str, object]:
         document: dict[str, object] = {"source": self.source, "index": self.index, "line": self.line}
@@ -123,10 +117,9 @@ _RESULTS = msgspec.msgpack.Decoder(list[RecordResult])
 
 
 def pack_results(results: list[RecordResult]) -> bytes:
-    """Results as a worker hands them back: a few hundred bytes each, that
-    :func:`unpack_results` reads without decoding any verdict."""
-    return _ENCODE([replace(r, ruling=_ENCODE(r.ruling)) if isinstance(r.ruling, Verdict) else r
-                    for r in results])
+    """Results as a worker hands them back over its pipe: msgpack, a few hundred bytes each,
+    which :func:`unpack_results` reads without decoding a verdict."""
+    return _ENCODE(results)
 
 
 def unpack_results(packed: bytes) -> list[RecordResult]:
@@ -204,17 +197,12 @@ def check_record(record: GameRecord, line: int, rules: Rules | None = None) -> R
     codes = verdict.codes if findings else ()
     errors = tuple([f.code for f in findings if f.severity == "error"]) if findings else ()
     status: Status = "findings" if errors else "clean"
-    return RecordResult(record.source, record.index, line, status, codes, errors, verdict)
+    return RecordResult.ruled(record.source, record.index, line, status, codes, errors, verdict)
 
 
 def check_decoded(items: Iterable[Decoded], rules: Rules | None = None) -> Iterator[RecordResult]:
     """Adjudicate decoded records in order; never raises for any input."""
     return (_checked(item, rules) for item in items)
-
-
-def check_raw(raw: RawRecord, rules: Rules | None = None) -> list[RecordResult]:
-    """Decode and adjudicate the records of one raw unit; never raises for any input."""
-    return [_checked(item, rules) for item in decoded((raw,))]
 
 
 def _checked(item: Decoded, rules: Rules | None) -> RecordResult:

@@ -1,19 +1,21 @@
 """Batch verification: many records, checked in parallel, reported in input order.
 
 With ``jobs`` above 1 the main process only cuts files into shards
-(:func:`ginref.records.io.shards`: byte ranges of whole records, found by reading
+(:func:`ginref.batch.shards.shards`: byte ranges of whole records, found by reading
 a few lines near each cut); each worker reads its own shard, decodes, adjudicates
 and serialises its records, and hands back small results. A shard is checked once
 the shards before it in its file are counted (by the workers too), so that its
 records carry the whole file's line numbers and indexes. Standard input cannot be
-cut by bytes: the main process cuts it into raw records and ships them in chunks.
+cut by bytes: the main process cuts it into raw records and ships them in chunks
+(:class:`~ginref.batch.tasks.Chunk`).
 At most a few shards are in flight at once, so memory stays flat however large the
 input. An unreadable record becomes a result of its own: nothing stops the batch,
 nothing is lost, and every record given is reported exactly once, in order; a task that
 fails reports its records as unreadable, saying why.
 
-:func:`run_batch` drives any :class:`Runner` with the same tasks (:func:`packed_shard`,
-:func:`packed_chunk`, :func:`shard_extent`, :func:`record_starts`): worker processes forked
+:func:`run_batch` drives any :class:`Runner` with the same tasks
+(:func:`~ginref.batch.tasks.check_task_packed`, :func:`~ginref.batch.tasks.shard_extent`,
+:func:`~ginref.batch.tasks.record_starts`): worker processes forked
 here (:mod:`ginref.batch.workers`), a Dask cluster in :mod:`ginref.batch.cluster`.
 """
 
@@ -31,33 +33,30 @@ from typing import IO, Generic, Protocol, TypeVar, cast
 import msgspec
 from msgspec.structs import replace
 
-from ginref.batch.results import RecordResult, check_raw, from_file_error, unpack_results, unreadable
+from ginref.batch.results import RecordResult, check_decoded, from_file_error, unpack_results, unreadable
+from ginref.batch.shards import SHARD_BYTES, Shard, StreamedFile, shards
 from ginref.batch.tasks import (
-    packed_chunk,
-    packed_shard,
+    Chunk,
+    Task,
+    check_task_in_worker,
+    check_task_packed,
     record_starts,
     set_worker,
     shard_extent,
-    worker_check_chunk,
-    worker_check_shard,
 )
-from ginref.batch.workers import Task, Workers
+from ginref.batch.workers import Submitted, Workers
 from ginref.errors import InputFileError, tidy_message
 from ginref.files import Paths, path_list
 from ginref.records.io import (
-    SHARD_BYTES,
     STDIN,
+    Decoded,
     InputFile,
     RawRecord,
     ReadProgress,
-    Shard,
-    SkippedFile,
-    StreamedFile,
     input_files,
     raw_records,
     read_file,
     read_paths,
-    shards,
 )
 from ginref.records.model import InputForm
 from ginref.rules import Rules
@@ -114,8 +113,8 @@ def verify(
     paths = path_list(paths)
     jobs = jobs or default_jobs()
     if jobs <= 1 or not hasattr(os, "fork"):  # workers are forked (POSIX)
-        yield from checked_here(paths, lambda raw: check_raw(raw, rules), stdin=stdin, format=format,
-                                game=game, progress=progress, on_skip=on_skip)
+        yield from verify_here(paths, functools.partial(check_decoded, rules=rules), stdin=stdin,
+                               format=format, game=game, progress=progress, on_skip=on_skip)
         return
     work = batch_work(paths, stdin=stdin, chunk=chunk, format=format, game=game, on_skip=on_skip,
                       shard_bytes=shard_bytes, parts=jobs * 4, progress=progress, on_note=on_note)
@@ -139,47 +138,44 @@ def _up_to_second_task(work: Iterator[Work]) -> tuple[list[Work], bool]:
     return first, True
 
 
-def checked_here(
-    paths: Sequence[str], check: Callable[[RawRecord], Iterable[RecordResult]], *,
+def verify_here(
+    paths: Sequence[str], check: Callable[[Iterable[Decoded]], Iterable[RecordResult]], *,
     stdin: IO[bytes] | None = None, format: InputForm | None = None, game: str = "",
     progress: ReadProgress | None = None, on_skip: Callable[[str], None] | None = None,
 ) -> Iterator[RecordResult]:
-    """Every record under ``paths`` read (:func:`~ginref.records.io.read_paths`) and checked in
-    this process by ``check``, in input order: a file that cannot be read is its unreadable
-    result, and each file a folder walk skipped is told to ``on_skip``."""
+    """Every record under ``paths`` read (:func:`~ginref.records.io.read_paths`, decoded) and
+    checked in this process by ``check``, in input order: a file that cannot be read is its
+    unreadable result, and each file a folder walk skipped is told to ``on_skip``."""
     for item in read_paths(paths, stdin, format=format, game=game, progress=progress):
-        if isinstance(item, SkippedFile):
-            if on_skip is not None:
-                on_skip(item.source)
+        if isinstance(item, Decoded):
+            yield from check((item,))
         elif isinstance(item, InputFileError):
             yield from_file_error(item)
-        else:
-            yield from check(item)
+        elif on_skip is not None:
+            on_skip(item.source)
 
 
-def _batches(
-    stream: Iterable[RawRecord | RecordResult], size: int
-) -> Iterator[list[RawRecord] | RecordResult]:
+def _chunks(stream: Iterable[RawRecord | RecordResult], size: int) -> Iterator[Chunk | RecordResult]:
     """Group raw records into chunks; a ready-made result (an unreadable file) passes alone."""
-    batch: list[RawRecord] = []
+    raws: list[RawRecord] = []
     for item in stream:
         if isinstance(item, RecordResult):
-            if batch:
-                yield batch
-                batch = []
+            if raws:
+                yield Chunk(raws)
+                raws = []
             yield item
             continue
-        batch.append(item)
-        if len(batch) >= size:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
+        raws.append(item)
+        if len(raws) >= size:
+            yield Chunk(raws)
+            raws = []
+    if raws:
+        yield Chunk(raws)
 
 
-Work = Shard | list[RawRecord] | RecordResult
-"""what the main process hands on, in input order: a shard, a chunk of raw records (stdin, text
-files), a ready result"""
+Work = Task | RecordResult
+"""what the main process hands on, in input order: a task (a shard, a chunk of raw records read
+here) or a ready result"""
 
 
 def batch_work(
@@ -188,7 +184,7 @@ def batch_work(
     shard_bytes: int = SHARD_BYTES, parts: int = 1, progress: ReadProgress | None = None,
     on_note: Callable[[str], None] | None = None,
 ) -> Iterator[Work]:
-    """The work of a batch in input order: the files' shards (:func:`ginref.records.io.shards`),
+    """The work of a batch in input order: the files' shards (:func:`ginref.batch.shards.shards`),
     with standard input and the files that cannot be cut by bytes (a pipe, a compressed
     file: ``on_note`` is told) read here and cut into chunks of raw records."""
     for item in shards(paths, format=format, game=game, size=shard_bytes, parts=parts, progress=progress):
@@ -198,11 +194,11 @@ def batch_work(
             if item.why and on_note is not None:
                 on_note(f"{item.file.source} is {item.why}: read in one process, not shared out in shards")
             raws = read_file(item.file, format=format, game=game)
-            yield from _batches((from_file_error(r) if isinstance(r, InputFileError) else r for r in raws),
+            yield from _chunks((from_file_error(r) if isinstance(r, InputFileError) else r for r in raws),
                                 chunk)
         elif isinstance(item, InputFile):
             if stdin is not None:
-                yield from _batches(raw_records(stdin, STDIN, format, game=game), chunk)
+                yield from _chunks(raw_records(stdin, STDIN, format, game=game), chunk)
         elif isinstance(item, InputFileError):
             yield from_file_error(item)
         elif on_skip is not None:
@@ -213,7 +209,7 @@ T_co = TypeVar("T_co", covariant=True)
 
 
 class Waitable(Protocol[T_co]):
-    """A task under way: a :class:`~ginref.batch.workers.Task` or a ``distributed.Future``."""
+    """A task under way: a :class:`~ginref.batch.workers.Submitted` or a ``distributed.Future``."""
 
     def result(self) -> T_co: ...
 
@@ -221,18 +217,17 @@ class Waitable(Protocol[T_co]):
 class Runner(Protocol):
     """Where the tasks of a batch run: the batch's worker processes, a Dask cluster, or this
     process for a batch of one task. Each method starts the task of its name
-    (:func:`~ginref.batch.tasks.packed_shard`, ...)."""
+    (:func:`~ginref.batch.tasks.shard_extent`, :func:`~ginref.batch.tasks.check_task_packed`,
+    :func:`~ginref.batch.tasks.record_starts`)."""
 
     def count(self, shard: Shard) -> Waitable[tuple[int, int]]: ...
 
-    def check(self, shard: Shard) -> Waitable[bytes]: ...
-
-    def check_chunk(self, chunk: list[RawRecord]) -> Waitable[bytes]: ...
+    def check(self, task: Task) -> Waitable[bytes]: ...
 
     def starts(self, shard: Shard) -> Waitable[list[tuple[int, int]]]: ...
 
 
-class _Task(msgspec.Struct, frozen=True):
+class _Started(msgspec.Struct, frozen=True):
     """A piece of work under way: its future (its results, packed), the bytes of input it
     covers, and what to report for its records if it fails."""
 
@@ -241,7 +236,7 @@ class _Task(msgspec.Struct, frozen=True):
     lost: Callable[[str], list[RecordResult]]
 
 
-Pending = _Task | RecordResult
+Pending = _Started | RecordResult
 
 
 class _Counted:
@@ -295,7 +290,7 @@ class _Placer:
         self.placed = item
         shard = replace(item.shard, line=self.line, index=self.index)
         lost = functools.partial(_lost_shard, self.runner, shard, item)
-        return _Task(self.runner.check(shard), shard.stop - shard.start, lost)
+        return _Started(self.runner.check(shard), shard.stop - shard.start, lost)
 
 
 def _lost_shard(runner: Runner, shard: Shard, item: _Counted, reason: str) -> list[RecordResult]:
@@ -308,8 +303,8 @@ def _lost_shard(runner: Runner, shard: Shard, item: _Counted, reason: str) -> li
     return [unreadable(shard.source, index, line, reason) for index, line in starts]
 
 
-def _lost_chunk(chunk: list[RawRecord], reason: str) -> list[RecordResult]:
-    return [unreadable(raw.source, raw.index, raw.line, reason) for raw in chunk]
+def _lost_chunk(chunk: Chunk, reason: str) -> list[RecordResult]:
+    return [unreadable(raw.source, raw.index, raw.line, reason) for raw in chunk.raws]
 
 
 def _submitted(work: Iterable[Work], runner: Runner, ahead: int) -> Iterator[Pending]:
@@ -322,9 +317,8 @@ def _submitted(work: Iterable[Work], runner: Runner, ahead: int) -> Iterator[Pen
         yield from placer.flush()
         if isinstance(item, RecordResult):
             yield item
-        else:  # a chunk's bytes, near enough, for the progress line
-            size = sum(len(raw.text) + 1 for raw in item)
-            yield _Task(runner.check_chunk(item), size, functools.partial(_lost_chunk, item))
+        else:
+            yield _Started(runner.check(item), item.size, functools.partial(_lost_chunk, item))
     yield from placer.flush()
 
 
@@ -349,16 +343,13 @@ class _WorkerRunner:
     def __init__(self, workers: Workers) -> None:
         self.workers = workers
 
-    def count(self, shard: Shard) -> Task[tuple[int, int]]:
+    def count(self, shard: Shard) -> Submitted[tuple[int, int]]:
         return self.workers.submit(shard_extent, shard)
 
-    def check(self, shard: Shard) -> Task[bytes]:
-        return self.workers.submit(worker_check_shard, shard)
+    def check(self, task: Task) -> Submitted[bytes]:
+        return self.workers.submit(check_task_in_worker, task)
 
-    def check_chunk(self, chunk: list[RawRecord]) -> Task[bytes]:
-        return self.workers.submit(worker_check_chunk, chunk)
-
-    def starts(self, shard: Shard) -> Task[list[tuple[int, int]]]:
+    def starts(self, shard: Shard) -> Submitted[list[tuple[int, int]]]:
         return self.workers.submit(record_starts, shard)
 
 
@@ -392,11 +383,8 @@ class _InlineRunner:
     def count(self, shard: Shard) -> _Done[tuple[int, int]]:
         return _Done(shard_extent, shard)
 
-    def check(self, shard: Shard) -> _Done[bytes]:
-        return _Done(packed_shard, shard, self.rules)
-
-    def check_chunk(self, chunk: list[RawRecord]) -> _Done[bytes]:
-        return _Done(packed_chunk, chunk, self.rules)
+    def check(self, task: Task) -> _Done[bytes]:
+        return _Done(check_task_packed, task, self.rules)
 
     def starts(self, shard: Shard) -> _Done[list[tuple[int, int]]]:
         return _Done(record_starts, shard)

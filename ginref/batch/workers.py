@@ -38,7 +38,7 @@ def live_workers() -> frozenset[int]:
     return frozenset(_LIVE)
 
 
-class Task(Generic[T]):
+class Submitted(Generic[T]):
     """A task handed to the workers: :meth:`result` waits for its value, or raises what it raised."""
 
     __slots__ = ("_done", "_error", "_value", "_workers")
@@ -65,7 +65,7 @@ class _Worker:
 
     def __init__(self, pid: int, tasks: int, replies: int) -> None:
         self.pid, self.tasks, self.replies = pid, tasks, replies
-        self.task: Task[object] | None = None
+        self.task: Submitted[object] | None = None
 
 
 class Workers:
@@ -75,7 +75,7 @@ class Workers:
     def __init__(self, jobs: int, setup: Callable[[], None]) -> None:
         self._idle: collections.deque[_Worker] = collections.deque()
         self._busy: dict[int, _Worker] = {}  # by the descriptor its replies come on
-        self._waiting: collections.deque[tuple[Task[object], bytes]] = collections.deque()
+        self._waiting: collections.deque[tuple[Submitted[object], bytes]] = collections.deque()
         try:
             for _ in range(jobs):
                 self._idle.append(self._fork(setup))
@@ -113,8 +113,8 @@ class Workers:
         """This process's ends of the workers' pipes (a task end is -1 once closed)."""
         return [end for worker in self._workers() for end in (worker.tasks, worker.replies) if end >= 0]
 
-    def submit(self, fn: Callable[..., T], *args: object) -> Task[T]:
-        task: Task[T] = Task(self)
+    def submit(self, fn: Callable[..., T], *args: object) -> Submitted[T]:
+        task: Submitted[T] = Submitted(self)
         try:
             message = pickle.dumps((fn, args), pickle.HIGHEST_PROTOCOL)
         except Exception as exc:  # a task that cannot be sent fails as a task, not the batch

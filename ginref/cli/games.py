@@ -91,7 +91,7 @@ def rules_command(
 def _fit(paths: tuple[str, ...], from_form: Any, as_json: bool) -> None:
     """``rules --fit``: read the records, one library call, render."""
     from ginref.jsonwrite import to_json
-    from ginref.records.io import decode, read_paths
+    from ginref.records.io import read_paths
     from ginref.render import rules_fit_text
     from ginref.rulefit import fit_rules
 
@@ -103,7 +103,7 @@ def _fit(paths: tuple[str, ...], from_form: Any, as_json: bool) -> None:
             if isinstance(item, InputFileError):
                 raise item
             if not isinstance(item, SkippedFile):
-                yield from decode(item)
+                yield item.record
 
     with input_errors():
         found = fit_rules(items())

@@ -335,15 +335,10 @@ class _Broken:
 
         return self._run("count", shard_extent, shard)
 
-    def check(self, shard: Any) -> _Ready:
-        from ginref.batch.tasks import packed_shard
+    def check(self, task: Any) -> _Ready:
+        from ginref.batch.tasks import check_task_packed
 
-        return self._run("check", packed_shard, shard)
-
-    def check_chunk(self, chunk: Any) -> _Ready:
-        from ginref.batch.tasks import packed_chunk
-
-        return _Ready(packed_chunk, chunk)
+        return self._run("check", check_task_packed, task)
 
     def starts(self, shard: Any) -> _Ready:
         from ginref.batch.tasks import record_starts
@@ -363,7 +358,7 @@ def _raise() -> None:
 )
 def test_a_failed_task_loses_no_record(part: list[str], broken: set[str], lines_kept: bool) -> None:
     from ginref.batch.run import batch_work, run_batch
-    from ginref.records.io import Shard, shards
+    from ginref.batch.shards import Shard, shards
 
     cuts = [s for s in shards(part[:1], size=1 << 15) if isinstance(s, Shard)]
     at = cuts[3].start

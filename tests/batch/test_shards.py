@@ -1,6 +1,6 @@
 """Shards cover a file exactly: every record once, in order, with the whole file's numbering.
 
-A batch over many cores hands each worker a byte range (:func:`ginref.records.io.shards`);
+A batch over many cores hands each worker a byte range (:func:`ginref.batch.shards.shards`);
 what the workers read together must be what one reader of the whole file reads, whatever
 the lines hold and wherever the cuts fall.
 """
@@ -15,19 +15,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ginref.batch.shards import MIN_SHARD, Shard, StreamedFile, count_shard, read_shard, shards
 from ginref.records import format_jsonl, format_text
-from ginref.records.io import (
-    MIN_SHARD,
-    RawRecord,
-    Shard,
-    StreamedFile,
-    count_shard,
-    raw_records,
-    read_file,
-    read_shard,
-    record_format,
-    shards,
-)
+from ginref.records.io import RawRecord, raw_records, read_file, record_format
 from ginref.render import result_json_line
 from tests.support.randomplay import random_hand
 

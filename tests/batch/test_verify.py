@@ -13,11 +13,12 @@ from click.testing import CliRunner
 
 from ginref.batch import BatchSummary, verify
 from ginref.batch.report import report
-from ginref.batch.tasks import worker_check_shard
+from ginref.batch.shards import SHARD_BYTES, Shard
+from ginref.batch.tasks import Task, check_task_in_worker
 from ginref.batch.workers import live_workers
 from ginref.cli import cli
 from ginref.records import format_text, to_json_dict
-from ginref.records.io import SHARD_BYTES, Shard, input_files, read_paths
+from ginref.records.io import input_files, read_paths
 from ginref.rules import find_rules
 from tests.support.randomplay import random_hand
 
@@ -165,11 +166,11 @@ def _running(pids: frozenset[int]) -> list[int]:
     return [pid for pid in pids if Path(f"/proc/{pid}").exists()]
 
 
-def _die_at_start(shard: Shard) -> bytes:
+def _die_at_start(task: Task) -> bytes:
     """A worker's check that kills its own process on the file's first shard."""
-    if shard.start == 0:
+    if isinstance(task, Shard) and task.start == 0:
         os.kill(os.getpid(), signal.SIGKILL)
-    return worker_check_shard(shard)
+    return check_task_in_worker(task)
 
 
 def test_a_worker_killed_mid_batch_loses_only_its_shard(
@@ -181,7 +182,7 @@ def test_a_worker_killed_mid_batch_loses_only_its_shard(
 
     (tmp_path / "many.jsonl").write_text("\n".join(jsonl_records(60)) + "\n")
     paths = [str(tmp_path / "many.jsonl")]
-    monkeypatch.setattr(ginref.batch.run, "worker_check_shard", _die_at_start)
+    monkeypatch.setattr(ginref.batch.run, "check_task_in_worker", _die_at_start)
     batch = verify(paths, jobs=2, shard_bytes=1 << 12)
     results = [next(batch)]
     workers = live_workers()
@@ -232,7 +233,7 @@ def test_a_failing_task_of_a_batch_of_one_reports_its_records_as_the_workers_wou
     def broken(*_: object) -> bytes:
         raise RuntimeError("a bug\nover two lines")
 
-    monkeypatch.setattr(ginref.batch.run, "packed_shard", broken)
+    monkeypatch.setattr(ginref.batch.run, "check_task_packed", broken)
     results = list(verify([str(tmp_path / "one.jsonl")], jobs=2))
     assert [(r.index, r.line, r.status) for r in results] == [(0, 1, "unreadable"), (1, 2, "unreadable"),
                                                               (2, 3, "unreadable")]
@@ -391,7 +392,8 @@ def test_adjudicate_names_a_file_of_its_folder_that_held_no_record(tmp_path: Pat
 ONE_PATH_CALLS = {
     "verify": lambda path: [r.source for r in verify(path, jobs=1)],
     "verify with workers": lambda path: [r.source for r in verify(path, jobs=2)],
-    "read_paths": lambda path: [getattr(item, "source", None) for item in read_paths(path)],
+    "read_paths": lambda path: [getattr(getattr(item, "record", item), "source", None)
+                                for item in read_paths(path)],
     "input_files": lambda path: [item.source for item in input_files(path)],
     "report": lambda path: [f"{report(path, jobs=1).records} record"],
 }

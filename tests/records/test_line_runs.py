@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from ginref.files import Line, TextRun, numbered_lines, numbered_runs
 from ginref.records import format_text
-from ginref.records.io import RawRecord, _text_units, raw_records
 from ginref.records.text import CONTENT_LINE_RE, GAME_TAG_LINE_RE, is_blank_line, is_game_tag_line
+from ginref.records.units import RawRecord, raw_records, text_units
 from tests.support.randomplay import random_hand
 
 TEXT = [line.encode() for seed in range(3) for line in format_text(random_hand(seed)).splitlines()]
@@ -106,8 +106,8 @@ def test_records_cut_from_runs_are_those_cut_from_lines(
     pieces: list[bytes], ends: list[bytes], last_end: bool, size: int
 ) -> None:
     data = joined(pieces, ends, last_end)
-    by_line = _text_units(numbered_lines(LinesOnly(data), 64), "s", 3)  # type: ignore[arg-type]
-    by_run = _text_units(numbered_runs(io.BytesIO(data), 64, size=size), "s", 3)
+    by_line = text_units(numbered_lines(LinesOnly(data), 64), "s", 3)  # type: ignore[arg-type]
+    by_run = text_units(numbered_runs(io.BytesIO(data), 64, size=size), "s", 3)
     assert list(map(seen, by_run)) == list(map(seen, by_line))
 
 
@@ -149,9 +149,9 @@ SPLITS = [
 @pytest.mark.parametrize(("text", "records"), [case[1:] for case in SPLITS], ids=[case[0] for case in SPLITS])
 def test_where_records_split(text: str, records: int) -> None:
     data = text.encode().replace("\xff".encode(), b"\xff")  # a byte that is not UTF-8
-    by_line = list(map(seen, _text_units(numbered_lines(LinesOnly(data), 64), "s")))  # type: ignore[arg-type]
+    by_line = list(map(seen, text_units(numbered_lines(LinesOnly(data), 64), "s")))  # type: ignore[arg-type]
     for size in (1, 3, 1 << 20):
-        assert list(map(seen, _text_units(numbered_runs(io.BytesIO(data), 64, size=size), "s"))) == by_line
+        assert list(map(seen, text_units(numbered_runs(io.BytesIO(data), 64, size=size), "s"))) == by_line
     assert len(by_line) == records
 
 

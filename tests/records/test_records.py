@@ -678,9 +678,9 @@ def test_each_record_yields_exactly_one_item() -> None:
 
 
 def test_a_long_line_is_skipped_without_holding_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    import ginref.records.io as record_module
+    import ginref.records.units as units
 
-    monkeypatch.setattr(record_module, "MAX_LINE", 64)
+    monkeypatch.setattr(units, "MAX_LINE", 64)
     line = format_jsonl(read_text(GOOD))
     items = list(read_records(io.BytesIO((line + "\n" + "x" * 500 + "\n").encode()), source="l.jsonl"))
     assert [type(i).__name__ for i in items] == ["RecordError", "RecordError"]
