@@ -860,7 +860,7 @@ def _advice_line(option: KnockOption, style: CardStyle) -> str:
 # == report rendering ==
 
 if TYPE_CHECKING:
-    from ginref.batch.report import BatchReport, PlayerReport
+    from ginref.audit import BatchReport, PlayerReport
 
 
 def _share(value: float | None) -> str:
@@ -884,7 +884,7 @@ _REPORT_TABLES: tuple[tuple[tuple[str, str], ...], ...] = (
      ("first-fit\nlayoffs", "first_fit_layoffs"), ("illegal\nmoves", "illegal_move_count")),
 )
 """The tables of ``report_text`` (results, knocks, errors): each column's header, two lines,
-and the :class:`~ginref.batch.report.PlayerReport` figure it shows."""
+and the :class:`~ginref.audit.PlayerReport` figure it shows."""
 
 
 def _report_cell(row: PlayerReport, figure: str) -> str:

@@ -24,7 +24,7 @@ from ginref.render import (
 )
 
 if TYPE_CHECKING:
-    from ginref.batch.report import BatchReport, PlayerReport
+    from ginref.audit import BatchReport, PlayerReport
     from ginref.ranking import Standings
 
 __all__ = ["report_page"]

@@ -25,8 +25,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ginref
+from ginref.audit import GROUPS, Audit, BatchReport, Weighing, knock_risks, report
 from ginref.batch import verify
-from ginref.batch.report import GROUPS, Audit, BatchReport, Weighing, knock_risks, report
 from ginref.cli import cli
 from ginref.cli.report import GROUPS as CLI_GROUPS
 from ginref.records import GameRecord, Turn, format_jsonl, format_text, read_records, write_records
@@ -206,6 +206,17 @@ def test_records_given_as_values_report_as_their_file_does(generated_file: Path)
     with pytest.raises(ginref.GinrefError, match="player, game or rules"):
         report(generated_file, by="agent")  # type: ignore[arg-type]
 
+
+
+def test_results_of_a_batch_under_way_report_as_its_paths_do(generated_file: Path) -> None:
+    """``report`` counts any batch's results (verify's here, a Dask cluster's in the CLI), and
+    closes them when done, so that the batch's workers stop."""
+    batch = verify([str(generated_file), str(SAMPLES)], jobs=2)
+    assert report(batch, by="game") == report([generated_file, SAMPLES], by="game", jobs=1)
+    assert batch.gi_frame is None  # closed
+    records = [r for r in read_records(generated_file) if isinstance(r, GameRecord)]
+    with pytest.raises(TypeError, match="not a mix"):
+        report([*verify(str(generated_file), jobs=1), records[0]])  # type: ignore[list-item]
 
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 10**6), st.sampled_from(PRESET_NAMES))

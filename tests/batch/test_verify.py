@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from ginref.audit import report
 from ginref.batch import BatchSummary, verify
-from ginref.batch.report import report
 from ginref.batch.tasks import worker_check_shard
 from ginref.batch.workers import live_workers
 from ginref.cli import cli

@@ -1,5 +1,8 @@
 """Audit a batch: how each player played and erred over every game, from the verdicts of ``verify``.
 
+An audit sits above the batch, which it drives, and above :mod:`ginref.advice`, which
+weighs its knocks, so that the batch itself stays plumbing.
+
 Every figure of a :class:`PlayerReport` is a count or a sum over the hands and findings of
 the verdicts that :func:`ginref.batch.verify` gives for the same input, added up in the
 process that reports the batch (:class:`Audit`); the workers do what they do for
@@ -408,23 +411,26 @@ def weighed(
 
 # -- the library call ---------------------------------------------------------------------
 
-Inputs = str | os.PathLike[str] | Iterable[str | os.PathLike[str]] | Iterable[GameRecord]
+Inputs = (str | os.PathLike[str] | Iterable[str | os.PathLike[str]] | Iterable[GameRecord]
+          | Iterable[RecordResult])
 
 
-def _inputs(given: Inputs) -> tuple[list[str], Iterator[Decoded]]:
-    """Paths (as strings), or the records given, as decoded items (lazily)."""
+def _inputs(given: Inputs) -> tuple[list[str], Iterator[Decoded], Iterator[RecordResult] | None]:
+    """Paths (as strings), the records given as decoded items (lazily), or the results given."""
     if isinstance(given, str | os.PathLike):
-        return [os.fspath(given)], iter(())
+        return [os.fspath(given)], iter(()), None
     items: Iterator[object] = iter(given)
     first = next(items, None)
+    if first is None or isinstance(first, RecordResult):  # nothing given: no records, no results
+        return [], iter(()), _as_results(itertools.chain(() if first is None else (first,), items), given)
     if not isinstance(first, str | os.PathLike):
-        return [], _as_decoded(itertools.chain(() if first is None else (first,), items))
+        return [], _as_decoded(itertools.chain((first,), items)), None
     paths = [os.fspath(first)]
     for path in items:
         if not isinstance(path, str | os.PathLike):
             raise TypeError(f"report takes paths or records, not a mix: {type(path).__name__}")
         paths.append(os.fspath(path))
-    return paths, iter(())
+    return paths, iter(()), None
 
 
 def _as_decoded(records: Iterable[object]) -> Iterator[Decoded]:
@@ -432,6 +438,19 @@ def _as_decoded(records: Iterable[object]) -> Iterator[Decoded]:
         if not isinstance(record, GameRecord):
             raise TypeError(f"report takes paths or records, not {type(record).__name__}")
         yield Decoded(record, record.index, record.place.line)
+
+
+def _as_results(results: Iterable[object], given: object) -> Generator[RecordResult, None, None]:
+    """The results given, each checked; closing this closes them (a batch stops its workers)."""
+    try:
+        for result in results:
+            if not isinstance(result, RecordResult):
+                raise TypeError(f"report takes results, not a mix: {type(result).__name__}")
+            yield result
+    finally:
+        close = getattr(given, "close", None)
+        if close is not None:
+            close()
 
 
 def report(
@@ -455,7 +474,9 @@ def report(
     ``-`` for ``stdin``, read with ``format`` and ``game`` as there, ``progress`` kept,
     skipped files passed to ``on_skip``, files read in one process told to ``on_note``),
     checked in ``jobs`` worker processes, or
-    :class:`~ginref.records.GameRecord` values, checked in this process. ``rules`` replaces
+    :class:`~ginref.records.GameRecord` values, checked in this process, or the
+    :class:`~ginref.batch.RecordResult` values of a batch under way (``verify``'s, a Dask
+    cluster's, :func:`weighed`'s), counted as they come and closed at the end. ``rules`` replaces
     each record's own rule set when given. ``by`` groups the rows by ``"player"``,
     ``"game"`` or ``"rules"``. ``advise`` (a :class:`Weighing`) weighs each knock's undercut
     risk, in this process. ``on_result`` sees each record's result as it is counted (an
@@ -463,12 +484,15 @@ def report(
 
     Returns a :class:`BatchReport`. Never raises for bad input (an unreadable record is
     counted, and passed to ``on_result``); raises :class:`~ginref.errors.GinrefError` for a
-    ``by`` that is not a grouping, and ``TypeError`` for inputs that mix paths and records.
+    ``by`` that is not a grouping, and ``TypeError`` for inputs that mix paths, records and
+    results.
     """
     audit = Audit(by, advise)
-    paths, records = _inputs(paths_or_records)
+    paths, records, given = _inputs(paths_or_records)
     results: Iterator[RecordResult]
-    if not paths:
+    if given is not None:
+        results = given
+    elif not paths:
         results = _weighed_items(records, rules, advise) if advise else check_decoded(records, rules)
     elif advise:
         results = weighed(paths, rules, advise, stdin=stdin, format=format, game=game, progress=progress,
