@@ -91,7 +91,7 @@ def _figure(result: GameTally | HollywoodTally) -> Any:
     require_matplotlib()
     from matplotlib.figure import Figure
 
-    from ginref.render import race_series, race_top
+    from ginref.render.games import race_series, race_top
 
     games = race_series(result)
     target, top = result.rules.game_target, race_top(result)

@@ -127,7 +127,7 @@ def report(
     from ginref.files import is_url
     from ginref.ranking import StandingsTally
     from ginref.records.io import ReadProgress
-    from ginref.render import result_lines, skipped_files_note
+    from ginref.render.records import result_lines, skipped_files_note
 
     if as_json and as_csv:
         fail("give --json or --csv, not both")
@@ -198,7 +198,7 @@ def _print_report(done: BatchReport, ranked: Standings | None, as_json: bool, as
     ``plot_path`` and written as a page into ``html_path`` when given."""
     from ginref.jsonwrite import to_json
     from ginref.plot import plot_report
-    from ginref.render import report_csv, report_text, standings_csv, standings_text
+    from ginref.render.report import report_csv, report_text, standings_csv, standings_text
 
     if ranked is not None:
         done = done.ordered(ranked.order())
@@ -212,6 +212,6 @@ def _print_report(done: BatchReport, ranked: Standings | None, as_json: bool, as
         emit(text if ranked is None else standings_text(ranked, width) + "\n\n" + text)
     write_plot(plot_report, done, plot_path)
     if html_path is not None:
-        from ginref.render_html import report_page
+        from ginref.render.html import report_page
 
         write_text_file(html_path, report_page(done, ranked), "--html")

@@ -392,7 +392,7 @@ def test_csv_has_a_header_and_a_row_per_player() -> None:
 
 @pytest.mark.parametrize("by", GROUPS)
 def test_on_an_80_column_terminal_the_text_fits_and_cut_names_stay_apart(by: str) -> None:
-    from ginref.render import report_text
+    from ginref.render.report import report_text
 
     done = report(SAMPLES, by=by, jobs=1)  # type: ignore[arg-type]
     text = report_text(done, 80)
@@ -413,7 +413,7 @@ def test_piped_or_redirected_no_name_is_cut(by: str) -> None:
 
 
 def test_two_long_names_are_never_cut_into_the_same_text() -> None:
-    from ginref.render import fitted_names
+    from ginref.render.tables import fitted_names
 
     names = ["team-alpha-agent-final-v2", "team-alpha-agent-final-v3", "sample/tournament/game-01.gin:1",
              "sample/tournament/game-11.gin:1"]
@@ -428,7 +428,7 @@ def test_two_long_names_are_never_cut_into_the_same_text() -> None:
        st.integers(1, 50))
 @settings(max_examples=200, deadline=None)
 def test_cut_names_are_as_many_as_the_names(names: list[str], room: int) -> None:
-    from ginref.render import fitted_names
+    from ginref.render.tables import fitted_names
 
     assert len(set(fitted_names(names, room))) == len(names)
 

@@ -28,7 +28,7 @@ from ginref.records.io import (
     record_format,
     shards,
 )
-from ginref.render import result_json_line
+from ginref.render.records import result_json_line
 from tests.support.randomplay import random_hand
 
 GOOD = [random_hand(seed) for seed in range(4)]

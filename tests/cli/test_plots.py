@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from ginref.cli import cli
-from ginref.render import race_top
+from ginref.render.games import race_top
 from ginref.sheets import parse_sheet
 
 SHEETS = Path(__file__).resolve().parents[2] / "samples" / "sheets"
