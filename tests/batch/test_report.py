@@ -342,6 +342,34 @@ def test_each_knock_is_weighed_as_advise_weighs_it_then() -> None:
     assert report(records, advise=weighing) == done  # seeded: the same every time
 
 
+def test_each_knocked_hand_is_replayed_once_and_weighed_as_position_in_reads_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``--advise`` reads each knock's position off the replay that rules on the record: the
+    risks are those of :func:`knock_risks` (which plays the hand again at a table), for one
+    replay a hand."""
+    from ginref.referee.replay import HandReplay
+
+    weighing = Weighing(samples=30, seed=2)
+    records = [r for path in sorted(TOURNAMENT.glob("*.gin")) for r in read_records(path)
+               if isinstance(r, GameRecord)]
+    records += [r for r in read_records(OPENSPIEL) if isinstance(r, GameRecord)][:30]
+    deals = Counter[str]()
+    dealt = HandReplay.deal
+
+    def counted(replay: HandReplay) -> bool:
+        deals["hands"] += 1
+        return dealt(replay)
+
+    monkeypatch.setattr(HandReplay, "deal", counted)
+    results: list[Any] = []
+    done = report(records, advise=weighing, on_result=results.append)
+    assert deals["hands"] == done.hands == sum(len(r.hands) for r in records)
+    monkeypatch.undo()
+    weighed = [knock_risks(record, adjudicate(record), weighing) for record in records]
+    assert [result.undercut_risks for result in results] == weighed
+    assert sum(map(len, weighed)) > 50
+
 def test_knocks_that_cannot_be_followed_are_not_weighed() -> None:
     weighing = Weighing(samples=20)
     for sample, weighed in (("wrong-knock-over-limit", 0), ("wrong-card-not-in-hand", 0), ("gin", 0),
