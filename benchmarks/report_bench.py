@@ -12,7 +12,7 @@ text to /dev/null, start-up included: wall time, and CPU time of the whole proce
 (user+sys of every process that ended, workers included). Each figure is the median
 round, with the range; the ratio is report's median over verify's, and the median of the
 per-round ratios. Then, in process, what the report adds in the main process: the
-microseconds of :class:`ginref.batch.report.Audit` per game, over results already made.
+microseconds of :class:`ginref.audit.Audit` per game, over results already made.
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ def check(path: Path, count: int, jobs: int) -> list[str]:
 _AUDIT = """
 import resource, sys, time
 from ginref.batch import verify
-from ginref.batch.report import Audit
+from ginref.audit import Audit
 
 results = list(verify([sys.argv[1]], jobs=int(sys.argv[2])))
 best = None

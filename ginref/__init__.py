@@ -99,10 +99,10 @@ _EXPORTS = {
     "BatchSummary": "ginref.batch",
     "RecordResult": "ginref.batch",
     "verify": "ginref.batch",
-    "BatchReport": "ginref.batch.report",
-    "PlayerReport": "ginref.batch.report",
-    "Weighing": "ginref.batch.report",
-    "report": "ginref.batch.report",
+    "BatchReport": "ginref.audit",
+    "PlayerReport": "ginref.audit",
+    "Weighing": "ginref.audit",
+    "report": "ginref.audit",
     "Standings": "ginref.ranking",
     "standings": "ginref.ranking",
 }
@@ -116,8 +116,8 @@ if TYPE_CHECKING:
 
     from ginref.advice import Advice, KnockOption, advise
     from ginref.analysis import DiscardOption, HandAnalysis, analyze
+    from ginref.audit import BatchReport, PlayerReport, Weighing, report
     from ginref.batch import BatchSummary, RecordResult, verify
-    from ginref.batch.report import BatchReport, PlayerReport, Weighing, report
     from ginref.cards import Card, CardSet, card_name, mask_of
     from ginref.errors import (
         DuplicateCardError,

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from ginref.errors import GinrefError, OutputFileError
 
 if TYPE_CHECKING:
-    from ginref.batch.report import BatchReport
+    from ginref.audit import BatchReport
     from ginref.game import GameTally, HollywoodTally
 
 FORMATS = (".svg", ".png", ".pdf")
@@ -40,7 +40,7 @@ def plot_race(result: GameTally | HollywoodTally, path: str | os.PathLike[str]) 
 
 
 def plot_report(report: BatchReport, path: str | os.PathLike[str]) -> None:
-    """Draw ``report`` (a :class:`~ginref.batch.report.BatchReport`) into the file ``path``:
+    """Draw ``report`` (a :class:`~ginref.audit.BatchReport`) into the file ``path``:
     per row, the points per hand won and lost, and the illegal moves, knocks that were not
     the best declaration and layoffs missed per 100 hands, side by side; the
     :data:`MOST_ROWS` rows with the most hands when there are more.
@@ -91,7 +91,7 @@ def _figure(result: GameTally | HollywoodTally) -> Any:
     require_matplotlib()
     from matplotlib.figure import Figure
 
-    from ginref.render import race_series, race_top
+    from ginref.render.games import race_series, race_top
 
     games = race_series(result)
     target, top = result.rules.game_target, race_top(result)

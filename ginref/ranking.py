@@ -35,7 +35,7 @@ from typing import IO
 
 import msgspec
 
-from ginref.batch.report import Inputs, _inputs, report
+from ginref.audit import Inputs, _inputs, report
 from ginref.batch.results import RecordResult, check_decoded
 from ginref.batch.run import verify_here
 from ginref.cards import mask_of
@@ -741,8 +741,9 @@ def standings(
     if not duplicate:
         report(paths_or_records, rules, jobs=jobs, format=format, game=game, on_result=tally.add)
         return tally.standings(rounds, seed)
-    paths, records = _inputs(paths_or_records)
-    results = dealt(paths, rules, format=format, game=game) if paths else dealt_records(records, rules)
+    paths, records, given = _inputs(paths_or_records)
+    results = (given if given is not None else dealt(paths, rules, format=format, game=game) if paths
+               else dealt_records(records, rules))
     for result in results:
         tally.add(result)
     return tally.standings(rounds, seed)

@@ -255,7 +255,7 @@ def advise() -> Schema:
 
 
 def report() -> Schema:
-    from ginref.batch.report import GROUPS, PlayerReport
+    from ginref.audit import GROUPS, PlayerReport
 
     counts: Schema = {"type": "object", "additionalProperties": COUNT, "description": "finding code -> count"}
     figures = {name: COUNT for name in PlayerReport.__struct_fields__

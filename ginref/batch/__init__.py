@@ -7,8 +7,9 @@
 
 from __future__ import annotations
 
-from ginref.batch.results import BatchSummary, FindingRow, RecordResult, Status, check_record
+from ginref.batch.results import BatchSummary, RecordResult, Status, check_record
 from ginref.batch.run import default_jobs, inputs_without_records, run_batch, verify
+from ginref.referee.findings import FindingRow
 
 __all__ = [
     "BatchSummary",

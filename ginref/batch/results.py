@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from typing import Any, Literal, NamedTuple, TypeVar
+from typing import Any, Literal, TypeVar
 
 import msgspec
 
@@ -16,29 +16,10 @@ from ginref.errors import InputFileError, RecordError
 from ginref.records.decoding import Decoded
 from ginref.records.model import GameRecord
 from ginref.referee import Verdict, adjudicate
-from ginref.referee.findings import Finding
+from ginref.referee.findings import Finding, FindingRow, finding_rows
 from ginref.rules import Rules
 
 Status = Literal["clean", "findings", "unreadable"]
-
-
-class FindingRow(NamedTuple):
-    """One finding of a record, or why it is unreadable (``code`` ``unreadable``): where it
-    stands (a line and column, or a JSON pointer into the record) and what it says."""
-
-    line: int
-    column: int
-    pointer: str
-    severity: str
-    code: str
-    message: str
-
-
-def finding_rows(verdict: Verdict | _Findings) -> tuple[FindingRow, ...]:
-    return tuple(
-        FindingRow(f.place.line, f.place.column, f.place.pointer, f.severity, f.code, f.message)
-        for f in verdict.findings
-    )
 
 
 class _Findings(msgspec.Struct, frozen=True, gc=False):
@@ -53,7 +34,7 @@ _Result = TypeVar("_Result", bound="RecordResult")
 class RecordResult(msgspec.Struct, frozen=True, dict=True, array_like=True):
     """What a batch found for one record: its verdict, or why it could not be read.
 
-    Data only: :mod:`ginref.render` words it (finding lines, CSV, the JSON line of
+    Data only: :mod:`ginref.render.records` words it (finding lines, CSV, the JSON line of
     ``--jsonl``), in the process that reports the batch; ``to_dict`` is its JSON form.
     The verdict is kept packed (``ruling``, msgpack), whichever process checked the record,
     and ``verdict`` decodes it on first use: a batch whose workers hand back their results

@@ -61,7 +61,7 @@ def rules_command(
       ginref rules --fit logs/ --json
     """
     from ginref.jsonwrite import to_json
-    from ginref.render import rules_list_text, rules_text
+    from ginref.render.games import rules_list_text, rules_text
 
     if fit:
         _fit(names, from_form, as_json)
@@ -92,7 +92,7 @@ def _fit(paths: tuple[str, ...], from_form: Any, as_json: bool) -> None:
     """``rules --fit``: read the records, one library call, render."""
     from ginref.jsonwrite import to_json
     from ginref.records.io import read_paths
-    from ginref.render import rules_fit_text
+    from ginref.render.games import rules_fit_text
     from ginref.rulefit import fit_rules
 
     if not paths:
@@ -268,7 +268,7 @@ def _print_game(
 ) -> None:
     """The scored sheet as JSON (with the chart's data for --chart), CSV, or text."""
     from ginref.jsonwrite import to_json
-    from ginref.render import game_csv, game_text, hollywood_text, race_chart, race_document
+    from ginref.render.games import game_csv, game_text, hollywood_text, race_chart, race_document
 
     if as_json:
         document = {"source": source, **result.to_dict()}

@@ -80,7 +80,7 @@ def analyze(
 
 def _print_analysis(result: Any, as_json: bool, style: Any) -> None:
     from ginref.jsonwrite import to_json
-    from ginref.render import analysis_text
+    from ginref.render.hands import analysis_text
 
     emit(to_json(result.to_dict()) if as_json else analysis_text(result, style))
 
@@ -127,7 +127,7 @@ def _analyze_line(
 
 def _print_stream_answer(number: int, result: HandAnalysis, answered: int, as_json: bool, style: Any) -> None:
     from ginref.jsonwrite import to_json
-    from ginref.render import analysis_text
+    from ginref.render.hands import analysis_text
 
     if as_json:
         emit(to_json({"line": number, **result.to_dict()}, compact=True))
@@ -178,7 +178,7 @@ def knock(
     """
     from ginref.analysis import analyze as run
     from ginref.jsonwrite import to_json
-    from ginref.render import knock_text
+    from ginref.render.hands import knock_text
 
     with input_errors():
         result = run(hand, rules, upcard=upcard)
@@ -223,7 +223,7 @@ def layoffs(
     """
     from ginref.jsonwrite import to_json
     from ginref.layoffs import layoff_report
-    from ginref.render import layoffs_text
+    from ginref.render.hands import layoffs_text
 
     with input_errors():
         report = layoff_report(hand, melds, rules)
@@ -279,7 +279,7 @@ def score(
                    --defender "8H 9H 7S KD QD JD 9C 9S 5C 3D" --melds "[5H 6H 7H] [2S 3S 4S]"
     """
     from ginref.jsonwrite import to_json
-    from ginref.render import score_text
+    from ginref.render.hands import score_text
     from ginref.scoring import score_hand
 
     if names is not None and (names[0] == names[1] or not all(n.strip() for n in names)):
@@ -353,7 +353,7 @@ def advise(
     from ginref.advice import Method
     from ginref.advice import advise as weigh
     from ginref.jsonwrite import to_json
-    from ginref.render import advise_text
+    from ginref.render.advice import advise_text
 
     method: Method = "auto" if exact is None else "exact" if exact else "sampled"
     if at_line is not None:

@@ -247,7 +247,7 @@ def card_option(name: str, help_text: str) -> Callable[[F], F]:
 def pointed(exc: GinrefError, text: str) -> str:
     """The error's one line, and for card notation the input with a caret under the column."""
     from ginref.errors import NotationError
-    from ginref.render import pointer
+    from ginref.render.tables import pointer
 
     column = exc.column if isinstance(exc, NotationError) else 0
     under = pointer(text, column) if column else ""

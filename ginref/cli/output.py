@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 def card_style(glyphs: bool) -> Any:
     """Red cards are red with --glyphs, or always with --color=always; click.echo drops the
     colour when stdout is not a terminal, under NO_COLOR or with --color=never."""
-    from ginref.render import CardStyle
+    from ginref.render.tables import CardStyle
 
     forced = click.get_current_context().color is True
     return CardStyle(glyphs=glyphs, paint=paint if glyphs or forced else None)
@@ -34,7 +34,7 @@ def emit(text: str) -> None:
 
 def output_width() -> int:
     """The terminal's width for text output, or 80 when stdout is a pipe or a file."""
-    from ginref.render import WIDTH
+    from ginref.render.tables import WIDTH
 
     if not sys.stdout.isatty():
         return WIDTH
@@ -126,7 +126,7 @@ class ProgressLine:
         now = time.monotonic()
         if now - self.drawn < self.EVERY:
             return
-        from ginref.render import progress_text
+        from ginref.render.records import progress_text
 
         self.drawn = now
         room = _terminal_columns(sys.stderr) - 1  # the last column would wrap on some terminals

@@ -75,7 +75,7 @@ def adjudicate(
       ginref adjudicate --rules openspiel --override-rules --json game.json
     """
     from ginref.jsonwrite import to_json
-    from ginref.render import adjudicate_document, result_lines, verdict_text
+    from ginref.render.records import adjudicate_document, result_lines, verdict_text
 
     require_paths([record])
     documents: list[object] = []
@@ -183,7 +183,7 @@ def verify(
     """
     from ginref.files import is_url
     from ginref.records.io import ReadProgress
-    from ginref.render import skipped_files_note
+    from ginref.render.records import skipped_files_note
 
     if as_json + as_jsonl + as_csv > 1:
         fail("give one of --json, --jsonl and --csv")
@@ -224,7 +224,7 @@ def batch_results(
 def say_files_without_records(paths: list[str], summary: BatchSummary) -> None:
     """Every file read is in the report or named here; a batch of no record at all exits 3."""
     from ginref.batch import inputs_without_records
-    from ginref.render import no_record_notes
+    from ginref.render.records import no_record_notes
 
     empty = inputs_without_records(paths, summary.sources) if summary.records else []
     if empty:
@@ -258,7 +258,7 @@ def _write_results(
     results: Results, form: str, progress: ReadProgress | None, fail_fast: bool
 ) -> BatchSummary:
     """Each result in ``form`` as it comes, then the summary."""
-    from ginref.render import verify_closing, verify_opening, verify_result_text
+    from ginref.render.records import verify_closing, verify_opening, verify_result_text
 
     out = sys.stdout
     out.write(verify_opening(form))

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, cast
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, cast
 
 import click
 
@@ -18,18 +19,18 @@ from ginref.cli.output import (
     write_plot,
     write_text_file,
 )
-from ginref.cli.records import batch_results, report_results, say_files_without_records
+from ginref.cli.records import batch_results, say_files_without_records
 
 if TYPE_CHECKING:
+    from ginref.audit import BatchReport, Group
     from ginref.batch import RecordResult
-    from ginref.batch.report import BatchReport, Group
     from ginref.cli.records import Results
     from ginref.ranking import Standings
     from ginref.records.model import InputForm
     from ginref.rules import Rules
 
 GROUPS = ("player", "game", "rules")
-"""``--by``: the groupings of :mod:`ginref.batch.report` (a test checks they agree)"""
+"""``--by``: the groupings of :mod:`ginref.audit` (a test checks they agree)"""
 MOST_ROUNDS = 100_000
 """``--rounds``: the most bootstrap rounds"""
 ROUNDS = 200
@@ -120,11 +121,13 @@ def report(
     games dealt alike with the seats swapped. "points" are hand points:
     game and box bonuses are left out.
     """
-    from ginref.batch.report import Audit, Weighing, weighed
+    from ginref.audit import Weighing
+    from ginref.audit import report as audited
+    from ginref.batch import BatchSummary
     from ginref.files import is_url
     from ginref.ranking import StandingsTally
     from ginref.records.io import ReadProgress
-    from ginref.render import result_lines, skipped_files_note
+    from ginref.render.records import result_lines, skipped_files_note
 
     if as_json and as_csv:
         fail("give --json or --csv, not both")
@@ -147,42 +150,46 @@ def report(
     skipped: list[str] = []
     notes: list[str] = []
     progress = ReadProgress() if ProgressLine.wanted() else None
-    stdin = sys.stdin.buffer if "-" in paths else None
-    weighing = Weighing(samples, seed) if advise else None
-    results: Results
-    if duplicate:
-        from ginref.ranking import dealt
-
-        results = dealt(list(paths), rules, stdin=stdin, format=from_form, game=game, progress=progress,
-                        on_skip=skipped.append)
-    elif weighing is not None:
-        results = weighed(list(paths), rules, weighing, stdin=stdin, format=from_form, game=game,
-                          progress=progress, on_skip=skipped.append)
-    else:
-        options = {"stdin": stdin, "on_skip": skipped.append, "format": from_form, "game": game,
-                   "progress": progress, "on_note": notes.append}
-        results = batch_results(list(paths), rules, jobs, scheduler, options)
-    audit = Audit(cast("Group", by), weighing)
+    options: dict[str, Any] = {"stdin": sys.stdin.buffer if "-" in paths else None, "format": from_form,
+                               "game": game, "progress": progress, "on_skip": skipped.append}
     shown = ProgressLine(progress, "auditing")
     tally = StandingsTally(duplicate) if standings else None
+    summary = BatchSummary()
 
-    def count(result: RecordResult, first: bool) -> None:
+    def count(result: RecordResult) -> None:
         if result.verdict is None:
             shown.clear()
             click.echo("\n".join(result_lines(result)), err=True)
-        audit.add(result)
         if tally is not None:
             tally.add(result)
+        summary.add(result)
+        shown.update(summary.records)
 
-    summary = report_results(results, count, shown)
+    with shown:
+        done = audited(_batch(list(paths), rules, jobs, scheduler, duplicate, options, notes.append), rules,
+                       by=cast("Group", by), jobs=jobs, advise=Weighing(samples, seed) if advise else None,
+                       on_note=notes.append, on_result=count, **options)
     for note in notes:
         click.echo(f"note: {note}", err=True)
     if skipped:
         click.echo(skipped_files_note(skipped), err=True)
     ranked = None if tally is None else tally.standings(rounds, seed)
-    _print_report(audit.report(), ranked, as_json, as_csv, plot_path, html_path)
+    _print_report(done, ranked, as_json, as_csv, plot_path, html_path)
     say_files_without_records(list(paths), summary)
-    sys.exit(summary.exit_code)
+    sys.exit(done.exit_code)
+
+
+def _batch(paths: list[str], rules: Rules | None, jobs: int | None, scheduler: str | None, duplicate: bool,
+           options: dict[str, Any], on_note: Callable[[str], None]) -> Results | list[str]:
+    """What the audit counts: the batch on a Dask cluster, or with --duplicate each game with
+    its deal (both begun here); else the paths, which the audit reads."""
+    if duplicate:
+        from ginref.ranking import dealt
+
+        return dealt(paths, rules, **options)
+    if scheduler:
+        return batch_results(paths, rules, jobs, scheduler, {**options, "on_note": on_note})
+    return paths
 
 
 def _print_report(done: BatchReport, ranked: Standings | None, as_json: bool, as_csv: bool,
@@ -191,7 +198,7 @@ def _print_report(done: BatchReport, ranked: Standings | None, as_json: bool, as
     ``plot_path`` and written as a page into ``html_path`` when given."""
     from ginref.jsonwrite import to_json
     from ginref.plot import plot_report
-    from ginref.render import report_csv, report_text, standings_csv, standings_text
+    from ginref.render.report import report_csv, report_text, standings_csv, standings_text
 
     if ranked is not None:
         done = done.ordered(ranked.order())
@@ -205,6 +212,6 @@ def _print_report(done: BatchReport, ranked: Standings | None, as_json: bool, as
         emit(text if ranked is None else standings_text(ranked, width) + "\n\n" + text)
     write_plot(plot_report, done, plot_path)
     if html_path is not None:
-        from ginref.render_html import report_page
+        from ginref.render.html import report_page
 
         write_text_file(html_path, report_page(done, ranked), "--html")

@@ -71,13 +71,15 @@ of :data:`RECORD_CODES`, which are about what the record shows or claims, not a 
 from __future__ import annotations
 
 import enum
-from typing import Literal
+from collections.abc import Sequence
+from typing import Literal, NamedTuple, Protocol
 
 import msgspec
 
 from ginref.records.model import Place
 
-__all__ = ["ADVISORY_CODES", "RECORD_CODES", "Finding", "FindingCode", "Severity", "finding"]
+__all__ = ["ADVISORY_CODES", "RECORD_CODES", "Finding", "FindingCode", "FindingRow", "Severity", "finding",
+           "finding_rows"]
 
 Severity = Literal["error", "advisory"]
 
@@ -183,3 +185,28 @@ def finding(
     value = code.value
     mover = None if value in RECORD_CODES else player
     return Finding(value, severity_of(value), message, place, hand, mover, points)
+
+
+class FindingRow(NamedTuple):
+    """One finding of a record, or why it is unreadable (``code`` ``unreadable``): where it
+    stands (a line and column, or a JSON pointer into the record) and what it says."""
+
+    line: int
+    column: int
+    pointer: str
+    severity: str
+    code: str
+    message: str
+
+
+class _WithFindings(Protocol):
+    @property
+    def findings(self) -> Sequence[Finding]: ...
+
+
+def finding_rows(ruled: _WithFindings) -> tuple[FindingRow, ...]:
+    """The findings of a verdict (or of anything that holds findings) as rows."""
+    return tuple(
+        FindingRow(f.place.line, f.place.column, f.place.pointer, f.severity, f.code, f.message)
+        for f in ruled.findings
+    )

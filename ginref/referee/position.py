@@ -7,6 +7,10 @@ checked by the one set of rules), and reads off the mover's view after the draw
 (seen, out of play), the cards the opponent took from the pile and has not thrown
 since, the stock left, the first upcard and the card just taken. The opponent's
 other cards stay unknown, even though the record shows the deal.
+
+:func:`knock_positions` is the same reading taken during :func:`~ginref.referee.adjudicate`'s
+own replay, at each hand's first knock, so that ``report --advise`` replays a knocked hand
+once: its fast twin, which a test holds to :func:`position_in` on generated and corrupted games.
 """
 
 from __future__ import annotations
@@ -17,12 +21,17 @@ import msgspec
 
 from ginref.cards import Card, Mask, mask_of
 from ginref.errors import RecordError, RulingError
+from ginref.melds import MeldSystem
 from ginref.notation import excerpt
-from ginref.records import Event, GameRecord, Turn, read_records
+from ginref.records import Event, GameRecord, HandRecord, Turn, read_records
+from ginref.referee.findings import Finding
+from ginref.referee.replay import HandReplay
+from ginref.referee.state import ABANDON, Flow
 from ginref.referee.table import IllegalMove, Move, NotADeal, Table, moves_of
+from ginref.referee.verdict import Verdict, adjudicate, adjudicate_replayed
 from ginref.rules import Rules, record_rules
 
-__all__ = ["Position", "position_at", "position_in"]
+__all__ = ["Position", "knock_positions", "position_at", "position_in"]
 
 
 class Position(msgspec.Struct, frozen=True):
@@ -135,3 +144,55 @@ def _push(table: Table, what: Event | Move, event: Event) -> None:
 def _refuse(message: str, line: int) -> NoReturn:
     where = f"line {line}: " if line else ""
     raise RulingError(f"the hand cannot be followed to this turn: {where}{message}")
+
+
+# -- the fast twin: positions read off adjudicate's replay -----------------------------------
+
+
+def knock_positions(record: GameRecord, rules: Rules | None = None) -> tuple[Verdict, dict[int, Position]]:
+    """:func:`~ginref.referee.adjudicate` on ``record``, and from the same replay the knocker's
+    position at the first knock of each hand that :func:`position_in` could follow there, by
+    hand index: what :func:`position_in` gives for that turn (one replay, not two)."""
+    positions: dict[int, Position] = {}
+    if rules is None:
+        named = record_rules(record.rules, record.overrides)
+        if named.problems:  # position_in refuses such a record: no position to read
+            return adjudicate(record), positions
+
+    def watched(hand: HandRecord, index: int, players: tuple[str, str], ruled: Rules, system: MeldSystem,
+                findings: list[Finding]) -> HandReplay:
+        return _KnockWatch(positions, hand, index, players, ruled, system, findings)
+
+    return adjudicate_replayed(record, rules, watched), positions
+
+
+class _KnockWatch(HandReplay):
+    """The replay, every event stepped (no quick runs), so that it sees each card taken from the
+    pile; at the hand's first knock it keeps the knocker's position after the draw, when the
+    play up to it had no error and the record showed every card of the knocker's."""
+
+    def __init__(self, positions: dict[int, Position], hand: HandRecord, index: int,
+                 players: tuple[str, str], rules: Rules, system: MeldSystem, findings: list[Finding]) -> None:
+        super().__init__(hand, index, players, rules, system, findings)
+        self.positions = positions
+        self.took = [0, 0]
+
+    def quick_turns(self, events: object, i: int) -> int:
+        return i
+
+    def draw_discard(self, ev: Turn, p: int, counted: bool) -> Flow | None:
+        step = super().draw_discard(ev, p, counted)
+        if step is not ABANDON and self.taken >= 0:
+            self.took[p] |= 1 << self.taken
+        return step
+
+    def on_knock(self, ev: Turn, p: int) -> Flow:
+        if self.knocker < 0 and self.index not in self.positions and self._followed(ev, p):
+            self.positions[self.index] = Position(
+                ev.player, self.held[p], mask_of(self.pile), self.took[1 - p] & self.held[1 - p],
+                self.stock_left, self.hand.upcard, self.taken if self.taken >= 0 else None, self.rules)
+        return super().on_knock(ev, p)
+
+    def _followed(self, ev: Turn, p: int) -> bool:
+        return (ev.source != "none" and not self.unknown[p]
+                and not any(f.severity == "error" for f in self.findings))

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+from collections.abc import Callable
 
 import msgspec
 
@@ -269,6 +270,10 @@ def _totals_text(totals: dict[str, int]) -> str:
     return shown + (f" and {len(totals) - 3} more" if len(totals) > 3 else "")
 
 
+ReplayMaker = Callable[[HandRecord, int, tuple[str, str], Rules, MeldSystem, list[Finding]], HandReplay]
+"""What replays a hand: :class:`HandReplay` or a subclass (its constructor)."""
+
+
 def adjudicate(record: GameRecord, rules: Rules | None = None) -> Verdict:
     """Replay ``record`` under ``rules`` (None: the rules the record names) and rule on it.
 
@@ -276,6 +281,12 @@ def adjudicate(record: GameRecord, rules: Rules | None = None) -> Verdict:
     Never raises for a bad record: whatever it gets wrong is a finding, placed where the
     record shows it.
     """
+    return adjudicate_replayed(record, rules, HandReplay)
+
+
+def adjudicate_replayed(record: GameRecord, rules: Rules | None, replay: ReplayMaker) -> Verdict:
+    """:func:`adjudicate`, each hand replayed by ``replay``: a :class:`HandReplay`, or a subclass
+    that keeps more of what it sees (:func:`ginref.referee.position.knock_positions`)."""
     findings: list[Finding] = []
     if rules is None:
         rules, system, problems = _rules_of(record)
@@ -292,7 +303,7 @@ def adjudicate(record: GameRecord, rules: Rules | None = None) -> Verdict:
     ruled: list[HandRuling] = []
     for index, hand in enumerate(record.hands):
         hand_findings: list[Finding] = []
-        ruled.append(HandReplay(hand, index, players, rules, system, hand_findings).run())
+        ruled.append(replay(hand, index, players, rules, system, hand_findings).run())
         per_hand.append(hand_findings)
     return _verdict(record, rules, system, findings, ruled, per_hand)
 

@@ -27,7 +27,7 @@ from ginref.cli import cli
 from ginref.files import is_url
 from ginref.records import format_jsonl, format_text
 from ginref.records.model import GameRecord
-from ginref.render import result_json_line
+from ginref.render.records import result_json_line
 from tests.support.randomplay import corrupt, random_hand
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -25,8 +25,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ginref
+from ginref.audit import GROUPS, Audit, BatchReport, Weighing, knock_risks, report
 from ginref.batch import verify
-from ginref.batch.report import GROUPS, Audit, BatchReport, Weighing, knock_risks, report
 from ginref.cli import cli
 from ginref.cli.report import GROUPS as CLI_GROUPS
 from ginref.records import GameRecord, Turn, format_jsonl, format_text, read_records, write_records
@@ -207,6 +207,17 @@ def test_records_given_as_values_report_as_their_file_does(generated_file: Path)
         report(generated_file, by="agent")  # type: ignore[arg-type]
 
 
+
+def test_results_of_a_batch_under_way_report_as_its_paths_do(generated_file: Path) -> None:
+    """``report`` counts any batch's results (verify's here, a Dask cluster's in the CLI), and
+    closes them when done, so that the batch's workers stop."""
+    batch = verify([str(generated_file), str(SAMPLES)], jobs=2)
+    assert report(batch, by="game") == report([generated_file, SAMPLES], by="game", jobs=1)
+    assert batch.gi_frame is None  # closed
+    records = [r for r in read_records(generated_file) if isinstance(r, GameRecord)]
+    with pytest.raises(TypeError, match="not a mix"):
+        report([*verify(str(generated_file), jobs=1), records[0]])  # type: ignore[list-item]
+
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 10**6), st.sampled_from(PRESET_NAMES))
 def test_a_games_figures_balance(seed: int, rules: str) -> None:
@@ -331,6 +342,34 @@ def test_each_knock_is_weighed_as_advise_weighs_it_then() -> None:
     assert report(records, advise=weighing) == done  # seeded: the same every time
 
 
+def test_each_knocked_hand_is_replayed_once_and_weighed_as_position_in_reads_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``--advise`` reads each knock's position off the replay that rules on the record: the
+    risks are those of :func:`knock_risks` (which plays the hand again at a table), for one
+    replay a hand."""
+    from ginref.referee.replay import HandReplay
+
+    weighing = Weighing(samples=30, seed=2)
+    records = [r for path in sorted(TOURNAMENT.glob("*.gin")) for r in read_records(path)
+               if isinstance(r, GameRecord)]
+    records += [r for r in read_records(OPENSPIEL) if isinstance(r, GameRecord)][:30]
+    deals = Counter[str]()
+    dealt = HandReplay.deal
+
+    def counted(replay: HandReplay) -> bool:
+        deals["hands"] += 1
+        return dealt(replay)
+
+    monkeypatch.setattr(HandReplay, "deal", counted)
+    results: list[Any] = []
+    done = report(records, advise=weighing, on_result=results.append)
+    assert deals["hands"] == done.hands == sum(len(r.hands) for r in records)
+    monkeypatch.undo()
+    weighed = [knock_risks(record, adjudicate(record), weighing) for record in records]
+    assert [result.undercut_risks for result in results] == weighed
+    assert sum(map(len, weighed)) > 50
+
 def test_knocks_that_cannot_be_followed_are_not_weighed() -> None:
     weighing = Weighing(samples=20)
     for sample, weighed in (("wrong-knock-over-limit", 0), ("wrong-card-not-in-hand", 0), ("gin", 0),
@@ -381,7 +420,7 @@ def test_csv_has_a_header_and_a_row_per_player() -> None:
 
 @pytest.mark.parametrize("by", GROUPS)
 def test_on_an_80_column_terminal_the_text_fits_and_cut_names_stay_apart(by: str) -> None:
-    from ginref.render import report_text
+    from ginref.render.report import report_text
 
     done = report(SAMPLES, by=by, jobs=1)  # type: ignore[arg-type]
     text = report_text(done, 80)
@@ -402,7 +441,7 @@ def test_piped_or_redirected_no_name_is_cut(by: str) -> None:
 
 
 def test_two_long_names_are_never_cut_into_the_same_text() -> None:
-    from ginref.render import fitted_names
+    from ginref.render.tables import fitted_names
 
     names = ["team-alpha-agent-final-v2", "team-alpha-agent-final-v3", "sample/tournament/game-01.gin:1",
              "sample/tournament/game-11.gin:1"]
@@ -417,7 +456,7 @@ def test_two_long_names_are_never_cut_into_the_same_text() -> None:
        st.integers(1, 50))
 @settings(max_examples=200, deadline=None)
 def test_cut_names_are_as_many_as_the_names(names: list[str], room: int) -> None:
-    from ginref.render import fitted_names
+    from ginref.render.tables import fitted_names
 
     assert len(set(fitted_names(names, room))) == len(names)
 

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from ginref.batch.shards import MIN_SHARD, Shard, StreamedFile, count_shard, read_shard, shards
 from ginref.records import format_jsonl, format_text
 from ginref.records.io import RawRecord, raw_records, read_file, record_format
-from ginref.render import result_json_line
+from ginref.render.records import result_json_line
 from tests.support.randomplay import random_hand
 
 GOOD = [random_hand(seed) for seed in range(4)]

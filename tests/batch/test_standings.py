@@ -280,7 +280,7 @@ def test_the_text_ranks_and_says_what_it_cannot_tell() -> None:
 
 
 def test_on_an_80_column_terminal_the_standings_fit_and_names_stay_apart(tmp_path: Path) -> None:
-    from ginref.render import standings_text
+    from ginref.render.report import standings_text
     from tests.cli.test_html import league
 
     for source in (TOURNAMENT, league(tmp_path, 12, 100)):

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from ginref.audit import report
 from ginref.batch import BatchSummary, verify
-from ginref.batch.report import report
+from ginref.audit import report
 from ginref.batch.shards import SHARD_BYTES, Shard
 from ginref.batch.tasks import Task, check_task_in_worker
 from ginref.batch.workers import live_workers

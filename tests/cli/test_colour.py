@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from ginref.cards import CardSet
 from ginref.cli import cli
-from ginref.render import CardStyle
+from ginref.render.tables import CardStyle
 
 HAND = "3C 4C 5C 9D 9S 9H KH 2D 6S 7S"
 RED = "\x1b[31m"
@@ -92,5 +92,6 @@ def test_only_red_cards_are_painted_and_by_the_given_function() -> None:
 
 
 def test_render_writes_no_escape_codes_of_its_own() -> None:
-    source = (Path(__file__).resolve().parents[2] / "ginref" / "render.py").read_text(encoding="utf-8")
-    assert "\\x1b" not in source and "\x1b" not in source
+    for path in (Path(__file__).resolve().parents[2] / "ginref" / "render").glob("*.py"):
+        source = path.read_text(encoding="utf-8")
+        assert "\\x1b" not in source and "\x1b" not in source, path.name

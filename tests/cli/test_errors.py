@@ -98,7 +98,7 @@ def test_a_bad_upcard_is_pointed_at_too() -> None:
 
 def test_a_caret_in_a_long_line_stays_under_its_column() -> None:
     text = " ".join(["3C"] * 5) + " " + "x" * 200
-    from ginref.render import pointer
+    from ginref.render.tables import pointer
 
     shown, caret = pointer(text, 16).split("\n")
     assert len(shown) <= 80

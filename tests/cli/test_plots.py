@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from ginref.cli import cli
-from ginref.render import race_top
+from ginref.render.games import race_top
 from ginref.sheets import parse_sheet
 
 SHEETS = Path(__file__).resolve().parents[2] / "samples" / "sheets"
@@ -141,7 +141,7 @@ def test_the_report_plot_gives_each_series_its_own_colour_and_its_keys_stay_apar
     pytest.importorskip("matplotlib")
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-    from ginref.batch.report import report
+    from ginref.audit import report
     from ginref.plot import _report_figure
 
     figure = _report_figure(report(Path(__file__).resolve().parents[2] / "samples" / "tournament", jobs=1))

@@ -20,7 +20,7 @@ import pytest
 
 from ginref.records import format_jsonl
 from ginref.records.io import ReadProgress, read_paths
-from ginref.render import progress_text
+from ginref.render.records import progress_text
 from tests.support.randomplay import random_hand
 from tests.support.terminal import read_until_closed
 

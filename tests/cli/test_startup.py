@@ -20,7 +20,7 @@ import ginref
 from ginref.cli import cli
 from ginref.cli.app import COMMANDS
 from ginref.cli.importing import loading
-from ginref.render import _plain_cells, _plain_table, _table
+from ginref.render.tables import plain_cells, plain_table, text_table
 
 HAND = "3C 4C 5C 9D 9S 9H KH 2D 6S 7S"
 
@@ -43,10 +43,10 @@ def _tabulated(rows: list[list[str]], headers: list[str], right: tuple[int, ...]
 )))
 def test_the_plain_table_is_tabulates_own(table: tuple[list[list[str]], list[str], set[int]]) -> None:
     rows, headers, right = table
-    if not _plain_cells(rows, headers):  # a cell with an edge space: tabulate's, not the twin's
+    if not plain_cells(rows, headers):  # a cell with an edge space: tabulate's, not the twin's
         assert any(c[0] == " " or c[-1] == " " for row in [headers, *rows] for c in row)
         return
-    assert _plain_table(rows, headers, tuple(right)) == _tabulated(rows, headers, tuple(right))
+    assert plain_table(rows, headers, tuple(right)) == _tabulated(rows, headers, tuple(right))
 
 
 @pytest.mark.parametrize(
@@ -65,10 +65,10 @@ def test_the_plain_table_is_tabulates_own(table: tuple[list[list[str]], list[str
     ],
 )
 def test_only_plain_tables_skip_tabulate(rows: list[list[object]], headers: list[str], plain: bool) -> None:
-    assert _plain_cells(rows, headers) is plain
+    assert plain_cells(rows, headers) is plain
     if plain:
         text = [[str(c) for c in row] for row in rows]
-        assert _table(rows, headers, right=(1,)) == _tabulated(text, headers, (1,))
+        assert text_table(rows, headers, right=(1,)) == _tabulated(text, headers, (1,))
 
 
 def _modules_after(*args: str) -> set[str]:

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from ginref.cli import cli
-from ginref.render import rules_text
+from ginref.render.games import rules_text
 from ginref.rules import KNOB_MEANINGS, KNOB_NAMES, PRESET_NAMES, find_rules
 
 SHEETS = Path(__file__).resolve().parents[2] / "samples" / "sheets"

@@ -44,7 +44,7 @@ import msgspec
 
 from ginref.errors import GinrefError, RecordError
 from ginref.records.model import compared_fields
-from ginref.render import result_json_line
+from ginref.render.records import result_json_line
 
 __all__ = [
     "ENTRY_POINTS",

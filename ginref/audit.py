@@ -1,5 +1,8 @@
 """Audit a batch: how each player played and erred over every game, from the verdicts of ``verify``.
 
+An audit sits above the batch, which it drives, and above :mod:`ginref.advice`, which
+weighs its knocks, so that the batch itself stays plumbing.
+
 Every figure of a :class:`PlayerReport` is a count or a sum over the hands and findings of
 the verdicts that :func:`ginref.batch.verify` gives for the same input, added up in the
 process that reports the batch (:class:`Audit`); the workers do what they do for
@@ -24,7 +27,7 @@ import os
 from collections import Counter
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from contextlib import closing
-from typing import IO, Literal, cast
+from typing import IO, TYPE_CHECKING, Literal, cast
 
 import msgspec
 
@@ -39,6 +42,9 @@ from ginref.referee.findings import Finding
 from ginref.referee.state import WALL_ENDS
 from ginref.referee.verdict import HandVerdict
 from ginref.rules import Rules
+
+if TYPE_CHECKING:
+    from ginref.referee.position import Position
 
 __all__ = ["GROUPS", "Audit", "BatchReport", "Group", "KnockRisks", "PlayerReport", "WeighedResult",
            "Weighing", "report", "weighed"]
@@ -342,33 +348,50 @@ class Audit:
 def knock_risks(record: GameRecord, verdict: Verdict, weighing: Weighing,
                 rules: Rules | None = None) -> tuple[tuple[int, float], ...]:
     """The undercut risk of each knock with deadwood in ``record`` that can be weighed:
-    ``(hand index, risk)``, as :func:`ginref.advise` gives it for the ten cards kept."""
+    ``(hand index, risk)``, as :func:`ginref.advise` gives it for the ten cards kept, at the
+    knocker's position as :func:`~ginref.referee.position.position_in` reads it."""
+    from ginref.referee.position import position_in
+
+    def at(hand: int, event: int) -> Position | None:
+        try:
+            return position_in(record, hand, event, rules)
+        except GinrefError:
+            return None
+
+    return _risks(record, verdict, weighing, at)
+
+
+def _risks(record: GameRecord, verdict: Verdict, weighing: Weighing,
+           position: Callable[[int, int], Position | None]) -> tuple[tuple[int, float], ...]:
+    """The risks of :func:`knock_risks`, each knock's position read by ``position(hand, event)``."""
     risks = []
     for hand in verdict.hands:
         if hand.knocker is None or not hand.knocker_deadwood or hand.outcome == "illegal_knock":
             continue
         events = record.hands[hand.index].events
         turn = next((j for j, ev in enumerate(events) if isinstance(ev, Turn) and ev.knock is not None), None)
-        risk = None if turn is None else _undercut_risk(record, hand.index, turn, weighing, rules)
+        at = None if turn is None else position(hand.index, turn)
+        risk = None if at is None or turn is None else _undercut_risk(cast(Turn, events[turn]), at, weighing)
         if risk is not None:
             risks.append((hand.index, risk))
     return tuple(risks)
 
 
-def _undercut_risk(record: GameRecord, hand: int, event: int, weighing: Weighing,
-                   rules: Rules | None) -> float | None:
-    """The undercut risk of the knock at ``event``: its position after the draw, less the
-    face-down discard (then seen), weighed; None when the hand cannot be followed there."""
-    from ginref.advice import advise
-    from ginref.referee.position import position_in
+def _read_off(positions: dict[int, Position]) -> Callable[[int, int], Position | None]:
+    """The position of each hand's first knock, as the replay kept it."""
+    return lambda hand, _event: positions.get(hand)
 
-    turn = cast(Turn, record.hands[hand].events[event])
+
+def _undercut_risk(turn: Turn, at: Position, weighing: Weighing) -> float | None:
+    """The undercut risk of the knock ``turn``: ``at``, its position after the draw, less the
+    face-down discard (then seen), weighed; None when it cannot be."""
+    from ginref.advice import advise
+
     assert turn.knock is not None
     discard = turn.knock.discard if turn.knock.discard is not None else turn.discard
+    if discard is None or not at.hand >> discard & 1:
+        return None
     try:
-        at = position_in(record, hand, event, rules)
-        if discard is None or not at.hand >> discard & 1:
-            return None
         advice = advise(at.hand & ~(1 << discard), at.rules, seen=at.seen | 1 << discard,
                         opponent_has=at.opponent_has, stock=at.stock, upcard=at.upcard,
                         samples=weighing.samples, seed=weighing.seed, method="sampled")
@@ -381,18 +404,28 @@ def _undercut_risk(record: GameRecord, hand: int, event: int, weighing: Weighing
 def _weighed_items(
     items: Iterable[Decoded], rules: Rules | None, weighing: Weighing
 ) -> Iterator[RecordResult]:
+    """Each record checked and its knocks weighed, each knocked hand replayed once: the knock's
+    position is read off the replay that rules on the record (:func:`~ginref.referee.position.
+    knock_positions`)."""
+    from ginref.referee.position import knock_positions
+
     for item in items:
-        for result in check_decoded((item,), rules):
-            record, verdict = item.record, result.verdict
-            if isinstance(record, GameRecord) and verdict is not None:
-                try:
-                    risks = knock_risks(record, verdict, weighing, rules)
-                except Exception:  # a bug of ginref's: the record still counts, its knocks unweighed
-                    risks = ()
-                yield WeighedResult.ruled(result.source, result.index, result.line, result.status,
-                                          result.codes, result.error_codes, verdict, undercut_risks=risks)
-            else:
-                yield result
+        record = item.record
+        if not isinstance(record, GameRecord):
+            yield from check_decoded((item,), rules)
+            continue
+        try:
+            verdict, positions = knock_positions(record, rules)
+        except Exception:  # a bug of ginref's: the batch's own check reports the record
+            yield from check_decoded((item,), rules)
+            continue
+        try:
+            risks = _risks(record, verdict, weighing, _read_off(positions))
+        except Exception:  # a bug of ginref's: the record still counts, its knocks unweighed
+            risks = ()
+        yield WeighedResult.ruled(record.source, record.index, item.line,
+                                  "clean" if verdict.clean else "findings", verdict.codes,
+                                  tuple(f.code for f in verdict.errors), verdict, undercut_risks=risks)
 
 
 def weighed(
@@ -408,23 +441,26 @@ def weighed(
 
 # -- the library call ---------------------------------------------------------------------
 
-Inputs = str | os.PathLike[str] | Iterable[str | os.PathLike[str]] | Iterable[GameRecord]
+Inputs = (str | os.PathLike[str] | Iterable[str | os.PathLike[str]] | Iterable[GameRecord]
+          | Iterable[RecordResult])
 
 
-def _inputs(given: Inputs) -> tuple[list[str], Iterator[Decoded]]:
-    """Paths (as strings), or the records given, as decoded items (lazily)."""
+def _inputs(given: Inputs) -> tuple[list[str], Iterator[Decoded], Iterator[RecordResult] | None]:
+    """Paths (as strings), the records given as decoded items (lazily), or the results given."""
     if isinstance(given, str | os.PathLike):
-        return [os.fspath(given)], iter(())
+        return [os.fspath(given)], iter(()), None
     items: Iterator[object] = iter(given)
     first = next(items, None)
+    if first is None or isinstance(first, RecordResult):  # nothing given: no records, no results
+        return [], iter(()), _as_results(itertools.chain(() if first is None else (first,), items), given)
     if not isinstance(first, str | os.PathLike):
-        return [], _as_decoded(itertools.chain(() if first is None else (first,), items))
+        return [], _as_decoded(itertools.chain((first,), items)), None
     paths = [os.fspath(first)]
     for path in items:
         if not isinstance(path, str | os.PathLike):
             raise TypeError(f"report takes paths or records, not a mix: {type(path).__name__}")
         paths.append(os.fspath(path))
-    return paths, iter(())
+    return paths, iter(()), None
 
 
 def _as_decoded(records: Iterable[object]) -> Iterator[Decoded]:
@@ -432,6 +468,19 @@ def _as_decoded(records: Iterable[object]) -> Iterator[Decoded]:
         if not isinstance(record, GameRecord):
             raise TypeError(f"report takes paths or records, not {type(record).__name__}")
         yield Decoded(record, record.index, record.place.line)
+
+
+def _as_results(results: Iterable[object], given: object) -> Generator[RecordResult, None, None]:
+    """The results given, each checked; closing this closes them (a batch stops its workers)."""
+    try:
+        for result in results:
+            if not isinstance(result, RecordResult):
+                raise TypeError(f"report takes results, not a mix: {type(result).__name__}")
+            yield result
+    finally:
+        close = getattr(given, "close", None)
+        if close is not None:
+            close()
 
 
 def report(
@@ -455,7 +504,9 @@ def report(
     ``-`` for ``stdin``, read with ``format`` and ``game`` as there, ``progress`` kept,
     skipped files passed to ``on_skip``, files read in one process told to ``on_note``),
     checked in ``jobs`` worker processes, or
-    :class:`~ginref.records.GameRecord` values, checked in this process. ``rules`` replaces
+    :class:`~ginref.records.GameRecord` values, checked in this process, or the
+    :class:`~ginref.batch.RecordResult` values of a batch under way (``verify``'s, a Dask
+    cluster's, :func:`weighed`'s), counted as they come and closed at the end. ``rules`` replaces
     each record's own rule set when given. ``by`` groups the rows by ``"player"``,
     ``"game"`` or ``"rules"``. ``advise`` (a :class:`Weighing`) weighs each knock's undercut
     risk, in this process. ``on_result`` sees each record's result as it is counted (an
@@ -463,12 +514,15 @@ def report(
 
     Returns a :class:`BatchReport`. Never raises for bad input (an unreadable record is
     counted, and passed to ``on_result``); raises :class:`~ginref.errors.GinrefError` for a
-    ``by`` that is not a grouping, and ``TypeError`` for inputs that mix paths and records.
+    ``by`` that is not a grouping, and ``TypeError`` for inputs that mix paths, records and
+    results.
     """
     audit = Audit(by, advise)
-    paths, records = _inputs(paths_or_records)
+    paths, records, given = _inputs(paths_or_records)
     results: Iterator[RecordResult]
-    if not paths:
+    if given is not None:
+        results = given
+    elif not paths:
         results = _weighed_items(records, rules, advise) if advise else check_decoded(records, rules)
     elif advise:
         results = weighed(paths, rules, advise, stdin=stdin, format=format, game=game, progress=progress,

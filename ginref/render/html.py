@@ -11,20 +11,20 @@ from collections.abc import Sequence
 from html import escape
 from typing import TYPE_CHECKING
 
-from ginref.render import (
-    _REPORT_TABLES,
+from ginref.render.report import (
     POINTS_NOTE,
+    REPORT_TABLES,
     STANDINGS_HEADERS,
-    _report_cell,
-    _report_heading,
-    fitted_names,
+    report_cell,
+    report_heading,
     standings_cells,
     standings_heading,
     standings_notes,
 )
+from ginref.render.tables import fitted_names
 
 if TYPE_CHECKING:
-    from ginref.batch.report import BatchReport, PlayerReport
+    from ginref.audit import BatchReport, PlayerReport
     from ginref.ranking import Standings
 
 __all__ = ["report_page"]
@@ -201,20 +201,20 @@ def _points_plot(rows: Sequence[PlayerReport]) -> str:
 
 
 def _audit_table(report: BatchReport) -> str:
-    columns = [column for table in _REPORT_TABLES for column in table]
+    columns = [column for table in REPORT_TABLES for column in table]
     rows = []
     for row in report.rows:
         tds = [f'<td class="name" data-v="{escape(row.name)}">{escape(row.name)}</td>']
         for _, figure in columns:
             value = getattr(row, figure)
-            tds.append(_cell(_report_cell(row, figure), "" if value is None else value))
+            tds.append(_cell(report_cell(row, figure), "" if value is None else value))
         rows.append("<tr>" + "".join(tds) + "</tr>")
     return _table([report.by, *(head for head, _ in columns)], rows)
 
 
 def report_page(report: BatchReport, ranked: Standings | None = None, title: str = "ginref report") -> str:
     """The whole page: the standings (with ``ranked``), head to head, the plots, the audit."""
-    body = [f"<h1>{escape(title)}</h1>", f'<p class="muted">{escape(_report_heading(report))}</p>']
+    body = [f"<h1>{escape(title)}</h1>", f'<p class="muted">{escape(report_heading(report))}</p>']
     if ranked is not None and ranked.standings:
         body += ["<h2>Standings</h2>", f'<p class="muted">{escape(standings_heading(ranked))}</p>',
                  _standings_table(ranked)]
