@@ -13,7 +13,6 @@ from click.testing import CliRunner
 
 from ginref.audit import report
 from ginref.batch import BatchSummary, verify
-from ginref.audit import report
 from ginref.batch.shards import SHARD_BYTES, Shard
 from ginref.batch.tasks import Task, check_task_in_worker
 from ginref.batch.workers import live_workers
