@@ -311,13 +311,16 @@ def standings() -> Schema:
 
 def table() -> Schema:
     """One answer line of ``ginref table``: a refusal, or what the request asked for."""
-    ident: Schema = {"type": ["string", "number"], "description": "the request's id, repeated"}
-    errors = ["bad_json", "line_too_long", "not_an_object", "unknown_request", "bad_request", "no_table",
-              "bad_move", "illegal_move", "hidden"]
-    refusal = record({"ok": {"const": False}, "error": {"enum": errors}, "message": {"type": "string"},
+    from ginref.referee.protocol import ERRORS
+
+    ident: Schema = {"description": "the request's id, repeated: any JSON value"}
+    refusal = record({"ok": {"const": False}, "error": {"enum": list(ERRORS)}, "message": {"type": "string"},
                       "code": {"type": "string"}, "rule": nullable({"type": "string"}),
-                      "place": {"type": "string"}, "id": ident},
-                     optional=("code", "rule", "place", "id"))
+                      "place": {"type": "string"},
+                      "detail": {"type": "string",
+                                 "description": "the referee's own words: the operator's only"},
+                      "id": ident},
+                     optional=("code", "rule", "place", "detail", "id"))
     view = record({
         "player": NAME, "phase": {"type": "string"}, "to_move": nullable(NAME),
         "hand": {"$ref": "#/$defs/cards"},
@@ -327,15 +330,25 @@ def table() -> Schema:
         "melds": {"$ref": "#/$defs/melds"},
         "layoffs": {"type": "array", "items": record({"card": {"$ref": "#/$defs/card"}, "onto": COUNT})},
     })
+    game = record({"game_over": {"type": "boolean"}, "winner": nullable(NAME),
+                   "hand_totals": {"type": "object", "additionalProperties": SIGNED},
+                   "final_totals": {"type": "object", "additionalProperties": SIGNED}})
     answer = record({
-        "ok": {"const": True}, "phase": {"enum": ["upcard", "draw", "discard", "wall", "defence", "over"]},
+        "ok": {"const": True}, "hand": {"type": "integer", "minimum": 1, "description": "the hand's number"},
+        "phase": {"enum": ["upcard", "draw", "discard", "wall", "defence", "over"]},
         "to_move": nullable(NAME), "dealer": NAME, "over": {"type": "boolean"},
+        "seed": {"type": "integer", "minimum": 0, "description": "the seed the hand was shuffled with"},
         "outcome": {"type": "object", "required": ["outcome", "winner", "points"],
                     "description": "the ruling on the hand, as adjudicate --json gives each hand"},
-        "move": {"type": "string"}, "moves": {"type": "array", "items": {"type": "string"}},
+        "game": game,
+        "move": {"type": "string"},
+        "card": {"$ref": "#/$defs/card", "description": "the card the mover drew"},
+        "moves": {"type": "array", "items": {"type": "string"}},
+        "why": {"enum": ["not_your_turn", "hand_over"], "description": "why 'moves' is empty"},
         "view": view, "record": {"type": ["object", "string"], "description": "JSON record, or .gin text"},
         "id": ident,
-    }, optional=("phase", "to_move", "dealer", "over", "outcome", "move", "moves", "view", "record", "id"))
+    }, optional=("hand", "phase", "to_move", "dealer", "over", "seed", "outcome", "game", "move", "card",
+                 "moves", "why", "view", "record", "id"))
     body = {"anyOf": [refusal, answer]}
     return document("table", "ginref table: one answer line (JSON Lines on standard output)", body)
 

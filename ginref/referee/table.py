@@ -79,6 +79,7 @@ import msgspec
 
 from ginref.cards import Card, Mask, card_name, scan
 from ginref.errors import GinrefError, NotationError, RecordError, RulingError, tidy_message
+from ginref.game import players_problem
 from ginref.layoffs import fits
 from ginref.melds import (
     MeldSystem,
@@ -102,6 +103,7 @@ from ginref.records.model import (
 from ginref.records.text import read_event
 from ginref.referee.findings import Finding, FindingCode
 from ginref.referee.replay import HandReplay
+from ginref.referee.seat import seat_wording
 from ginref.referee.state import (
     ABANDON,
     ELEVEN,
@@ -290,13 +292,16 @@ class IllegalMove(GinrefError, ValueError):
     ``place`` the hand and move (``"hand 1, move 7"``). The table is left as it was."""
 
     def __init__(self, message: str, code: str, place: str, rule: str | None = None,
-                 move: Move | None = None) -> None:
+                 move: Move | None = None, *, seat_message: str | None = None) -> None:
         super().__init__(tidy_message(f"{place}: {code}" + (f" ({rule})" if rule else "") + f": {message}"))
         self.message = message
         self.code = code
         self.place = place
         self.rule = rule
         self.move = move
+        self.seat_message = seat_message if seat_message is not None else f"'{code}' refused"
+        """the refusal as the seat that moved may be told it (:mod:`ginref.referee.seat`):
+        ``message`` is the referee's, for the operator, and may name hidden cards"""
 
 
 _RULE_KNOBS: dict[str, tuple[str, ...]] = {
@@ -403,9 +408,10 @@ def _hand_from_cards(
 
 
 def _players(players: Sequence[str]) -> tuple[str, str]:
-    names = tuple(players)
-    if len(names) != 2 or not all(isinstance(n, str) and n for n in names) or names[0] == names[1]:
-        raise RulingError(f"a table seats two players with different names, not {names!r}")
+    names = tuple(players) if not isinstance(players, str) else (players,)
+    problem = players_problem(names)  # the game's own test of names: long ones fail here, not at the end
+    if problem is not None:
+        raise RulingError(problem)
     return names[0], names[1]
 
 
@@ -754,8 +760,10 @@ class Table:
         saved = self._save()
         try:
             card = self._apply(move, mover)
-        except IllegalMove:
+        except IllegalMove as refused:
             self._restore(saved)
+            self._phase = None
+            refused.seat_message = self._seat_wording(refused.code, move, mover)
             raise
         finally:
             self._phase = None
@@ -763,6 +771,33 @@ class Table:
         self.moves.append(move)
         self._cards.append(card)
         return move
+
+    def push_as_seat(self, move: Move | str, player: str) -> Move:
+        """Push ``move`` for the seated ``player`` as the trust boundary takes it
+        (:mod:`ginref.referee.seat`): a player who is not seated, and a draw that names a card
+        (only the operator, or chance, knows the stock), are refused too. Every
+        :class:`IllegalMove` carries its :attr:`~IllegalMove.seat_message`; unreadable text
+        raises :class:`~ginref.errors.NotationError`, as :meth:`push` does."""
+        place = f"hand {self._index + 1}, move {len(self.moves) + 1}"
+        if player not in self.players:
+            raise IllegalMove(f"{excerpt(player)} is not seated at this table", "unknown_player", place,
+                              seat_message="you are not seated at this table")
+        played = parse_move(move) if isinstance(move, str) else move
+        named_draw = type(played) is Move and played.kind == "draw" and played.card is not None
+        if named_draw and not self._stock_at_draw:
+            code = FindingCode.STOCK_DRAW_MISMATCH.value
+            raise IllegalMove(f"{player} named the card of a draw", code, place, None, played,
+                              seat_message=self._seat_wording(code, played, self.players.index(player)))
+        return self.push(played, player)
+
+    def _seat_wording(self, code: str, move: Move, seat: int) -> str:
+        view = self.view(self.players[seat])
+        return seat_wording(code, move, view, self.knock_limit, self.system)
+
+    @property
+    def stock_at_draw(self) -> bool:
+        """Whether the stock's order is unknown and each draw names the card it deals."""
+        return self._stock_at_draw
 
     def pop(self) -> Move:
         """Take back the last move of this hand; the table is as it was before it."""

@@ -70,7 +70,7 @@ def _state(session: Session) -> object:
 def test_every_line_of_the_sample_session_is_answered_by_the_schema() -> None:
     out = io.StringIO()
     with SESSION.open("rb") as stdin:
-        answered = serve(stdin, out)
+        answered = serve(stdin, out).answered
     lines = out.getvalue().splitlines()
     assert answered == len(lines) == len(SESSION.read_bytes().splitlines())
     answers = [_valid(line) for line in lines]
@@ -91,6 +91,11 @@ REFUSALS = [
     ({"op": "new", "seed": -1}, "bad_request"),
     ({"op": "new", "deck": ["AC"] * 52}, "bad_request"),
     ({"op": "new", "hands": {"North": ["AC"]}, "upcard": "2C", "stock": []}, "bad_request"),
+    ({}, "unknown_request"),
+    ({"op": "new", "seeed": 3}, "bad_request"),
+    ({"op": "new", "player": "Ann"}, "operator_only"),
+    ({"op": "new", "players": ["A" * 81, "Bo"]}, "bad_request"),
+    ({"op": "legal", "id": [[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]}, "too_deep"),
 ]
 
 
@@ -108,7 +113,11 @@ def test_an_illegal_move_is_answered_with_its_finding_and_the_hand_stays() -> No
     before = _state(session)
     answer = _ask(session, {"op": "move", "player": "Ann", "move": "discard 7S", "id": "m1"})
     assert answer == {"ok": False, "error": "illegal_move", "id": "m1", "code": "no_draw", "rule": None,
-                      "message": "Ann took no card at the start of the turn", "place": "hand 1, move 2"}
+                      "message": "'discard 7S' refused: now you may take or pass the upcard; "
+                                 "ask 'legal' for the moves you may make", "place": "hand 1, move 2"}
+    assert _state(session) == before
+    operator = _ask(session, {"op": "move", "move": "discard 7S"})
+    assert operator["detail"] == "Ann took no card at the start of the turn"
     assert _state(session) == before
 
 
@@ -116,7 +125,8 @@ def test_a_player_out_of_turn_is_refused() -> None:
     session = _new()
     answer = _ask(session, {"op": "move", "player": "Ann", "move": "pass"})
     assert (answer["error"], answer["code"]) == ("illegal_move", "wrong_turn")
-    assert _ask(session, {"op": "legal", "player": "Ann"}) == {"ok": True, "moves": []}
+    assert _ask(session, {"op": "legal", "player": "Ann"}) == {
+        "ok": True, "moves": [], "why": "not_your_turn"}
 
 
 def test_a_whole_hand_and_its_record() -> None:
@@ -138,7 +148,7 @@ def test_a_whole_hand_and_its_record() -> None:
 def test_a_line_too_long_is_skipped_and_answered() -> None:
     stdin = io.BytesIO(b'{"op": "new", "seed": 3}\n' + b"x" * 500 + b"\n\n" + b'{"op": "legal"}\n')
     out = io.StringIO()
-    assert serve(stdin, out, max_line=100) == 3
+    assert serve(stdin, out, max_line=100).answered == 3
     answers = [_valid(line) for line in out.getvalue().splitlines()]
     assert [a.get("error") for a in answers] == [None, "line_too_long", None]
     assert answers[2]["moves"] == ["take", "pass"]
@@ -252,7 +262,206 @@ def test_a_real_process_answers_each_line_as_it_comes() -> None:
             assert key in json.loads(process.stdout.readline())
         process.stdin.close()
         assert process.wait(timeout=30) == 0
-        assert process.stderr is not None and process.stderr.read() == ""
+        assert process.stderr is not None
+        assert process.stderr.read() == "note: the input ended with hand 1 in play after 0 moves; it is left unfinished\n"
     finally:
         process.kill()
         process.wait()
+
+
+# -- roles, limits and the protocol's manners ----------------------------------------------------
+
+
+@pytest.mark.parametrize("op", ["new", "next_hand", "pop"])
+def test_the_operators_requests_are_refused_to_a_seat_and_change_nothing(op: str) -> None:
+    session = _new()
+    _ask(session, {"op": "move", "player": "Bo", "move": "pass"})
+    before = _state(session)
+    for player in ("Bo", "Ann", "Zed"):
+        request = {"op": op, "player": player, **({"seed": 99} if op != "pop" else {})}
+        answer = _ask(session, request)
+        assert answer["error"] == "operator_only", answer
+    assert _state(session) == before
+
+
+@pytest.mark.parametrize("op", ["legal", "move", "view", "record"])
+def test_a_player_who_is_not_seated_is_refused(op: str) -> None:
+    session = _new()
+    answer = _ask(session, {"op": op, "player": "Zed", **({"move": "pass"} if op == "move" else {})})
+    assert answer["error"] == "not_seated"
+
+
+def test_nesting_of_any_depth_is_answered_and_the_session_goes_on() -> None:
+    session = _new()
+    for depth in (17, 988, 5_000, 200_000):
+        line = '{"op": "legal", "id": ' + "[" * depth + "]" * depth + "}"
+        assert _valid(session.answer_line(line))["error"] == "too_deep"
+        assert _valid(session.answer_line("[" * depth + "]" * depth))["error"] == "too_deep"
+    assert _ask(session, {"op": "legal"})["moves"] == ["take", "pass"]
+
+
+def test_a_long_name_is_refused_when_it_arrives_not_when_the_hand_ends() -> None:
+    session = Session()
+    answer = _ask(session, {"op": "new", "players": ["A" * 90, "Bo"], "seed": 3})
+    assert answer["error"] == "bad_request" and "at most 80 characters" in answer["message"]
+    assert _ask(session, {"op": "new", "players": ["A" * 80, "Bo"], "seed": 3})["ok"]
+    table = session.table
+    assert table is not None
+    while not table.is_over():
+        assert _ask(session, {"op": "move", "move": str(table.legal_moves()[-1])})["ok"]
+    assert _ask(session, {"op": "record", "format": "gin"})["ok"]
+
+
+@pytest.mark.parametrize("ident", ["m1", 7, 2.5, None, True, [1, "a"], {"n": {"m": [None]}}, 10**30, ""])
+def test_any_json_id_is_echoed(ident: object) -> None:
+    session = _new()
+    assert _ask(session, {"op": "legal", "id": ident})["id"] == ident
+    assert _ask(session, {"op": "fly", "id": ident})["id"] == ident
+
+
+def test_an_unknown_field_is_refused_with_what_it_may_have_meant() -> None:
+    session = _new()
+    answer = _ask(session, {"op": "new", "seeed": 3})
+    assert "did you mean 'seed'?" in answer["message"]
+    answer = _ask(session, {"op": "move", "player": "Bo", "mvoe": "pass"})
+    assert answer["error"] == "bad_request" and "did you mean 'move'?" in answer["message"]
+    assert "did you mean 'legal'?" in _ask(session, {"op": "legl"})["message"]
+    assert "needs an 'op'" in _ask(session, {})["message"]
+
+
+def test_null_is_an_absent_optional_field_and_move_words_ignore_case() -> None:
+    session = Session()
+    nulls = {"players": None, "rules": None, "set": None, "dealer": None}
+    assert _ask(session, {"op": "new", **nulls, "seed": 7})["ok"]
+    assert _ask(session, {"op": "legal", "player": None})["moves"] == ["take", "pass"]
+    answer = _ask(session, {"op": "move", "player": "South", "move": "TAKE"})
+    assert answer["ok"] and answer["move"] == "take"
+    assert _ask(session, {"op": "move", "player": "South", "move": "Discard " + answer["card"].lower()})[
+        "code"] == "same_card_discard"
+
+
+def test_a_draw_tells_the_drawer_its_card_and_no_one_else() -> None:
+    session = _new()
+    _ask(session, {"op": "move", "player": "Bo", "move": "pass"})
+    _ask(session, {"op": "move", "player": "Ann", "move": "pass"})
+    table = session.table
+    assert table is not None
+    before = table.view("Bo").hand
+    answer = _ask(session, {"op": "move", "player": "Bo", "move": "draw"})
+    drawn = table.view("Bo").hand & ~before
+    assert answer["card"] == card_name(next(scan(drawn)))
+    assert "card" not in _ask(session, {"op": "view", "player": "Ann"})["view"]
+
+
+def test_legal_says_why_it_is_empty() -> None:
+    session = _new(2)
+    table = session.table
+    assert table is not None
+    assert _ask(session, {"op": "legal", "player": "Ann"})["why"] == "not_your_turn"
+    while not table.is_over():
+        _ask(session, {"op": "move", "move": str(table.legal_moves()[-1])})
+    for player in ("Ann", "Bo", None):
+        answer = _ask(session, {"op": "legal", "player": player})
+        assert answer == {"ok": True, "moves": [], "why": "hand_over"}
+
+
+def test_a_new_hand_without_a_deal_reports_the_seed_that_deals_it_again() -> None:
+    first = Session()
+    seed = _ask(first, {"op": "new"})["seed"]
+    again = Session()
+    assert _ask(again, {"op": "new", "seed": seed})["seed"] == seed
+    assert first.table is not None and again.table is not None
+    assert first.table.view("North") == again.table.view("North")
+    assert first.table.view("South") == again.table.view("South")
+
+
+def test_the_answer_that_ends_the_game_says_so_and_the_record_holds_every_hand() -> None:
+    session = Session()
+    _ask(session, {"op": "new", "players": list(PLAYERS), "set": {"game_target": 25}, "seed": 0})
+    table = session.table
+    assert table is not None
+    hands, rng = 1, random.Random(0)
+    while True:
+        while not table.is_over():
+            moves = table.legal_moves()
+            knocks = [m for m in moves if m.kind == "knock"]
+            answer = _ask(session, {"op": "move", "move": str(knocks[0] if knocks else rng.choice(moves))})
+        assert answer["hand"] == hands and "game" in answer
+        if answer["game"]["game_over"]:
+            break
+        assert _ask(session, {"op": "next_hand", "seed": hands})["hand"] == hands + 1
+        hands += 1
+    game = answer["game"]
+    assert game["winner"] in PLAYERS
+    assert game["final_totals"][game["winner"]] > game["hand_totals"][game["winner"]]  # the game bonus
+    assert _ask(session, {"op": "next_hand"})["error"] == "bad_request"
+    record = _ask(session, {"op": "record", "player": "Ann"})["record"]
+    assert len(record["hands"]) == hands
+
+
+def test_a_real_process_outlives_a_deep_line_and_a_long_name() -> None:
+    lines = ['{"op": "new", "players": ["' + "A" * 90 + '", "Bo"], "seed": 1}',
+             '{"op": "legal", "id": ' + "[" * 988 + "]" * 988 + "}",
+             "[" * 60_000, '{"op": "new", "seed": 1}', '{"op": "legal", "id": 5}']
+    done = subprocess.run([sys.executable, "-m", "ginref", "table"], input="\n".join(lines) + "\n",
+                          capture_output=True, text=True, timeout=60)
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [a.get("error") for a in answers] == ["bad_request", "too_deep", "too_deep", None, None]
+    assert answers[-1]["id"] == 5 and done.returncode == 0
+
+
+# -- the command ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("args", "env", "rules"), [
+    ([], {}, "standard"), (["--rules", "oklahoma"], {}, "oklahoma"),
+    ([], {"GINREF_RULES": "hollywood"}, "hollywood"),
+    (["--rules", "standard", "--set", "gin_bonus=31"], {}, "standard"),
+])
+def test_the_command_takes_rules_as_every_command_does(
+        args: list[str], env: dict[str, str], rules: str) -> None:
+    from click.testing import CliRunner
+
+    from ginref.cli import cli
+
+    lines = ('{"op": "new", "seed": 7}\n{"op": "record"}\n'
+             '{"op": "new", "seed": 7, "rules": "straight"}\n{"op": "record"}\n')
+    result = CliRunner(env=env).invoke(cli, ["table", *args], input=lines, catch_exceptions=False)
+    answers = [json.loads(line) for line in result.stdout.splitlines()]
+    assert answers[1]["record"]["rules"] == rules and answers[3]["record"]["rules"] == "straight"
+    overrides = answers[1]["record"].get("overrides", {})
+    assert ("gin_bonus" in str(overrides)) == ("--set" in args)
+
+
+def test_the_end_of_input_with_a_hand_in_play_is_noted_on_stderr() -> None:
+    from click.testing import CliRunner
+
+    from ginref.cli import cli
+
+    runner = CliRunner()
+    result = runner.invoke(cli, ["table"], input='{"op": "new", "seed": 7}\n{"op": "move", "move": "pass"}\n')
+    assert result.exit_code == 0
+    assert result.stderr == "note: the input ended with hand 1 in play after 1 move; it is left unfinished\n"
+    assert runner.invoke(cli, ["table"], input="").stderr == ""
+
+
+def test_on_a_terminal_the_command_says_what_it_waits_for() -> None:
+    pty = pytest.importorskip("pty")
+    import os
+
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: ginref table on a terminal, which ends at once (Ctrl-D)
+        os.execv(sys.executable, [sys.executable, "-m", "ginref", "table"])
+    os.write(fd, b"\x04")
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(fd, 1024)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert b"ginref table: reading JSON requests, one a line" in seen
