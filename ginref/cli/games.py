@@ -62,7 +62,7 @@ def rules_command(
     Unreadable records are named on stderr; a score sheet is refused (it
     records deadwood, not points). Exit 0 a preset gives back every recorded
     point, 1 none does or nothing is recorded to fit (wins over 3), 3 an
-    unreadable record or no record at all, 2 usage.
+    unreadable record or no record at all, 2 usage or a score sheet.
 
     \b
     Examples:

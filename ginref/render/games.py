@@ -266,10 +266,12 @@ def rules_fit_text(fit: RulesFit) -> str:
     recorded = f"{_counted(fit.evidence, 'hand')} and {_counted(fit.final_totals, 'final total')}"
     lines = [f"{fit.records} records ({fit.unreadable} unreadable), {fit.hands} hands; "
              f"{recorded} record points"]
+    if not fit.records:
+        return "\n".join([*lines, "no readable record: nothing to fit"])
     if not fit.recorded:
         lines.append("no recorded points to fit: no hand claims a result or running totals, "
                      "no record final totals")
-        return "\n".join(lines) + "\n"
+        return "\n".join(lines)
     lines += ["presets that give back every recorded point: " + (", ".join(fit.presets) or "none"), ""]
     width = max(len(k.knob) for k in fit.knobs)
     for knob in fit.knobs:
@@ -288,7 +290,7 @@ def rules_fit_text(fit: RulesFit) -> str:
         lines += ["", "where the other presets part from the records:"]
         width = max(len(p.rules) for p in fit.rejected)
         lines.extend(f"  {p.rules:<{width}}  {_parting_text(p)}" for p in fit.rejected)
-    return "\n".join(lines).rstrip("\n") + "\n"
+    return "\n".join(lines).rstrip("\n")
 
 
 def _parting_text(parting: Parting) -> str:

@@ -290,7 +290,8 @@ def test_only_unreadable_records_exit_3(tmp_path: Path) -> None:
     path.write_text("[Hand \"1\"]\nAnn draw QZ\n", encoding="utf-8")
     code, out, err = _run("rules", "--fit", str(path))
     assert code == 3 and ": unreadable: " in err
-    assert out.startswith("0 records (1 unreadable)")
+    assert out.splitlines() == ["0 records (1 unreadable), 0 hands; 0 hands and 0 final totals record points",
+                                "no readable record: nothing to fit"]
 
 
 def test_a_score_sheet_is_refused_by_name() -> None:
@@ -326,6 +327,12 @@ def test_a_rules_file_is_the_one_rule_set_tried(tmp_path: Path) -> None:
     fit = json.loads(out)
     assert code == 0
     assert fit["tried"] == fit["presets"] == ["standard + first_turn=eleven_card"]
+
+
+def test_the_help_names_the_codes_a_fit_rejects_by() -> None:
+    code, out, _err = _run("rules", "--help")
+    assert code == 0
+    assert all(c in out for c in SCORE_CODES)
 
 
 def test_the_command_needs_paths() -> None:
