@@ -19,7 +19,7 @@ referee's finding there, and the knobs the evidence says differ.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 import msgspec
 
@@ -31,8 +31,10 @@ from ginref.referee.findings import SCORE_CODES
 from ginref.rules import PRESET_NAMES, PRESETS, Rules, record_rules
 from ginref.scoring import Ending
 
-__all__ = ["Evidence", "KnobFit", "Parting", "RulesFit", "fit_rules"]
+__all__ = ["MOST_NAMED", "Evidence", "KnobFit", "Parting", "RulesFit", "fit_rules"]
 
+MOST_NAMED = 100
+"""the most rule sets named in a batch whose partings are followed (memory stays flat)"""
 _CLAIMED = frozenset({"knock", "gin", "big_gin", "undercut", "tie"})
 _POINTS = frozenset(HAND_OUTCOMES)
 """claimed outcomes that say how many points a hand made (``win``, ``draw`` and ``unfinished`` do not)"""
@@ -94,8 +96,9 @@ class RulesFit(msgspec.Struct, frozen=True):
     totals), ``final_totals`` the records that claim them. ``tried`` are the rule sets ruled
     (every preset unless told), ``presets`` those that give back every recorded point (none
     when nothing is recorded), ``rejected`` where each of the others first parts.
-    ``partings`` do the same for the rules the records name (``named``), over the records
-    that name them.
+    ``partings`` do the same for the rules the records name (``named``: the first
+    :data:`MOST_NAMED` of them), over the records that name them; ``unfollowed`` counts the
+    records that name rules past those.
     """
 
     records: int
@@ -109,6 +112,7 @@ class RulesFit(msgspec.Struct, frozen=True):
     knobs: tuple[KnobFit, ...]
     named: tuple[str, ...]
     partings: tuple[Parting, ...]
+    unfollowed: int = 0
 
     @property
     def recorded(self) -> bool:
@@ -121,7 +125,7 @@ class RulesFit(msgspec.Struct, frozen=True):
             "evidence": self.evidence, "final_totals": self.final_totals, "tried": list(self.tried),
             "presets": list(self.presets), "rejected": [p.to_dict() for p in self.rejected],
             "knobs": [k.to_dict() for k in self.knobs], "named": list(self.named),
-            "partings": [p.to_dict() for p in self.partings],
+            "partings": [p.to_dict() for p in self.partings], "unfollowed": self.unfollowed,
         }
 
 
@@ -159,12 +163,9 @@ def _number(record: GameRecord, hand: int) -> int:
     return record.hands[hand].number or hand + 1
 
 
-def _evidence(record: GameRecord, verdict: Verdict, knocks: list[int]) -> list[Evidence]:
-    """The hands of a record that claim their points; ``knocks`` gets every knock's deadwood."""
-    found = []
+def _evidence(record: GameRecord, verdict: Verdict) -> Iterator[Evidence]:
+    """The hands of a record that claim their points, ruled as ``verdict`` rules them."""
     for hand, ruled in zip(record.hands, verdict.hands, strict=False):
-        if ruled.outcome in ("knock", "undercut", "tie") and ruled.knocker_deadwood:
-            knocks.append(ruled.knocker_deadwood)
         claim = hand.result
         if (claim is None or claim.outcome not in _CLAIMED or ruled.knocker is None
                 or ruled.knocker_deadwood is None or ruled.defender_deadwood is None):
@@ -172,38 +173,69 @@ def _evidence(record: GameRecord, verdict: Verdict, knocks: list[int]) -> list[E
         ending: Ending = ruled.outcome if ruled.outcome in ("gin", "big_gin") else "knock"  # type: ignore[assignment]
         won = None if claim.winner is None else claim.winner == ruled.knocker
         line = claim.place.line or hand.place.line or record.place.line
-        found.append(Evidence(record.source, record.index, ruled.number or ruled.index + 1, line, ending,
-                              ruled.knocker_deadwood, ruled.defender_deadwood, ruled.multiplier,
-                              claim.outcome, won, claim.points))
-    return found
+        yield Evidence(record.source, record.index, ruled.number or ruled.index + 1, line, ending,
+                       ruled.knocker_deadwood, ruled.defender_deadwood, ruled.multiplier, claim.outcome, won,
+                       claim.points)
 
 
-def _knob_fits(evidence: list[Evidence], knocks: list[int]) -> tuple[KnobFit, ...]:
-    """Each knob's values, solved from the hands that decide it (the knock limit: every knock)."""
-    limit = KnobFit("knock_limit", (f">= {max(knocks)}",) if knocks else (), len(knocks))
-    plain = [e for e in evidence if e.multiplier == 1]
-    gins = {e.points - e.defender_deadwood for e in plain if e.ending == "gin" and e.knocker_won}
-    big = {e.points - e.defender_deadwood for e in plain if e.ending == "big_gin" and e.knocker_won}
-    unders = [e for e in plain if e.ending == "knock" and e.knocker_won is False
-              and e.knocker_deadwood > e.defender_deadwood]
-    ties = [e for e in plain if e.ending == "knock" and e.knocker_deadwood == e.defender_deadwood]
-    undercut = {e.points - (e.knocker_deadwood - e.defender_deadwood) for e in unders}
-    policies = {_tie_policy(e) for e in ties}
-    return (
-        limit,
-        KnobFit("gin_bonus", _values(gins), sum(1 for e in plain if e.ending == "gin" and e.knocker_won)),
-        KnobFit("big_gin_bonus", _values(big), sum(1 for e in plain if e.ending == "big_gin")),
-        KnobFit("undercut_bonus", _values(undercut), len(unders)),
-        KnobFit("tie_policy", tuple(sorted(policies)) if len(policies) == 1 else ("(none: they disagree)",)
-                if policies else (), len(ties)),
-    )
+def _decides(e: Evidence) -> tuple[str, int | str] | None:
+    """The knob a hand's claim decides, and the value it solves to (hands not doubled only)."""
+    if e.multiplier != 1:
+        return None
+    if e.ending in ("gin", "big_gin") and e.knocker_won:
+        return ("gin_bonus" if e.ending == "gin" else "big_gin_bonus"), e.points - e.defender_deadwood
+    if e.ending == "knock" and e.knocker_deadwood == e.defender_deadwood:
+        return "tie_policy", _tie_policy(e)
+    if e.ending == "knock" and e.knocker_won is False and e.knocker_deadwood > e.defender_deadwood:
+        return "undercut_bonus", e.points - (e.knocker_deadwood - e.defender_deadwood)
+    return None
 
 
-def _values(found: set[int]) -> tuple[str, ...]:
-    if not found:
-        return ()
-    return (str(next(iter(found))),) if len(found) == 1 else ("(none: " + ", ".join(map(str, sorted(found)))
-                                                             + " all claimed)",)
+_SOLVED = ("gin_bonus", "big_gin_bonus", "undercut_bonus", "tie_policy")
+_MOST_VALUES = 8
+"""the most distinct values kept for a knob: past two the hands disagree, and memory stays flat"""
+
+
+class _Knobs:
+    """The knob evidence of a batch, gathered hand by hand in bounded memory: the most
+    deadwood a knock showed, and each knob's values as the hands deciding it solve them."""
+
+    def __init__(self) -> None:
+        self.knocks = self.most = 0
+        self.values: dict[str, set[int | str]] = {knob: set() for knob in _SOLVED}
+        self.more: set[str] = set()
+        self.hands = dict.fromkeys(_SOLVED, 0)
+
+    def add(self, record: GameRecord, verdict: Verdict) -> None:
+        for ruled in verdict.hands:
+            if ruled.outcome in ("knock", "undercut", "tie") and ruled.knocker_deadwood:
+                self.knocks += 1
+                self.most = max(self.most, ruled.knocker_deadwood)
+        for e in _evidence(record, verdict):
+            decided = _decides(e)
+            if decided is None:
+                continue
+            knob, value = decided
+            self.hands[knob] += 1
+            if len(self.values[knob]) < _MOST_VALUES or value in self.values[knob]:
+                self.values[knob].add(value)
+            else:
+                self.more.add(knob)
+
+    def fits(self) -> tuple[KnobFit, ...]:
+        limit = KnobFit("knock_limit", (f">= {self.most}",) if self.knocks else (), self.knocks)
+        return (limit, *(KnobFit(knob, self._shown(knob), self.hands[knob]) for knob in _SOLVED))
+
+    def _shown(self, knob: str) -> tuple[str, ...]:
+        found = sorted(self.values[knob], key=str if knob == "tie_policy" else int)
+        if len(found) == 1 and knob not in self.more:
+            return (str(found[0]),)
+        if not found:
+            return ()
+        if knob == "tie_policy":
+            return ("(none: they disagree)",)
+        more = ", ..." if knob in self.more else ""
+        return ("(none: " + ", ".join(map(str, found)) + more + " all claimed)",)
 
 
 def _tie_policy(e: Evidence) -> str:
@@ -235,12 +267,12 @@ class _Batch:
     def __init__(self, tried: tuple[Rules, ...]) -> None:
         self.tried = tried
         self.records = self.unreadable = self.hands = self.evidence = self.final_totals = 0
-        self.scored: list[Evidence] = []
-        self.knocks: list[int] = []
+        self.knobs = _Knobs()
         self.rejected: dict[str, Parting] = {}
         """the first parting of each rule set tried, by label: once parted, it is not ruled again"""
         self.named: dict[str, Parting | None] = {}
         self.named_rules: dict[str, Rules] = {}
+        self.unfollowed = 0
 
     def add(self, record: GameRecord) -> None:
         self.records += 1
@@ -249,9 +281,12 @@ class _Batch:
         self.final_totals += record.final_totals is not None
         own = record_rules(record.rules, record.overrides)
         ruled = self._rule_tried(record, None if own.problems else own.rules) or adjudicate(record)
-        self.scored.extend(_evidence(record, ruled, self.knocks))
+        self.knobs.add(record, ruled)
         label = _label(record) if own.problems else own.rules.label
         if self.named.get(label) is not None:
+            return
+        if label not in self.named and len(self.named) >= MOST_NAMED:
+            self.unfollowed += 1
             return
         if own.problems:
             self.named[label] = Parting(label, record.source, record.index, 0, record.place.line,
@@ -277,7 +312,7 @@ class _Batch:
 
     def result(self) -> RulesFit:
         recorded = bool(self.evidence or self.final_totals)
-        knobs = _knob_fits(self.scored, self.knocks)
+        knobs = self.knobs.fits()
 
         def why(parting: Parting, rules: Rules | None) -> Parting:
             return parting if rules is None else msgspec.structs.replace(parting, knobs=_why(knobs, rules))
@@ -288,7 +323,7 @@ class _Batch:
                          for label, parting in sorted(self.named.items()) if parting is not None)
         return RulesFit(self.records, self.unreadable, self.hands, self.evidence, self.final_totals,
                         tuple(r.label for r in self.tried), agree, rejected, knobs, tuple(sorted(self.named)),
-                        partings)
+                        partings, self.unfollowed)
 
 
 def fit_rules(items: Iterable[GameRecord | RecordError], tried: Sequence[Rules] | None = None) -> RulesFit:

@@ -145,6 +145,8 @@ def rules_list() -> Schema:
 
 
 def rules_fit() -> Schema:
+    from ginref.rulefit import MOST_NAMED
+
     knob = record({"knob": NAME, "values": {"type": "array", "items": {"type": "string"}}, "hands": COUNT})
     parting = record({
         "rules": NAME, "source": {"type": "string"}, "index": COUNT,
@@ -170,6 +172,7 @@ def rules_fit() -> Schema:
         "named": {"type": "array", "items": NAME},
         "partings": {"type": "array", "items": parting,
                      "description": "where the rules the records name first part from them"},
+        "unfollowed": {**COUNT, "description": f"records naming rules past the first {MOST_NAMED} named"},
     })
     title = "ginref rules --fit PATH... --json: the rules a batch's recorded points allow"
     return document("rules-fit", title, body)

@@ -286,6 +286,9 @@ def rules_fit_text(fit: RulesFit) -> str:
             continue
         lines.append(f"named rules {name}: part from the records at {_parting_text(parting)}")
         lines.extend(f"  {why}" for why in parting.knobs)
+    if fit.unfollowed:
+        lines.append(f"{_counted(fit.unfollowed, 'record')} name other rules, past the first "
+                     f"{len(fit.named)} named: not followed")
     if fit.rejected:
         lines += ["", "where the other presets part from the records:"]
         width = max(len(p.rules) for p in fit.rejected)

@@ -16,7 +16,7 @@ from ginref.cli import cli
 from ginref.errors import RecordError
 from ginref.records import GameRecord, read_records
 from ginref.referee.findings import SCORE_CODES
-from ginref.rulefit import RulesFit, fit_rules
+from ginref.rulefit import MOST_NAMED, RulesFit, fit_rules
 from ginref.rules import PRESETS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -142,6 +142,23 @@ def test_unreadable_records_are_counted_and_rlcard_decides_the_knock_limit() -> 
     assert (fit.records, fit.unreadable) == (200, 1)
     assert _knobs(fit)["knock_limit"] == (">= 10",)
     assert fit.presets in ((), ("rlcard",))
+
+
+def test_gins_that_disagree_show_their_bonuses_in_bounded_memory() -> None:
+    gin = _one("gin.gin")
+    assert _knobs(fit_rules([_claiming(gin, change) for change in (0, 5)]))["gin_bonus"] == (
+        "(none: 20, 25 all claimed)",)
+    fit = fit_rules([_claiming(gin, change) for change in range(12)])
+    assert _knobs(fit)["gin_bonus"] == ("(none: 20, 21, 22, 23, 24, 25, 26, 27, ... all claimed)",)
+    assert next(k.hands for k in fit.knobs if k.knob == "gin_bonus") == 12
+
+
+def test_the_rules_named_are_followed_up_to_a_bound() -> None:
+    gin = _one("gin.gin")
+    records = [replace(gin, rules=f"house-{n}") for n in range(MOST_NAMED + 3)]
+    fit = fit_rules(records)
+    assert (len(fit.named), len(fit.partings), fit.unfollowed) == (MOST_NAMED, MOST_NAMED, 3)
+    assert fit_rules(records[:1]).unfollowed == 0
 
 
 def test_records_with_no_points_fit_nothing() -> None:
