@@ -137,9 +137,11 @@ def _records_points(hand: HandRecord) -> bool:
 def _parting(record: GameRecord, verdict: Verdict, rules: str) -> Parting | None:
     """Where ruling ``record`` as ``verdict`` did first not give back a point it records: a
     finding of :data:`SCORE_CODES`, or the first error of a hand that records points but could
-    not be ruled to its end (whose claim the referee only carries on)."""
-    unruled = {i for i, (hand, ruled) in enumerate(zip(record.hands, verdict.hands, strict=False))
-               if ruled.outcome == "unresolved" and _records_points(hand)}
+    not be ruled to its end (whose claim the referee only carries on) or was not ruled at all
+    (played after the end of the game, as these rules end it)."""
+    ruled = verdict.hands
+    unruled = {i for i, hand in enumerate(record.hands)
+               if _records_points(hand) and (i >= len(ruled) or ruled[i].outcome == "unresolved")}
     for found in verdict.findings:
         if found.code in SCORE_CODES or (found.severity == "error" and found.hand in unruled):
             return _parting_at(record, found, rules)

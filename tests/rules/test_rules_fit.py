@@ -17,7 +17,7 @@ from ginref.errors import RecordError
 from ginref.records import GameRecord, read_records
 from ginref.referee.findings import SCORE_CODES
 from ginref.rulefit import MOST_NAMED, RulesFit, fit_rules
-from ginref.rules import PRESETS
+from ginref.rules import PRESETS, with_overrides
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
@@ -103,6 +103,16 @@ def test_the_oklahoma_limit_rejects_a_knock_over_the_upcard() -> None:
     (oklahoma,) = [p for p in fit.rejected if p.rules == "oklahoma"]
     assert (oklahoma.code, oklahoma.line) == ("knock_over_limit", 114)
     assert oklahoma.message.endswith("but the knock limit is 3")
+
+
+def test_hands_past_the_end_of_the_game_are_points_not_given_back() -> None:
+    """A game to 50 ends before the hands the record goes on to score: they are not given back."""
+    game = replace(_one("tournament/game-01.gin"), final_totals=None)
+    short = with_overrides(PRESETS["standard"], {"game_target": 50})
+    fit = fit_rules([game], [PRESETS["standard"], short])
+    assert fit.presets == ("standard",)
+    (parting,) = fit.rejected
+    assert (parting.rules, parting.code, parting.hand) == ("standard + game_target=50", "moves_after_end", 11)
 
 
 def test_eaai_games_fit_the_eaai_knobs(eaai_games: list[GameRecord]) -> None:
