@@ -5,7 +5,8 @@ A rule set explains a batch when :func:`ginref.referee.adjudicate`, ruling every
 it, gives back every point the records claim: no finding of
 :data:`~ginref.referee.findings.SCORE_CODES` (the deadwood announced, a knock the limit does not
 allow, the outcome, the hand points, the running and the final totals), and every hand that
-records points ruled to its end. The Oklahoma limit, spade doubling, the bonuses, the tie policy
+records points ruled to its end (not cut short by a card it cannot follow, nor played after the
+game is over as these rules end it). The Oklahoma limit, spade doubling, the bonuses, the tie policy
 and the game's bonuses are thus each decided where the referee decides them, never here. A
 batch that records no points at all is explained by nothing: no preset is listed.
 
