@@ -171,20 +171,35 @@ def say_files_without_records(paths: Sequence[str], sources: set[str], read: int
 
 def _refuse_sheets(paths: Sequence[str]) -> None:
     """A score sheet records deadwood, from which each rule set works out its own points: it
-    has no recorded points to fit, so a sheet named is refused by name (exit 2)."""
+    has no recorded points to fit, so a sheet named (or piped in) is refused by name (exit 2)."""
     from ginref.sheets import looks_like_sheet
 
     for path in paths:
-        if path == "-" or not os.path.isfile(path):
-            continue
-        try:
-            with open(path, "rb") as file:
-                text = file.read(65536).decode("utf-8", "replace")
-        except OSError:
-            continue  # read again below, and named there
-        if looks_like_sheet(text):
-            fail(f"{path} is a score sheet: its points are worked out from the rules, so it records none "
+        head = _stdin_head() if path == "-" else _file_head(path)
+        if looks_like_sheet(head.decode("utf-8", "replace")):
+            shown = "standard input" if path == "-" else path
+            fail(f"{shown} is a score sheet: its points are worked out from the rules, so it records none "
                  f"to fit (`ginref game {shlex.quote(path)}` scores it)")
+
+
+def _file_head(path: str) -> bytes:
+    """The first 64 KiB of a regular file (nothing for a folder, a FIFO, a device: read once)."""
+    if not os.path.isfile(path):
+        return b""
+    try:
+        with open(path, "rb") as file:
+            return file.read(65536)
+    except OSError:
+        return b""  # read again below, and named there
+
+
+def _stdin_head() -> bytes:
+    """What standard input holds first, looked at without taking it (nothing when it cannot be)."""
+    peek = getattr(sys.stdin.buffer, "peek", None)
+    try:
+        return bytes(peek(65536)[:65536]) if peek is not None else b""
+    except (OSError, ValueError):
+        return b""
 
 
 @click.command(epilog=needs_extra("--plot", "matplotlib", "plot"))

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import gzip
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -326,6 +328,19 @@ def test_a_score_sheet_is_refused_by_name() -> None:
     code, out, err = _run("rules", "--fit", str(sheet))
     assert code == 2 and not out
     assert f"Error: {sheet} is a score sheet" in err and "ginref game" in err
+
+
+def test_a_score_sheet_on_stdin_is_refused_too() -> None:
+    """A real pipe, which ginref can look into before it reads (CliRunner's stdin cannot)."""
+    sheet = (SAMPLES / "sheets" / "hollywood.sheet").read_bytes()
+    run = subprocess.run([sys.executable, "-m", "ginref", "rules", "--fit", "-"], input=sheet,
+                         capture_output=True, cwd=ROOT, timeout=120, check=False)
+    assert run.returncode == 2 and not run.stdout
+    assert run.stderr.decode().startswith("Error: standard input is a score sheet")
+    record = (RECORDS / "gin.gin").read_bytes()
+    run = subprocess.run([sys.executable, "-m", "ginref", "rules", "--fit", "-"], input=record,
+                         capture_output=True, cwd=ROOT, timeout=120, check=False)
+    assert run.returncode == 0 and run.stdout.startswith(b"1 records (0 unreadable)")
 
 
 def test_a_folder_of_no_records_exits_3() -> None:
