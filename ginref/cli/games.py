@@ -7,7 +7,7 @@ import shlex
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -30,6 +30,9 @@ from ginref.errors import GinrefError, InputFileError, RecordError
 from ginref.records.io import SkippedFile
 from ginref.records.model import GameRecord
 from ginref.rules import PRESET_NAMES, PRESETS, Rules
+
+if TYPE_CHECKING:
+    from ginref.rulefit import RulesFit
 
 
 @click.command("rules")
@@ -122,10 +125,19 @@ def _fit(
         from ginref.render.records import skipped_files_note
 
         click.echo(skipped_files_note(skipped), err=True)
-    say_files_without_records(paths, sources, found.records + found.unreadable)
+    _say_files_without_records(paths, sources, found.records + found.unreadable)
     emit(to_json(found.to_dict()) if as_json else rules_fit_text(found))
-    sys.exit(EXIT_UNREADABLE if not found.records else EXIT_FINDINGS if not found.presets
-             else EXIT_UNREADABLE if found.unreadable else 0)
+    sys.exit(_fit_exit_code(found))
+
+
+def _fit_exit_code(found: RulesFit) -> int:
+    """3 nothing readable; 1 no preset gives back every recorded point, or none is recorded
+    (wins over 3); 3 an unreadable record; else 0."""
+    if not found.records:
+        return EXIT_UNREADABLE
+    if not found.presets:
+        return EXIT_FINDINGS
+    return EXIT_UNREADABLE if found.unreadable else 0
 
 
 def _tried_rules(rules_file: Path | None, overrides: tuple[str, ...]) -> list[Rules] | None:
@@ -157,7 +169,7 @@ def _fit_items(
         yield record
 
 
-def say_files_without_records(paths: Sequence[str], sources: set[str], read: int) -> None:
+def _say_files_without_records(paths: Sequence[str], sources: set[str], read: int) -> None:
     """Every file named or walked is in the fit or named here; no record at all exits 3."""
     from ginref.batch import inputs_without_records
     from ginref.render.records import no_record_notes

@@ -314,6 +314,14 @@ def test_unreadable_records_are_named_on_stderr(tmp_path: Path) -> None:
     assert line in verify.stdout.splitlines()
 
 
+@pytest.mark.skipif(not Path("/dev/null").exists(), reason="needs /dev/null")
+def test_a_file_that_cannot_be_read_is_named_and_the_rest_fitted() -> None:
+    code, out, err = _run("rules", "--fit", "/dev/null", str(RECORDS / "gin.gin"))
+    assert code == 3
+    assert out.startswith("1 records (1 unreadable)")
+    assert err.splitlines()[0].startswith("/dev/null: unreadable: ")
+
+
 def test_only_unreadable_records_exit_3(tmp_path: Path) -> None:
     path = tmp_path / "bad.gin"
     path.write_text("[Hand \"1\"]\nAnn draw QZ\n", encoding="utf-8")
