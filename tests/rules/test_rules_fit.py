@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from msgspec.structs import replace
 
 from ginref.cli import cli
@@ -171,6 +173,31 @@ def test_the_rules_named_are_followed_up_to_a_bound() -> None:
     fit = fit_rules(records)
     assert (len(fit.named), len(fit.partings), fit.unfollowed) == (MOST_NAMED, MOST_NAMED, 3)
     assert fit_rules(records[:1]).unfollowed == 0
+
+
+def _sample_records() -> list[GameRecord]:
+    paths = [*sorted(RECORDS.glob("*.gin")), *sorted((SAMPLES / "tournament").glob("*.gin"))]
+    return [r for path in paths for r in read_records(path) if isinstance(r, GameRecord)]
+
+
+SAMPLE_RECORDS = _sample_records()
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.sampled_from(SAMPLE_RECORDS), min_size=1, max_size=5))
+def test_a_batch_fits_the_presets_every_record_fits(batch: list[GameRecord]) -> None:
+    """Records are ruled one by one: a batch's presets are those every record gives back, in
+    any order, and a preset's parting is at its first record that parts (the knobs it names
+    are the whole batch's)."""
+    fit = fit_rules(batch)
+    each = [fit_rules([record]) for record in batch]
+    recorded = [set(f.presets) for f in each if f.recorded]
+    assert set(fit.presets) == (set.intersection(*recorded) if recorded else set())
+    assert set(fit_rules(reversed(batch)).presets) == set(fit.presets)
+    for parting in fit.rejected:
+        first = next(f for f in each if parting.rules not in f.presets)
+        alone = next(p for p in first.rejected if p.rules == parting.rules)
+        assert replace(parting, knobs=()) == replace(alone, knobs=())
 
 
 def test_records_with_no_points_fit_nothing() -> None:
