@@ -1,32 +1,44 @@
-"""Which rules was a batch of records played under? The scores it records, against every preset
-and the usual knobs (``ginref rules --fit``).
+"""Which rules was a batch of records played under? The referee's rulings under every preset,
+against the points the records claim (``ginref rules --fit``).
 
-Each hand that ended in a knock or gin and claims its points is a piece of evidence: the two
-final deadwood counts (as the referee finds them under the rules the record names) and the
-claim (outcome, winner, points). A preset agrees when :func:`ginref.scoring.settle` gives every
-claim back. The knobs are solved rather than tried: the gin bonus is a gin's points less the
-defender's deadwood, the undercut bonus an undercut's points less the deadwood difference, the
-tie policy what a tie claims; the knock limit is at least the most deadwood any knock showed.
-For records that name their rules, the first hand where those rules and the recorded scores
-part is named, with the knobs the evidence says differ.
+A rule set explains a batch when :func:`ginref.referee.adjudicate`, ruling every record under
+it, gives back every point the records claim: no finding of
+:data:`~ginref.referee.findings.SCORE_CODES` (the deadwood announced, a knock the limit does not
+allow, the outcome, the hand points, the running and the final totals), and every hand that
+records points ruled to its end (not cut short by a card it cannot follow, nor played after the
+game is over as these rules end it). The Oklahoma limit, spade doubling, the bonuses, the tie policy
+and the game's bonuses are thus each decided where the referee decides them, never here. A
+batch that records no points at all is explained by nothing: no preset is listed.
+
+The knob table says what the presets cannot: each usual knob is solved from the hands that
+decide it, with the deadwood the rules a record names find. The gin bonus is a gin's points less
+the defender's deadwood, the undercut bonus an undercut's points less the deadwood difference,
+the tie policy what a tie claims; the knock limit is at least the most deadwood any knock
+showed. Where a rule set parts from the records, its first parting names the place, the
+referee's finding there, and the knobs the evidence says differ.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 
 import msgspec
 
 from ginref.errors import RecordError
-from ginref.records.model import GameRecord
-from ginref.referee import adjudicate
+from ginref.game import HAND_OUTCOMES
+from ginref.records.model import GameRecord, HandRecord
+from ginref.referee import Finding, Verdict, adjudicate
+from ginref.referee.findings import SCORE_CODES
 from ginref.rules import PRESET_NAMES, PRESETS, Rules, record_rules
-from ginref.scoring import Ending, settle
+from ginref.scoring import Ending
 
-__all__ = ["Evidence", "KnobFit", "Parting", "RulesFit", "fit_rules"]
+__all__ = ["MOST_NAMED", "Evidence", "KnobFit", "Parting", "RulesFit", "fit_rules"]
 
+MOST_NAMED = 100
+"""the most rule sets named in a batch whose partings are followed (memory stays flat)"""
 _CLAIMED = frozenset({"knock", "gin", "big_gin", "undercut", "tie"})
-_KNOBS = ("knock_limit", "gin_bonus", "big_gin_bonus", "undercut_bonus", "tie_policy")
+_POINTS = frozenset(HAND_OUTCOMES)
+"""claimed outcomes that say how many points a hand made (``win``, ``draw`` and ``unfinished`` do not)"""
 
 
 class Evidence(msgspec.Struct, frozen=True):
@@ -57,110 +69,176 @@ class KnobFit(msgspec.Struct, frozen=True):
 
 
 class Parting(msgspec.Struct, frozen=True):
-    """The first hand where the rules a record names and its recorded score part, and why."""
+    """The first place where ruling the records under ``rules`` does not give back what they
+    record: the referee's finding there (``code``, ``message``), and the knobs the evidence says
+    differ. ``line`` is the finding's line, or its record's when the finding has a JSON
+    ``pointer`` instead; ``hand`` is the hand's number, 0 for the record as a whole."""
 
     rules: str
     source: str
     index: int
     hand: int
     line: int
-    claimed: str
-    ruled: str
-    knobs: tuple[str, ...]
+    pointer: str
+    code: str
+    message: str
+    knobs: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, object]:
         return {"rules": self.rules, "source": self.source, "index": self.index, "hand": self.hand,
-                "line": self.line, "claimed": self.claimed, "ruled": self.ruled, "knobs": list(self.knobs)}
+                "line": self.line, "pointer": self.pointer, "code": self.code, "message": self.message,
+                "knobs": list(self.knobs)}
 
 
 class RulesFit(msgspec.Struct, frozen=True):
-    """What a batch's recorded scores say about its rules."""
+    """What a batch's recorded points say about its rules.
+
+    ``evidence`` counts the hands that record points (a result that scores, or running
+    totals), ``final_totals`` the records that claim them. ``tried`` are the rule sets ruled
+    (every preset unless told), ``presets`` those that give back every recorded point (none
+    when nothing is recorded), ``rejected`` where each of the others first parts.
+    ``partings`` do the same for the rules the records name (``named``: the first
+    :data:`MOST_NAMED` of them), over the records that name them; ``unfollowed`` counts the
+    records that name rules past those.
+    """
 
     records: int
     unreadable: int
     hands: int
     evidence: int
+    final_totals: int
+    tried: tuple[str, ...]
     presets: tuple[str, ...]
+    rejected: tuple[Parting, ...]
     knobs: tuple[KnobFit, ...]
     named: tuple[str, ...]
     partings: tuple[Parting, ...]
+    unfollowed: int = 0
+
+    @property
+    def recorded(self) -> bool:
+        """Whether the records claim any points at all: without, no rule set can be told apart."""
+        return bool(self.evidence or self.final_totals)
 
     def to_dict(self) -> dict[str, object]:
         return {
             "records": self.records, "unreadable": self.unreadable, "hands": self.hands,
-            "evidence": self.evidence, "presets": list(self.presets),
+            "evidence": self.evidence, "final_totals": self.final_totals, "tried": list(self.tried),
+            "presets": list(self.presets), "rejected": [p.to_dict() for p in self.rejected],
             "knobs": [k.to_dict() for k in self.knobs], "named": list(self.named),
-            "partings": [p.to_dict() for p in self.partings],
+            "partings": [p.to_dict() for p in self.partings], "unfollowed": self.unfollowed,
         }
 
 
-def _evidence(record: GameRecord, knocks: list[int]) -> list[Evidence]:
-    """The hands of a record that claim their points; ``knocks`` gets every knock's deadwood."""
-    verdict = adjudicate(record)
-    found = []
+def _records_points(hand: HandRecord) -> bool:
+    """Whether a hand claims points: a result that scores (a void's nothing too), or totals."""
+    return (hand.result is not None and hand.result.outcome in _POINTS) or hand.score_after is not None
+
+
+def _parting(record: GameRecord, verdict: Verdict, rules: str) -> Parting | None:
+    """Where ruling ``record`` as ``verdict`` did first not give back a point it records: a
+    finding of :data:`SCORE_CODES`, or the first error of a hand that records points but could
+    not be ruled to its end (whose claim the referee only carries on) or was not ruled at all
+    (played after the end of the game, as these rules end it)."""
+    ruled = verdict.hands
+    unruled = {i for i, hand in enumerate(record.hands)
+               if _records_points(hand) and (i >= len(ruled) or ruled[i].outcome == "unresolved")}
+    for found in verdict.findings:
+        if found.code in SCORE_CODES or (found.severity == "error" and found.hand in unruled):
+            return _parting_at(record, found, rules)
+    if unruled:
+        hand = min(unruled)
+        return Parting(rules, record.source, record.index, _number(record, hand),
+                       record.hands[hand].place.line or record.place.line, record.hands[hand].place.pointer,
+                       "unresolved", "the hand cannot be ruled to its end under these rules")
+    return None
+
+
+def _parting_at(record: GameRecord, found: Finding, rules: str) -> Parting:
+    return Parting(rules, record.source, record.index, _number(record, found.hand),
+                   found.place.line or record.place.line, found.place.pointer, found.code, found.message)
+
+
+def _number(record: GameRecord, hand: int) -> int:
+    """A hand's number (1 for the first, unless the record numbers them), 0 for none."""
+    if not 0 <= hand < len(record.hands):
+        return 0
+    return record.hands[hand].number or hand + 1
+
+
+def _evidence(record: GameRecord, verdict: Verdict) -> Iterator[Evidence]:
+    """The hands of a record that claim their points, ruled as ``verdict`` rules them."""
     for hand, ruled in zip(record.hands, verdict.hands, strict=False):
-        if ruled.outcome in ("knock", "undercut", "tie") and ruled.knocker_deadwood:
-            knocks.append(ruled.knocker_deadwood)
         claim = hand.result
         if (claim is None or claim.outcome not in _CLAIMED or ruled.knocker is None
                 or ruled.knocker_deadwood is None or ruled.defender_deadwood is None):
             continue
         ending: Ending = ruled.outcome if ruled.outcome in ("gin", "big_gin") else "knock"  # type: ignore[assignment]
         won = None if claim.winner is None else claim.winner == ruled.knocker
-        found.append(Evidence(record.source, record.index, ruled.number or ruled.index + 1,
-                              claim.place.line or hand.place.line, ending, ruled.knocker_deadwood,
-                              ruled.defender_deadwood, ruled.multiplier, claim.outcome, won, claim.points))
-    return found
+        line = claim.place.line or hand.place.line or record.place.line
+        yield Evidence(record.source, record.index, ruled.number or ruled.index + 1, line, ending,
+                       ruled.knocker_deadwood, ruled.defender_deadwood, ruled.multiplier, claim.outcome, won,
+                       claim.points)
 
 
-def _agrees(e: Evidence, rules: Rules) -> bool:
-    if e.ending == "knock" and e.knocker_deadwood > rules.knock_limit:
-        return False
-    if e.ending == "big_gin" and rules.big_gin_bonus is None:
-        return False
-    s = settle(e.ending, e.knocker_deadwood, e.defender_deadwood, rules, multiplier=e.multiplier)
-    won = None if s.winner is None else s.winner == "knocker"
-    return (s.outcome.value, won, s.points) == (e.claimed_outcome, e.knocker_won, e.points)
+def _decides(e: Evidence) -> tuple[str, int | str] | None:
+    """The knob a hand's claim decides, and the value it solves to (hands not doubled only)."""
+    if e.multiplier != 1:
+        return None
+    if e.ending in ("gin", "big_gin") and e.knocker_won:
+        return ("gin_bonus" if e.ending == "gin" else "big_gin_bonus"), e.points - e.defender_deadwood
+    if e.ending == "knock" and e.knocker_deadwood == e.defender_deadwood:
+        return "tie_policy", _tie_policy(e)
+    if e.ending == "knock" and e.knocker_won is False and e.knocker_deadwood > e.defender_deadwood:
+        return "undercut_bonus", e.points - (e.knocker_deadwood - e.defender_deadwood)
+    return None
 
 
-def _ruled_text(e: Evidence, rules: Rules) -> str:
-    s = settle(e.ending, e.knocker_deadwood, e.defender_deadwood, rules, multiplier=e.multiplier)
-    side = "" if s.winner is None else f" to the {s.winner}"
-    return f"{s.outcome.value} {s.points}{side}"
+_SOLVED = ("gin_bonus", "big_gin_bonus", "undercut_bonus", "tie_policy")
+_MOST_VALUES = 8
+"""the most distinct values kept for a knob: past two the hands disagree, and memory stays flat"""
 
 
-def _claimed_text(e: Evidence) -> str:
-    side = "" if e.knocker_won is None else " to the knocker" if e.knocker_won else " to the defender"
-    return (f"{e.claimed_outcome} {e.points}{side} (knocker {e.knocker_deadwood}, "
-            f"defender {e.defender_deadwood} deadwood)")
+class _Knobs:
+    """The knob evidence of a batch, gathered hand by hand in bounded memory: the most
+    deadwood a knock showed, and each knob's values as the hands deciding it solve them."""
 
+    def __init__(self) -> None:
+        self.knocks = self.most = 0
+        self.values: dict[str, set[int | str]] = {knob: set() for knob in _SOLVED}
+        self.more: set[str] = set()
+        self.hands = dict.fromkeys(_SOLVED, 0)
 
-def _knob_fits(evidence: list[Evidence], knocks: list[int]) -> tuple[KnobFit, ...]:
-    """Each knob's values, solved from the hands that decide it (the knock limit: every knock)."""
-    limit = KnobFit("knock_limit", (f">= {max(knocks)}",) if knocks else (), len(knocks))
-    plain = [e for e in evidence if e.multiplier == 1]
-    gins = {e.points - e.defender_deadwood for e in plain if e.ending == "gin" and e.knocker_won}
-    big = {e.points - e.defender_deadwood for e in plain if e.ending == "big_gin" and e.knocker_won}
-    unders = [e for e in plain if e.ending == "knock" and e.knocker_won is False
-              and e.knocker_deadwood > e.defender_deadwood]
-    ties = [e for e in plain if e.ending == "knock" and e.knocker_deadwood == e.defender_deadwood]
-    undercut = {e.points - (e.knocker_deadwood - e.defender_deadwood) for e in unders}
-    policies = {_tie_policy(e) for e in ties}
-    return (
-        limit,
-        KnobFit("gin_bonus", _values(gins), sum(1 for e in plain if e.ending == "gin" and e.knocker_won)),
-        KnobFit("big_gin_bonus", _values(big), sum(1 for e in plain if e.ending == "big_gin")),
-        KnobFit("undercut_bonus", _values(undercut), len(unders)),
-        KnobFit("tie_policy", tuple(sorted(policies)) if len(policies) == 1 else ("(none: they disagree)",)
-                if policies else (), len(ties)),
-    )
+    def add(self, record: GameRecord, verdict: Verdict) -> None:
+        for ruled in verdict.hands:
+            if ruled.outcome in ("knock", "undercut", "tie") and ruled.knocker_deadwood:
+                self.knocks += 1
+                self.most = max(self.most, ruled.knocker_deadwood)
+        for e in _evidence(record, verdict):
+            decided = _decides(e)
+            if decided is None:
+                continue
+            knob, value = decided
+            self.hands[knob] += 1
+            if len(self.values[knob]) < _MOST_VALUES or value in self.values[knob]:
+                self.values[knob].add(value)
+            else:
+                self.more.add(knob)
 
+    def fits(self) -> tuple[KnobFit, ...]:
+        limit = KnobFit("knock_limit", (f">= {self.most}",) if self.knocks else (), self.knocks)
+        return (limit, *(KnobFit(knob, self._shown(knob), self.hands[knob]) for knob in _SOLVED))
 
-def _values(found: set[int]) -> tuple[str, ...]:
-    if not found:
-        return ()
-    return (str(next(iter(found))),) if len(found) == 1 else ("(none: " + ", ".join(map(str, sorted(found)))
-                                                             + " all claimed)",)
+    def _shown(self, knob: str) -> tuple[str, ...]:
+        found = sorted(self.values[knob], key=str if knob == "tie_policy" else int)
+        if len(found) == 1 and knob not in self.more:
+            return (str(found[0]),)
+        if not found:
+            return ()
+        if knob == "tie_policy":
+            return ("(none: they disagree)",)
+        more = ", ..." if knob in self.more else ""
+        return ("(none: " + ", ".join(map(str, found)) + more + " all claimed)",)
 
 
 def _tie_policy(e: Evidence) -> str:
@@ -172,7 +250,7 @@ def _tie_policy(e: Evidence) -> str:
 
 
 def _why(knobs: tuple[KnobFit, ...], rules: Rules) -> tuple[str, ...]:
-    """The knobs whose solved value is not the named rules' one."""
+    """The knobs whose solved value is not the rules' one."""
     out = []
     for fit in knobs:
         if len(fit.values) != 1 or fit.values[0].startswith("("):
@@ -186,44 +264,88 @@ def _why(knobs: tuple[KnobFit, ...], rules: Rules) -> tuple[str, ...]:
     return tuple(out)
 
 
-def fit_rules(items: Iterable[GameRecord | RecordError]) -> RulesFit:
-    """What the recorded scores of a batch say about its rules (see the module's doc)."""
-    records = unreadable = hands = 0
-    evidence: list[Evidence] = []
-    knocks: list[int] = []
-    named: dict[str, list[Evidence]] = {}
+class _Batch:
+    """What :func:`fit_rules` gathers, one record at a time."""
+
+    def __init__(self, tried: tuple[Rules, ...]) -> None:
+        self.tried = tried
+        self.records = self.unreadable = self.hands = self.evidence = self.final_totals = 0
+        self.knobs = _Knobs()
+        self.rejected: dict[str, Parting] = {}
+        """the first parting of each rule set tried, by label: once parted, it is not ruled again"""
+        self.named: dict[str, Parting | None] = {}
+        self.named_rules: dict[str, Rules] = {}
+        self.unfollowed = 0
+
+    def add(self, record: GameRecord) -> None:
+        self.records += 1
+        self.hands += len(record.hands)
+        self.evidence += sum(1 for hand in record.hands if _records_points(hand))
+        self.final_totals += record.final_totals is not None
+        own = record_rules(record.rules, record.overrides)
+        ruled = self._rule_tried(record, None if own.problems else own.rules) or adjudicate(record)
+        self.knobs.add(record, ruled)
+        label = _label(record) if own.problems else own.rules.label
+        if self.named.get(label) is not None:
+            return
+        if label not in self.named and len(self.named) >= MOST_NAMED:
+            self.unfollowed += 1
+            return
+        if own.problems:
+            self.named[label] = Parting(label, record.source, record.index, 0, record.place.line,
+                                        record.place.pointer, "unknown_rules", own.problems[0])
+        else:
+            self.named[label] = _parting(record, ruled, label)
+            self.named_rules[label] = own.rules
+
+    def _rule_tried(self, record: GameRecord, own: Rules | None) -> Verdict | None:
+        """Rule ``record`` under each rule set tried that has not parted yet; the verdict
+        under ``own`` (the rules it names), if that was one of them."""
+        found = None
+        for rules in self.tried:
+            if rules.label in self.rejected:
+                continue
+            verdict = adjudicate(record, rules)
+            parting = _parting(record, verdict, rules.label)
+            if parting is not None:
+                self.rejected[rules.label] = parting
+            if rules == own:
+                found = verdict
+        return found
+
+    def result(self) -> RulesFit:
+        recorded = bool(self.evidence or self.final_totals)
+        knobs = self.knobs.fits()
+
+        def why(parting: Parting, rules: Rules | None) -> Parting:
+            return parting if rules is None else msgspec.structs.replace(parting, knobs=_why(knobs, rules))
+
+        agree = tuple(r.label for r in self.tried if recorded and r.label not in self.rejected)
+        rejected = tuple(why(self.rejected[r.label], r) for r in self.tried if r.label in self.rejected)
+        partings = tuple(why(parting, self.named_rules.get(label))
+                         for label, parting in sorted(self.named.items()) if parting is not None)
+        return RulesFit(self.records, self.unreadable, self.hands, self.evidence, self.final_totals,
+                        tuple(r.label for r in self.tried), agree, rejected, knobs, tuple(sorted(self.named)),
+                        partings, self.unfollowed)
+
+
+def fit_rules(items: Iterable[GameRecord | RecordError], tried: Sequence[Rules] | None = None) -> RulesFit:
+    """What the recorded points of a batch say about its rules (see the module's doc).
+
+    ``tried`` are the rule sets to rule the records under: every preset unless given (``rules
+    --fit --set``: each preset with knobs changed). Unreadable records are counted, never read.
+    """
+    batch = _Batch(tuple(PRESETS[n] for n in PRESET_NAMES) if tried is None else tuple(tried))
     for item in items:
         if isinstance(item, RecordError):
-            unreadable += 1
-            continue
-        records += 1
-        hands += len(item.hands)
-        found = _evidence(item, knocks)
-        evidence.extend(found)
-        named.setdefault(item.rules if not item.overrides else _label(item), []).extend(found)
-    most = max(knocks, default=0)
-    presets = tuple(n for n in PRESET_NAMES
-                    if PRESETS[n].knock_limit >= most and all(_agrees(e, PRESETS[n]) for e in evidence))
-    knobs = _knob_fits(evidence, knocks)
-    partings = []
-    for name, found in named.items():
-        rules = _rules_named(name)
-        if rules is None:
-            continue
-        first = next((e for e in found if not _agrees(e, rules)), None)
-        if first is not None:
-            partings.append(Parting(name, first.source, first.index, first.hand, first.line,
-                                    _claimed_text(first), _ruled_text(first, rules), _why(knobs, rules)))
-    return RulesFit(records, unreadable, hands, len(evidence), presets, knobs, tuple(sorted(named)),
-                    tuple(partings))
+            batch.unreadable += 1
+        else:
+            batch.add(item)
+    return batch.result()
 
 
 def _label(record: GameRecord) -> str:
-    return record.rules + " + " + ", ".join(f"{k}={v}" for k, v in record.overrides)
-
-
-def _rules_named(label: str) -> Rules | None:
-    name, _, rest = label.partition(" + ")
-    pairs = [(knob, value) for knob, _, value in (p.partition("=") for p in rest.split(", "))] if rest else []
-    found = record_rules(name, pairs)
-    return None if found.problems else found.rules
+    """The rules a record names, as it names them (for rules ginref does not know)."""
+    if not record.overrides:
+        return str(record.rules)
+    return f"{record.rules} + " + ", ".join(f"{k}={v}" for k, v in record.overrides)

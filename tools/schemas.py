@@ -145,16 +145,37 @@ def rules_list() -> Schema:
 
 
 def rules_fit() -> Schema:
+    from ginref.rulefit import MOST_NAMED
+
     knob = record({"knob": NAME, "values": {"type": "array", "items": {"type": "string"}}, "hands": COUNT})
-    parting = record({"rules": NAME, "source": {"type": "string"}, "index": COUNT, "hand": COUNT,
-                      "line": COUNT, "claimed": {"type": "string"}, "ruled": {"type": "string"},
-                      "knobs": {"type": "array", "items": {"type": "string"}}})
-    body = record({
-        "records": COUNT, "unreadable": COUNT, "hands": COUNT, "evidence": COUNT,
-        "presets": {"type": "array", "items": NAME}, "knobs": {"type": "array", "items": knob},
-        "named": {"type": "array", "items": NAME}, "partings": {"type": "array", "items": parting},
+    parting = record({
+        "rules": NAME, "source": {"type": "string"}, "index": COUNT,
+        "hand": {**COUNT, "description": "the hand's number; 0: the record as a whole"},
+        "line": {**COUNT, "description": "the finding's line, or its record's (a JSON record: see pointer)"},
+        "pointer": {"type": "string", "description": "a JSON pointer into the record, or empty"},
+        "code": {**NAME, "description": "the referee's finding code there"},
+        "message": {"type": "string"},
+        "knobs": {"type": "array", "items": {"type": "string"},
+                  "description": "the knobs whose solved value the rules do not have"},
     })
-    return document("rules-fit", "ginref rules --fit PATH... --json: the rules a batch's scores allow", body)
+    body = record({
+        "records": COUNT, "unreadable": COUNT, "hands": COUNT,
+        "evidence": {**COUNT, "description": "hands that record points: a scoring result or running totals"},
+        "final_totals": {**COUNT, "description": "records that claim final totals"},
+        "tried": {"type": "array", "items": NAME,
+                  "description": "the rule sets the records were ruled under"},
+        "presets": {"type": "array", "items": NAME,
+                    "description": "those that give back every recorded point (none: nothing recorded)"},
+        "rejected": {"type": "array", "items": parting,
+                     "description": "where each of the others first parts"},
+        "knobs": {"type": "array", "items": knob},
+        "named": {"type": "array", "items": NAME},
+        "partings": {"type": "array", "items": parting,
+                     "description": "where the rules the records name first part from them"},
+        "unfollowed": {**COUNT, "description": f"records naming rules past the first {MOST_NAMED} named"},
+    })
+    title = "ginref rules --fit PATH... --json: the rules a batch's recorded points allow"
+    return document("rules-fit", title, body)
 
 
 def game() -> Schema:

@@ -3,10 +3,11 @@
 Exit codes (:func:`ginref.cli.process.main`; README's "Exit codes" says the same for users):
 
 - 0 done (``knock``: may knock; ``adjudicate``/``verify``: every record clean)
-- 1 a "no" or findings
+- 1 a "no" or findings (``rules --fit``: no preset gives back every recorded point, or none is recorded)
 - 2 usage or bad input, a path that does not exist, an ``-o`` or ``--plot`` that cannot be
   written to (its folder does not exist, found before any work),
-  a record the output form cannot express (``convert --to openspiel`` of other rules)
+  a record the output form cannot express (``convert --to openspiel`` of other rules),
+  a score sheet given to ``rules --fit``
 - 3 unreadable input: a path that exists but cannot be read (a FIFO, no permission),
   bytes that are not text, records, sheet lines or a rules file that do not parse, input
   with no hand or record at all ("no hands on stdin")

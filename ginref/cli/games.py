@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import shlex
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from ginref.cli.exits import InputError, UnreadableError, fail, input_errors
+from ginref.cli.exits import EXIT_FINDINGS, EXIT_UNREADABLE, InputError, UnreadableError, fail, input_errors
 from ginref.cli.options import (
     RULES_FILE,
     PlayersType,
@@ -17,6 +19,7 @@ from ginref.cli.options import (
     complete_rule_names,
     needs_extra,
     no_hands,
+    no_records,
     override_rules_option,
     require_paths,
     resolve_rules,
@@ -25,23 +28,27 @@ from ginref.cli.options import (
 from ginref.cli.output import check_plot, emit, output_width, write_plot
 from ginref.errors import GinrefError, InputFileError, RecordError
 from ginref.records.io import SkippedFile
+from ginref.records.model import GameRecord
 from ginref.rules import PRESET_NAMES, PRESETS, Rules
+
+if TYPE_CHECKING:
+    from ginref.rulefit import RulesFit
 
 
 @click.command("rules")
 @click.argument("names", nargs=-1, metavar="[NAME | --fit PATH...]", shell_complete=complete_rule_names)
 @click.option("--fit", is_flag=True,
-              help="Read the records at the PATHs and say which presets and knob values agree with "
-              "every score they record, and where the rules they name part from them.")
+              help="Read the records at the PATHs and say which presets give back every point they "
+              "record, the knob values the points allow, and where the rules they name part from them.")
 @click.option("--from", "from_form",
               type=click.Choice(["gin", "json", "jsonl", "openspiel", "kaggle", "eaai", "rlcard"]),
               help="With --fit: read the input as this form  [default: from the file name, else the content]")
 @click.option("--set", "overrides", multiple=True, metavar="KNOB=VALUE", shell_complete=complete_knobs,
-              help="Show NAME with knobs changed.")
+              help="Show NAME with knobs changed (with --fit: rule under each preset so changed).")
 @click.option(
     "--rules-file",
     type=RULES_FILE,
-    help="Show the rules a TOML file describes.",
+    help="Show the rules a TOML file describes (with --fit: rule under those alone).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print JSON only.")
 def rules_command(
@@ -50,7 +57,15 @@ def rules_command(
 ) -> None:
     """List the rule sets, or show every knob of one.
 
-    With --fit, say which rules records were played under.
+    With --fit, say which rules records were played under: a preset is listed
+    only if the referee, ruling every record under it, gives back every point
+    they record (announced deadwood, results, hand points, running and final
+    totals), as `verify --rules PRESET --override-rules` would find no
+    wrong_score, wrong_result, knock_over_limit or deadwood_misdeclared.
+    Unreadable records are named on stderr; a score sheet is refused (it
+    records deadwood, not points). Exit 0 a preset gives back every recorded
+    point, 1 none does or nothing is recorded to fit (wins over 3), 3 an
+    unreadable record or no record at all, 2 usage or a score sheet.
 
     \b
     Examples:
@@ -64,7 +79,7 @@ def rules_command(
     from ginref.render.games import rules_list_text, rules_text
 
     if fit:
-        _fit(names, from_form, as_json)
+        _fit(names, from_form, overrides, rules_file, as_json)
         return
     if len(names) > 1:
         raise click.UsageError(f"Got unexpected extra argument ({' '.join(names[1:])})")
@@ -88,26 +103,115 @@ def rules_command(
     emit(to_json(rules.to_dict()) if as_json else rules_text(rules, output_width()))
 
 
-def _fit(paths: tuple[str, ...], from_form: Any, as_json: bool) -> None:
-    """``rules --fit``: read the records, one library call, render."""
+def _fit(
+    paths: tuple[str, ...], from_form: Any, overrides: tuple[str, ...], rules_file: Path | None, as_json: bool
+) -> None:
+    """``rules --fit``: read the records, one library call, render; unreadable records named on
+    stderr as they come, as ``verify`` names them."""
     from ginref.jsonwrite import to_json
-    from ginref.records.io import read_paths
     from ginref.render.games import rules_fit_text
     from ginref.rulefit import fit_rules
 
     if not paths:
         fail("--fit needs the records to read: PATH... (- for stdin)")
-
-    def items() -> Any:
-        for item in read_paths(list(paths), sys.stdin.buffer, format=from_form):
-            if isinstance(item, InputFileError):
-                raise item
-            if not isinstance(item, SkippedFile):
-                yield item.record
-
+    require_paths(paths)
+    _refuse_sheets(paths)
+    tried = _tried_rules(rules_file, overrides)
+    skipped: list[str] = []
+    sources: set[str] = set()
     with input_errors():
-        found = fit_rules(items())
+        found = fit_rules(_fit_items(paths, from_form, skipped, sources), tried)
+    if skipped:
+        from ginref.render.records import skipped_files_note
+
+        click.echo(skipped_files_note(skipped), err=True)
+    _say_files_without_records(paths, sources, found.records + found.unreadable)
     emit(to_json(found.to_dict()) if as_json else rules_fit_text(found))
+    sys.exit(_fit_exit_code(found))
+
+
+def _fit_exit_code(found: RulesFit) -> int:
+    """3 nothing readable; 1 no preset gives back every recorded point, or none is recorded
+    (wins over 3); 3 an unreadable record; else 0."""
+    if not found.records:
+        return EXIT_UNREADABLE
+    if not found.presets:
+        return EXIT_FINDINGS
+    return EXIT_UNREADABLE if found.unreadable else 0
+
+
+def _tried_rules(rules_file: Path | None, overrides: tuple[str, ...]) -> list[Rules] | None:
+    """The rule sets ``--fit`` rules under: the rules file's alone, or every preset, each with
+    the ``--set`` knobs changed (None: every preset as it is)."""
+    if rules_file is not None:
+        return [resolve_rules(None, rules_file, overrides)]
+    if not overrides:
+        return None
+    return [resolve_rules(name, None, overrides) for name in PRESET_NAMES]
+
+
+def _fit_items(
+    paths: Sequence[str], from_form: Any, skipped: list[str], sources: set[str]
+) -> Iterator[GameRecord | RecordError]:
+    """The records the paths hold, each unreadable one (or file) named on stderr as it comes."""
+    from ginref.records.io import read_paths
+    from ginref.render.records import unreadable_line
+
+    for item in read_paths(list(paths), sys.stdin.buffer, format=from_form):
+        if isinstance(item, SkippedFile):
+            skipped.append(item.source)
+            continue
+        record = item.record if not isinstance(item, InputFileError) else RecordError(
+            item.message.removeprefix(f"{item.path}: "), item.path)
+        sources.add(record.source)
+        if isinstance(record, RecordError):
+            click.echo(unreadable_line(record), err=True)
+        yield record
+
+
+def _say_files_without_records(paths: Sequence[str], sources: set[str], read: int) -> None:
+    """Every file named or walked is in the fit or named here; no record at all exits 3."""
+    from ginref.batch import inputs_without_records
+    from ginref.render.records import no_record_notes
+
+    empty = inputs_without_records(paths, sources) if read else []
+    if empty:
+        click.echo(no_record_notes(empty), err=True)
+    if not read:
+        no_records(paths)
+
+
+def _refuse_sheets(paths: Sequence[str]) -> None:
+    """A score sheet records deadwood, from which each rule set works out its own points: it
+    has no recorded points to fit, so a sheet named (or piped in) is refused by name (exit 2)."""
+    from ginref.sheets import looks_like_sheet
+
+    for path in paths:
+        head = _stdin_head() if path == "-" else _file_head(path)
+        if looks_like_sheet(head.decode("utf-8", "replace")):
+            shown = "standard input" if path == "-" else path
+            fail(f"{shown} is a score sheet: its points are worked out from the rules, so it records none "
+                 f"to fit (`ginref game {shlex.quote(path)}` scores it)")
+
+
+def _file_head(path: str) -> bytes:
+    """The first 64 KiB of a regular file (nothing for a folder, a FIFO, a device: read once)."""
+    if not os.path.isfile(path):
+        return b""
+    try:
+        with open(path, "rb") as file:
+            return file.read(65536)
+    except OSError:
+        return b""  # read again below, and named there
+
+
+def _stdin_head() -> bytes:
+    """What standard input holds first, looked at without taking it (nothing when it cannot be)."""
+    peek = getattr(sys.stdin.buffer, "peek", None)
+    try:
+        return bytes(peek(65536)[:65536]) if peek is not None else b""
+    except (OSError, ValueError):
+        return b""
 
 
 @click.command(epilog=needs_extra("--plot", "matplotlib", "plot"))

@@ -78,8 +78,8 @@ import msgspec
 
 from ginref.records.model import Place
 
-__all__ = ["ADVISORY_CODES", "RECORD_CODES", "Finding", "FindingCode", "FindingRow", "Severity", "finding",
-           "finding_rows"]
+__all__ = ["ADVISORY_CODES", "RECORD_CODES", "SCORE_CODES", "Finding", "FindingCode", "FindingRow",
+           "Severity", "finding", "finding_rows"]
 
 Severity = Literal["error", "advisory"]
 
@@ -138,6 +138,14 @@ RECORD_CODES: frozenset[str] = frozenset({
 })
 """Codes about the record itself (its rules, its deal, what it leaves out or claims), never
 about a player's move, even where they stand at one: their findings name no player."""
+
+SCORE_CODES: frozenset[str] = frozenset({
+    "deadwood_misdeclared", "knock_over_limit", "wrong_result", "wrong_score",
+})
+"""Codes that say the rules do not give back a point the record claims: the deadwood announced,
+a knock the limit does not allow, the outcome and winner, the hand points, the running or final
+totals. A rule set explains a record's scores when ruling it finds none of them
+(``ginref rules --fit``)."""
 
 
 class Finding(msgspec.Struct, frozen=True):

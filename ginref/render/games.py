@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from ginref.game import Bonus, GameTally, HollywoodTally
-    from ginref.rulefit import RulesFit
+    from ginref.rulefit import Parting, RulesFit
     from ginref.rules import Rules
 
 
@@ -260,24 +260,47 @@ def race_chart(result: GameTally | HollywoodTally, width: int = _CHART_WIDTH) ->
 
 
 def rules_fit_text(fit: RulesFit) -> str:
-    """``ginref rules --fit``: the presets and knob values the recorded scores allow, and the
-    first hand where the rules a batch names part from its scores."""
+    """``ginref rules --fit``: the presets that give back every recorded point, the knob values
+    the recorded points allow, where the rules the records name part from them, and where each
+    other preset does."""
+    recorded = f"{_counted(fit.evidence, 'hand')} and {_counted(fit.final_totals, 'final total')}"
     lines = [f"{fit.records} records ({fit.unreadable} unreadable), {fit.hands} hands; "
-             f"{fit.evidence} hands claim their points",
-             "presets that agree: " + (", ".join(fit.presets) or "none"), ""]
+             f"{recorded} record points"]
+    if not fit.records:
+        return "\n".join([*lines, "no readable record: nothing to fit"])
+    if not fit.recorded:
+        lines.append("no recorded points to fit: no hand claims a result or running totals, "
+                     "no record final totals")
+        return "\n".join(lines)
+    lines += ["presets that give back every recorded point: " + (", ".join(fit.presets) or "none"), ""]
     width = max(len(k.knob) for k in fit.knobs)
     for knob in fit.knobs:
         values = ", ".join(knob.values) if knob.values else "any (no hand decides it)"
-        hands = f"  ({knob.hands} hand{'s' if knob.hands != 1 else ''})" if knob.hands else ""
+        hands = f"  ({_counted(knob.hands, 'hand')})" if knob.hands else ""
         lines.append(f"{knob.knob:<{width}}  {values}{hands}")
     lines.append("")
     for name in fit.named:
         parting = next((p for p in fit.partings if p.rules == name), None)
         if parting is None:
-            lines.append(f"named rules {name}: agree with every recorded score")
+            lines.append(f"named rules {name}: give back every recorded point")
             continue
-        lines.append(f"named rules {name}: first part at {parting.source}:{parting.line}, record "
-                     f"{parting.index + 1}, hand {parting.hand}: recorded {parting.claimed}; "
-                     f"{name} gives {parting.ruled}")
+        lines.append(f"named rules {name}: part from the records at {_parting_text(parting)}")
         lines.extend(f"  {why}" for why in parting.knobs)
-    return "\n".join(lines).rstrip("\n") + "\n"
+    if fit.unfollowed:
+        lines.append(f"{_counted(fit.unfollowed, 'record')} name other rules, past the first "
+                     f"{len(fit.named)} named: not followed")
+    if fit.rejected:
+        lines += ["", "where the other presets part from the records:"]
+        width = max(len(p.rules) for p in fit.rejected)
+        lines.extend(f"  {p.rules:<{width}}  {_parting_text(p)}" for p in fit.rejected)
+    return "\n".join(lines).rstrip("\n")
+
+
+def _parting_text(parting: Parting) -> str:
+    """``source:LINE: code: message``, a JSON record's pointer after its line (as ``verify``)."""
+    where = f"{parting.source}:{parting.line}" + (f": {parting.pointer}" if parting.pointer else "")
+    return f"{where}: {parting.code}: {parting.message}"
+
+
+def _counted(count: int, what: str) -> str:
+    return f"{count} {what}{'s' if count != 1 else ''}"

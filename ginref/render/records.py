@@ -12,6 +12,7 @@ from ginref.render.tables import text_table
 
 if TYPE_CHECKING:
     from ginref.batch import BatchSummary, RecordResult
+    from ginref.errors import RecordError
     from ginref.referee import Verdict
     from ginref.referee.findings import FindingRow
 
@@ -29,6 +30,14 @@ def finding_line(source: str, record_line: int, row: FindingRow) -> str:
     else:
         where = f"{source}:{record_line}"
     return f"{where}: {row.severity} {row.code}: {row.message}"
+
+
+def unreadable_line(error: RecordError) -> str:
+    """An unreadable record for people, as ``verify`` names it: ``source:line:column: unreadable: ...``."""
+    from ginref.referee.findings import FindingRow
+
+    row = FindingRow(error.line, error.column, "", "error", "unreadable", error.message)
+    return finding_line(error.source, error.line, row)
 
 
 def result_lines(result: RecordResult) -> list[str]:
