@@ -110,6 +110,11 @@ class PlayerReport(msgspec.Struct, frozen=True):
     wall_hands: int = 0
     undercut_risk: KnockRisks | None = None
     """with a :class:`Weighing` only"""
+    players: tuple[str, ...] = ()
+    """a row of a game (``by="game"``) only: the record's two players (none unless two names)"""
+    winner: str | None = None
+    """a row of a game only: who won it by totals, as the standings count a game (the game's
+    winner, or the player ahead where the record ends; None drawn or no two players)"""
 
     @property
     def average_knock_deadwood(self) -> float | None:
@@ -215,13 +220,15 @@ class WeighedResult(RecordResult, frozen=True):
 class _Row:
     """A row being added up: its counts by field, its illegal moves by code, its knocks' risks."""
 
-    __slots__ = ("counts", "illegal", "name", "risks")
+    __slots__ = ("counts", "illegal", "name", "players", "risks", "winner")
 
     def __init__(self, name: str) -> None:
         self.name = name
         self.counts: Counter[str] = Counter()
         self.illegal: Counter[str] = Counter()
         self.risks: list[float] = []
+        self.players: tuple[str, ...] = ()
+        self.winner: str | None = None
 
     def add(self, verdict: Verdict, seats: frozenset[str], risks: dict[int, float]) -> None:
         self.counts["games"] += 1
@@ -275,7 +282,15 @@ class _Row:
             risky = sum(r > weighing.risk_above for r in self.risks)
             risk = KnockRisks(len(self.risks), risky, sum(self.risks))
         return PlayerReport(self.name, **self.counts, illegal_moves=tuple(sorted(self.illegal.items())),
-                            undercut_risk=risk)
+                            undercut_risk=risk, players=self.players, winner=self.winner)
+
+
+def _winner_by_totals(verdict: Verdict) -> str | None:
+    """The record's winner as the standings count it (:func:`ginref.ranking.game_score`)."""
+    from ginref.ranking import game_score  # the standings sit above the audit
+
+    score = game_score(verdict)
+    return None if score is None or score == 0.5 else verdict.players[0 if score == 1 else 1]
 
 
 def _by_name(row: PlayerReport) -> tuple[str, str]:
@@ -314,6 +329,8 @@ class Audit:
             row = self.rows.get(key)
             if row is None:
                 row = self.rows[key] = _Row(name)
+                if self.by == "game":
+                    row.players, row.winner = seats, _winner_by_totals(verdict)
             row.add(verdict, sitting, risks)
 
     def _rows_of(
