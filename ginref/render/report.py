@@ -115,7 +115,7 @@ def report_text(report: BatchReport, width: int | None = WIDTH) -> str:
         parts += ["", compact_table(played, ["game", *GAME_PLAYERS_HEADERS], names=3)]
     for columns, rows in zip(tables, cells, strict=True) if report.rows else ():
         heads = [head for head, _ in columns]
-        for start, end in column_runs(names, heads, rows, width):
+        for start, end in column_runs(names, heads, rows, width, report.by):
             table = [[name, *row[start:end]] for name, row in zip(names, rows, strict=True)]
             parts += ["", compact_table(table, [report.by, *heads[start:end]])]
     moves = [f"{row.name}: {_counts_text(row.illegal_moves)}" for row in report.rows if row.illegal_moves]
@@ -277,7 +277,7 @@ def standings_text(done: Standings, width: int | None = WIDTH) -> str:
     room = None if width is None else max(12, width - sum(used) - 2 * len(used))
     names = fitted_names([row[0] for row in cells], room)
     figures = [row[1:] for row in cells]
-    for start, end in column_runs(names, STANDINGS_HEADERS[1:], figures, width):
+    for start, end in column_runs(names, STANDINGS_HEADERS[1:], figures, width, STANDINGS_HEADERS[0]):
         parts += ["", compact_table([[n, *row[start:end]] for n, row in zip(names, figures, strict=True)],
                                     [STANDINGS_HEADERS[0], *STANDINGS_HEADERS[1 + start:1 + end]])]
     notes = standings_notes(done)

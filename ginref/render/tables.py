@@ -244,13 +244,14 @@ def column_widths(heads: Sequence[str], rows: Sequence[Sequence[str]]) -> list[i
 
 
 def column_runs(names: Sequence[str], heads: Sequence[str], rows: Sequence[Sequence[str]],
-                 width: int | None) -> list[tuple[int, int]]:
-    """The table's figure columns split into runs that fit ``width`` beside the names: when a
-    name cannot be cut further without two names reading alike, the other columns give way."""
+                 width: int | None, names_head: str = "") -> list[tuple[int, int]]:
+    """The table's figure columns split into runs that fit ``width`` beside the names (headed
+    ``names_head``): when a name cannot be cut further without two names reading alike, the
+    other columns give way."""
     if width is None or not heads:
         return [(0, len(heads))]
     used = column_widths(heads, rows)
-    left = width - max([len(n) for n in names] + [5])
+    left = width - max([len(n) for n in names] + [5, len(names_head)])
     runs, start, taken = [], 0, 0
     for i, need in enumerate(used):
         if i > start and taken + need + 2 > left:
