@@ -285,10 +285,22 @@ class _Row:
                             undercut_risk=risk, players=self.players, winner=self.winner)
 
 
-def _winner_by_totals(verdict: Verdict) -> str | None:
-    """The record's winner as the standings count it (:func:`ginref.ranking.game_score`)."""
-    from ginref.ranking import game_score  # the standings sit above the audit
+def game_score(verdict: Verdict) -> float | None:
+    """The first player's score in the record's game: 1 won, 0.5 drawn, 0 lost; None when the
+    record has no two players to credit. Won by game totals: the winner of a game that is
+    over, else the player ahead on the totals reached."""
+    first, second = verdict.players
+    if not two_players(verdict.players):
+        return None
+    if verdict.game_over and verdict.winner in verdict.players:
+        return 1.0 if verdict.winner == first else 0.0
+    totals = dict(verdict.final_totals)
+    ahead = totals.get(first, 0) - totals.get(second, 0)
+    return 1.0 if ahead > 0 else 0.0 if ahead < 0 else 0.5
 
+
+def _winner_by_totals(verdict: Verdict) -> str | None:
+    """The record's winner as the standings count it (:func:`game_score`)."""
     score = game_score(verdict)
     return None if score is None or score == 0.5 else verdict.players[0 if score == 1 else 1]
 
