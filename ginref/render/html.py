@@ -69,7 +69,7 @@ svg{width:100%;height:auto;display:block}
 svg text{font:11px system-ui,sans-serif;fill:var(--ink)}
 h1 .day{white-space:nowrap}
 @media (max-width:600px){body{font-size:14px;padding:6px}th,td{padding:3px 4px}
-td.name{min-width:6em;max-width:10em;word-break:break-all}th{white-space:normal}}
+td.name{min-width:9em;max-width:11em;word-break:break-all}th{white-space:normal}}
 @media print{body{max-width:none;font-size:8pt;padding:0}.scroll{overflow:visible;border:0}
 th,td{padding:2px 3px}th{white-space:normal}td.name{min-width:0}
 th:not([aria-sort]) button::after{content:""}
