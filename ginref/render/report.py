@@ -152,20 +152,23 @@ with ``--advise``, the knocks weighed, the risky ones and the undercuts to expec
 
 
 def report_csv(report: BatchReport) -> str:
-    """A batch audited as CSV for spreadsheets: a header, then one row per player (game, rule set)."""
+    """A batch audited as CSV for spreadsheets: a header, then one row per player (game, rule
+    set; a game's row names its players, ``a v b``, and its winner by totals, empty if none)."""
     import csv
     import io
 
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     risk = ("knocks_weighed", "risky_knocks", "expected_undercuts") if report.weighing else ()
-    writer.writerow([report.by, *REPORT_CSV_FIGURES, "illegal_moves", *risk])
+    played = ("players", "winner") if report.by == "game" else ()
+    writer.writerow([report.by, *played, *REPORT_CSV_FIGURES, "illegal_moves", *risk])
     for row in report.rows:
         document = row.to_dict()
         figures = ["" if document[name] is None else document[name] for name in REPORT_CSV_FIGURES]
         moves = " ".join(f"{code}={count}" for code, count in row.illegal_moves)
         weighed = row.undercut_risk.to_dict().values() if row.undercut_risk else ()
-        writer.writerow([row.name, *figures, moves, *weighed])
+        names = [" v ".join(row.players), row.winner or ""] if played else []
+        writer.writerow([row.name, *names, *figures, moves, *weighed])
     return out.getvalue()
 
 

@@ -652,3 +652,11 @@ def test_many_compressed_files_make_one_note_on_stderr(tmp_path: Path) -> None:
     code, _, err = run("report", str(tmp_path), "--jobs", "2")
     notes = [line for line in err.splitlines() if line.startswith("note:")]
     assert code == 0 and len(notes) == 1 and "8 files are gzip-compressed" in notes[0]
+
+
+def test_by_game_the_csv_names_the_players_and_the_winner() -> None:
+    code, out, _ = run("report", str(TOURNAMENT), "--by", "game", "--csv")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert code == 0 and len(rows) == 8 and list(rows[0])[:3] == ["game", "players", "winner"]
+    assert (rows[0]["players"], rows[0]["winner"]) == ("keen-bot v lazy-bot", "lazy-bot")
+    assert "players" not in run("report", str(TOURNAMENT), "--csv")[1]
