@@ -355,10 +355,11 @@ def test_sorting_text_first_a_to_z_figures_highest_first_with_an_arrow(tmp_path:
     assert done[5]["values"] == folded  # the audit, by name
 
 
-@pytest.mark.parametrize("args", [("--standings",), ("--by", "game"),
-                                  ("--standings", "--advise", "--samples", "5")])
+@pytest.mark.parametrize("args", [(str(TOURNAMENT), "--standings"), (str(TOURNAMENT), "--by", "game"),
+                                  (str(TOURNAMENT), "--standings", "--advise", "--samples", "5"),
+                                  (str(ROOT / "samples" / "duplicate"), "--duplicate")])
 def test_on_paper_every_column_reaches_the_page(tmp_path: Path, args: tuple[str, ...]) -> None:
-    page = write_page(tmp_path, str(TOURNAMENT), *args)
+    page = write_page(tmp_path, *args)
     text = page.read_text(encoding="utf-8")
     paper = printed(page, tmp_path)
     wanted = [head for table in tables(text) for head in headers(table) if head not in ("#", "1", "2")]
