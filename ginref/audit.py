@@ -110,6 +110,11 @@ class PlayerReport(msgspec.Struct, frozen=True):
     wall_hands: int = 0
     undercut_risk: KnockRisks | None = None
     """with a :class:`Weighing` only"""
+    players: tuple[str, ...] = ()
+    """a row of a game (``by="game"``) only: the record's two players (none unless two names)"""
+    winner: str | None = None
+    """a row of a game only: who won it by totals, as the standings count a game (the game's
+    winner, or the player ahead where the record ends; None drawn or no two players)"""
 
     @property
     def average_knock_deadwood(self) -> float | None:
@@ -215,13 +220,15 @@ class WeighedResult(RecordResult, frozen=True):
 class _Row:
     """A row being added up: its counts by field, its illegal moves by code, its knocks' risks."""
 
-    __slots__ = ("counts", "illegal", "name", "risks")
+    __slots__ = ("counts", "illegal", "name", "players", "risks", "winner")
 
     def __init__(self, name: str) -> None:
         self.name = name
         self.counts: Counter[str] = Counter()
         self.illegal: Counter[str] = Counter()
         self.risks: list[float] = []
+        self.players: tuple[str, ...] = ()
+        self.winner: str | None = None
 
     def add(self, verdict: Verdict, seats: frozenset[str], risks: dict[int, float]) -> None:
         self.counts["games"] += 1
@@ -275,7 +282,27 @@ class _Row:
             risky = sum(r > weighing.risk_above for r in self.risks)
             risk = KnockRisks(len(self.risks), risky, sum(self.risks))
         return PlayerReport(self.name, **self.counts, illegal_moves=tuple(sorted(self.illegal.items())),
-                            undercut_risk=risk)
+                            undercut_risk=risk, players=self.players, winner=self.winner)
+
+
+def game_score(verdict: Verdict) -> float | None:
+    """The first player's score in the record's game: 1 won, 0.5 drawn, 0 lost; None when the
+    record has no two players to credit. Won by game totals: the winner of a game that is
+    over, else the player ahead on the totals reached."""
+    first, second = verdict.players
+    if not two_players(verdict.players):
+        return None
+    if verdict.game_over and verdict.winner in verdict.players:
+        return 1.0 if verdict.winner == first else 0.0
+    totals = dict(verdict.final_totals)
+    ahead = totals.get(first, 0) - totals.get(second, 0)
+    return 1.0 if ahead > 0 else 0.0 if ahead < 0 else 0.5
+
+
+def _winner_by_totals(verdict: Verdict) -> str | None:
+    """The record's winner as the standings count it (:func:`game_score`)."""
+    score = game_score(verdict)
+    return None if score is None or score == 0.5 else verdict.players[0 if score == 1 else 1]
 
 
 def _by_name(row: PlayerReport) -> tuple[str, str]:
@@ -314,6 +341,8 @@ class Audit:
             row = self.rows.get(key)
             if row is None:
                 row = self.rows[key] = _Row(name)
+                if self.by == "game":
+                    row.players, row.winner = seats, _winner_by_totals(verdict)
             row.add(verdict, sitting, risks)
 
     def _rows_of(

@@ -133,8 +133,10 @@ def _report_figure(report: BatchReport) -> Any:
     places = list(range(len(rows)))
     figure = Figure(figsize=(9.6, 2.2 + 0.45 * max(len(rows), 2)), layout="constrained")
     points, errors = figure.subplots(1, 2, sharey=True)
-    for ax, series, scale, label in _REPORT_BARS:
-        ax = points if ax == "points" else errors
+    for panel, bars, scale, label in _REPORT_BARS:
+        ax = points if panel == "points" else errors
+        # a game's or rule set's row holds both players: it loses no points
+        series = [bar for bar in bars if report.by == "player" or bar[1] != "points_against"]
         height = 0.8 / len(series)
         for k, (name, figure_name, colour) in enumerate(series):
             shift = (k - (len(series) - 1) / 2) * height

@@ -35,11 +35,10 @@ from typing import IO
 
 import msgspec
 
-from ginref.audit import Inputs, _inputs, report
+from ginref.audit import Inputs, _inputs, game_score, report
 from ginref.batch.results import RecordResult, check_decoded
 from ginref.batch.run import verify_here
 from ginref.cards import mask_of
-from ginref.game import two_players
 from ginref.records.io import Decoded, ReadProgress
 from ginref.records.model import GameRecord, InputForm
 from ginref.referee import Verdict
@@ -481,20 +480,6 @@ def bootstrap(count: int, cells: Sequence[tuple[int, int, int, int, int]], round
 
 
 # -- adding up ----------------------------------------------------------------------------
-
-
-def game_score(verdict: Verdict) -> float | None:
-    """The first player's score in the record's game: 1 won, 0.5 drawn, 0 lost; None when the
-    record has no two players to credit. Won by game totals: the winner of a game that is
-    over, else the player ahead on the totals reached."""
-    first, second = verdict.players
-    if not two_players(verdict.players):
-        return None
-    if verdict.game_over and verdict.winner in verdict.players:
-        return 1.0 if verdict.winner == first else 0.0
-    totals = dict(verdict.final_totals)
-    ahead = totals.get(first, 0) - totals.get(second, 0)
-    return 1.0 if ahead > 0 else 0.0 if ahead < 0 else 0.5
 
 
 def hand_points(verdict: Verdict) -> tuple[int, int]:

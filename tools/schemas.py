@@ -280,13 +280,15 @@ def report() -> Schema:
 
     counts: Schema = {"type": "object", "additionalProperties": COUNT, "description": "finding code -> count"}
     figures = {name: COUNT for name in PlayerReport.__struct_fields__
-               if name not in ("name", "illegal_moves", "undercut_risk")}
+               if name not in ("name", "illegal_moves", "undercut_risk", "players", "winner")}
     risk = record({"weighed": COUNT, "risky": COUNT, "expected_undercuts": {"type": "number", "minimum": 0}})
     row = record({
         "name": NAME, **figures, "illegal_moves": counts, "illegal_move_count": COUNT,
         "average_knock_deadwood": nullable({"type": "number", "minimum": 0}),
         "wall_share": nullable({"type": "number", "minimum": 0, "maximum": 1}),
         "undercut_risk": nullable(risk),
+        "players": {"type": "array", "items": NAME, "description": "--by game: the record's players"},
+        "winner": nullable(NAME),
     })
     summary = record({"records": COUNT, "clean": COUNT, "with_findings": COUNT, "unreadable": COUNT,
                       "with_advisories": COUNT, "by_code": counts})

@@ -186,13 +186,15 @@ def batch_work(
 ) -> Iterator[Work]:
     """The work of a batch in input order: the files' shards (:func:`ginref.batch.shards.shards`),
     with standard input and the files that cannot be cut by bytes (a pipe, a compressed
-    file: ``on_note`` is told) read here and cut into chunks of raw records."""
+    file: ``on_note`` is told once, at the end, whatever their number) read here and cut into
+    chunks of raw records."""
+    streamed: list[StreamedFile] = []
     for item in shards(paths, format=format, game=game, size=shard_bytes, parts=parts, progress=progress):
         if isinstance(item, Shard):
             yield item
         elif isinstance(item, StreamedFile):
-            if item.why and on_note is not None:
-                on_note(f"{item.file.source} is {item.why}: read in one process, not shared out in shards")
+            if item.why:
+                streamed.append(item)
             raws = read_file(item.file, format=format, game=game)
             yield from _chunks((from_file_error(r) if isinstance(r, InputFileError) else r for r in raws),
                                 chunk)
@@ -203,6 +205,18 @@ def batch_work(
             yield from_file_error(item)
         elif on_skip is not None:
             on_skip(item.source)
+    if streamed and on_note is not None:
+        on_note(_streamed_note(streamed))
+
+
+def _streamed_note(streamed: Sequence[StreamedFile]) -> str:
+    """One note for the files read in one process (not one a file: a folder of 500 .gz files)."""
+    first = streamed[0]
+    if len(streamed) == 1:
+        return f"{first.file.source} is {first.why}: read in one process, not shared out in shards"
+    kinds = sorted({item.why for item in streamed})
+    return (f"{len(streamed):,} files are {' or '.join(kinds)} ({first.file.source} the first): each read "
+            "in one process, not shared out in shards")
 
 
 T_co = TypeVar("T_co", covariant=True)

@@ -63,9 +63,10 @@ MOST_SAMPLES = 10_000
 @click.option("--duplicate", is_flag=True,
               help="Pair the games dealt alike with the seats swapped (in this process; implies "
               "--standings).")
-@click.option("--html", "html_path", type=click.Path(dir_okay=False, writable=True), metavar="FILE",
-              help="Also write one self-contained page to publish into FILE (the standings too with "
-              "--standings).")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False, writable=True, allow_dash=True),
+              metavar="FILE", help="Also write one self-contained page to publish into FILE (the standings "
+              "too with --standings), titled with the inputs and today's date (SOURCE_DATE_EPOCH's if set); "
+              "`-` writes the page to stdout instead of the text.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="The seed of --advise's samples and of --standings' bootstrap.")
 def report(
@@ -127,6 +128,7 @@ def report(
     from ginref.files import is_url
     from ginref.ranking import StandingsTally
     from ginref.records.io import ReadProgress
+    from ginref.render.html import page_title
     from ginref.render.records import result_lines, skipped_files_note
 
     if as_json and as_csv:
@@ -145,7 +147,10 @@ def report(
     if duplicate and (advise or scheduler):
         fail("--duplicate reads the deals in this process: leave out --advise and --scheduler")
     check_plot(plot_path)
-    check_output_file(html_path, "--html")
+    if html_path == "-" and (as_json or as_csv):
+        fail("--html - writes the page to stdout: leave out --json and --csv")
+    check_output_file(None if html_path == "-" else html_path, "--html")
+    day = None if html_path is None else report_day()
     require_paths([p for p in paths if not is_url(p)])
     skipped: list[str] = []
     notes: list[str] = []
@@ -174,7 +179,8 @@ def report(
     if skipped:
         click.echo(skipped_files_note(skipped), err=True)
     ranked = None if tally is None else tally.standings(rounds, seed)
-    _print_report(done, ranked, as_json, as_csv, plot_path, html_path)
+    page = None if day is None else (html_path or "", page_title(paths, day))
+    _print_report(done, ranked, as_json, as_csv, plot_path, page)
     say_files_without_records(list(paths), summary)
     sys.exit(done.exit_code)
 
@@ -192,17 +198,38 @@ def _batch(paths: list[str], rules: Rules | None, jobs: int | None, scheduler: s
     return paths
 
 
+def report_day() -> str:
+    """The day a report is made, for its page's title: today (UTC), or the day of
+    ``SOURCE_DATE_EPOCH`` when set, so that the same input makes the same page (a build, a
+    test); an epoch that is not a whole number of seconds is a usage error (exit 2)."""
+    import datetime
+    import os
+
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if not epoch:
+        return datetime.datetime.now(datetime.timezone.utc).date().isoformat()
+    try:
+        return datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc).date().isoformat()
+    except (ValueError, OverflowError, OSError):
+        fail(f"SOURCE_DATE_EPOCH must be seconds since 1970-01-01 UTC, not {epoch!r}")
+
+
 def _print_report(done: BatchReport, ranked: Standings | None, as_json: bool, as_csv: bool,
-                  plot_path: str | None, html_path: str | None) -> None:
+                  plot_path: str | None, page: tuple[str, str] | None) -> None:
     """The report (with ``ranked``, its standings first) as JSON, CSV or text, drawn into
-    ``plot_path`` and written as a page into ``html_path`` when given."""
+    ``plot_path`` and, with ``page`` (a file and a title), written as a page into the file:
+    ``-`` writes the page to stdout instead of the text."""
     from ginref.jsonwrite import to_json
     from ginref.plot import plot_report
     from ginref.render.report import report_csv, report_text, standings_csv, standings_text
 
     if ranked is not None:
         done = done.ordered(ranked.order())
-    if as_json:
+    if page is not None and page[0] == "-":
+        from ginref.render.html import report_page
+
+        click.echo(report_page(done, ranked, page[1]), nl=False)
+    elif as_json:
         emit(to_json({**done.to_dict(), **(ranked.to_dict() if ranked else {})}))
     elif as_csv:
         click.echo(report_csv(done) if ranked is None else standings_csv(ranked), nl=False)
@@ -211,7 +238,7 @@ def _print_report(done: BatchReport, ranked: Standings | None, as_json: bool, as
         text = report_text(done, width)
         emit(text if ranked is None else standings_text(ranked, width) + "\n\n" + text)
     write_plot(plot_report, done, plot_path)
-    if html_path is not None:
+    if page is not None and page[0] != "-":
         from ginref.render.html import report_page
 
-        write_text_file(html_path, report_page(done, ranked), "--html")
+        write_text_file(page[0], report_page(done, ranked, page[1]), "--html")

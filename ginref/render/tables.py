@@ -199,14 +199,15 @@ def wrap_room(width: int, *used: int) -> int:
 
 
 
-def compact_table(rows: Sequence[Sequence[str]], headers: Sequence[str]) -> str:
-    """A compact table: headers of two lines over their column, the first column left-aligned
-    and the figures right-aligned, each column as wide as its widest line, two spaces apart."""
+def compact_table(rows: Sequence[Sequence[str]], headers: Sequence[str], names: int = 1) -> str:
+    """A compact table: headers of two lines over their column, the first ``names`` columns
+    left-aligned and the figures right-aligned, each column as wide as its widest line, two
+    spaces apart."""
     heads = [head.split("\n", 1) if "\n" in head else ["", head] for head in headers]
     widths = [max(len(cell) for cell in (*heads[i], *(row[i] for row in rows))) for i in range(len(headers))]
 
     def line(cells: Sequence[str]) -> str:
-        return "  ".join(cell.ljust(w) if i == 0 else cell.rjust(w)
+        return "  ".join(cell.ljust(w) if i < names else cell.rjust(w)
                          for i, (cell, w) in enumerate(zip(cells, widths, strict=True))).rstrip()
 
     return "\n".join([line([h[0] for h in heads]), line([h[1] for h in heads]),
@@ -236,15 +237,21 @@ def fitted_names(names: Sequence[str], room: int | None) -> list[str]:
     return list(names)
 
 
+def column_widths(heads: Sequence[str], rows: Sequence[Sequence[str]]) -> list[int]:
+    """Each column's width in a :func:`compact_table`: its widest line, header or cell."""
+    return [max(len(part) for text in (head, *(row[i] for row in rows)) for part in text.split("\n"))
+            for i, head in enumerate(heads)]
+
+
 def column_runs(names: Sequence[str], heads: Sequence[str], rows: Sequence[Sequence[str]],
-                 width: int | None) -> list[tuple[int, int]]:
-    """The table's figure columns split into runs that fit ``width`` beside the names: when a
-    name cannot be cut further without two names reading alike, the other columns give way."""
+                 width: int | None, names_head: str = "") -> list[tuple[int, int]]:
+    """The table's figure columns split into runs that fit ``width`` beside the names (headed
+    ``names_head``): when a name cannot be cut further without two names reading alike, the
+    other columns give way."""
     if width is None or not heads:
         return [(0, len(heads))]
-    used = [max(len(part) for text in (head, *(row[i] for row in rows)) for part in text.split("\n"))
-            for i, head in enumerate(heads)]
-    left = width - max([len(n) for n in names] + [5])
+    used = column_widths(heads, rows)
+    left = width - max([len(n) for n in names] + [5, len(names_head)])
     runs, start, taken = [], 0, 0
     for i, need in enumerate(used):
         if i > start and taken + need + 2 > left:

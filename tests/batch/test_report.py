@@ -621,3 +621,42 @@ def test_a_report_on_a_dask_cluster_is_the_same_report(generated_file: Path) -> 
     with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
         code, out, err = run("report", str(SAMPLES), "--scheduler", "tcp://127.0.0.1:1")
     assert (code, out) == (69, "") and err.count("\n") == 1
+
+
+# -- issue 43: what a row of a game names, and one note for many compressed files ----------
+
+
+def test_by_game_each_row_names_its_players_and_its_winner_by_totals() -> None:
+    from ginref.ranking import standings
+
+    done = report(TOURNAMENT, by="game", jobs=1)
+    wins = Counter(row.winner for row in done.rows)
+    ranked = {row.player: row.wins for row in standings(TOURNAMENT, rounds=0).standings}
+    assert all(row.players == ("keen-bot", "lazy-bot") for row in done.rows)
+    assert wins == Counter(ranked)  # the standings' wins, game by game
+    code, out, _ = run("report", str(TOURNAMENT), "--by", "game")
+    assert code == 0 and f"{TOURNAMENT / 'game-01.gin'}:1  keen-bot v lazy-bot  lazy-bot" in out
+    assert "winner" in out and "by totals" in out
+
+
+def test_a_player_row_names_no_game_players() -> None:
+    done = report(TOURNAMENT, jobs=1)
+    assert {(row.players, row.winner) for row in done.rows} == {((), None)}
+
+
+def test_many_compressed_files_make_one_note_on_stderr(tmp_path: Path) -> None:
+    import gzip
+
+    for path in sorted(TOURNAMENT.iterdir()):
+        (tmp_path / (path.name + ".gz")).write_bytes(gzip.compress(path.read_bytes()))
+    code, _, err = run("report", str(tmp_path), "--jobs", "2")
+    notes = [line for line in err.splitlines() if line.startswith("note:")]
+    assert code == 0 and len(notes) == 1 and "8 files are gzip-compressed" in notes[0]
+
+
+def test_by_game_the_csv_names_the_players_and_the_winner() -> None:
+    code, out, _ = run("report", str(TOURNAMENT), "--by", "game", "--csv")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert code == 0 and len(rows) == 8 and list(rows[0])[:3] == ["game", "players", "winner"]
+    assert (rows[0]["players"], rows[0]["winner"]) == ("keen-bot v lazy-bot", "lazy-bot")
+    assert "players" not in run("report", str(TOURNAMENT), "--csv")[1]

@@ -372,3 +372,51 @@ def test_the_duplicate_sample_is_what_its_tool_writes() -> None:
     tool = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(tool)
     assert (DUPLICATE / "deals.gin").read_text(encoding="utf-8") == tool.records_text(tool.duplicate_games())
+
+
+# -- issue 43: what the text says -----------------------------------------------------------
+
+
+def test_the_head_to_head_fits_60_columns_and_sorts_names_by_casefold(tmp_path: Path) -> None:
+    from ginref.render.report import standings_text
+    from tests.cli.test_html import CASES, league
+
+    done = standings(league(tmp_path, games=120, names=CASES), rounds=10)
+    text = standings_text(done, 60)
+    part = text.split("head to head", 1)[1]
+    assert max(len(line) for line in text.splitlines()) <= 60
+    players = [line.split()[0] for line in part.splitlines() if line.split() and line.split()[0] in CASES]
+    assert players == sorted(players, key=str.casefold) and players[0] == "amy"
+    assert "W-L-D" in part and all(head in part for head in ("games", "for", "against"))
+
+
+def test_each_interval_has_its_own_heading() -> None:
+    from ginref.render.report import STANDINGS_HEADERS
+
+    intervals = [head for head in STANDINGS_HEADERS if "interval" in head]
+    assert len(intervals) == 3 and len({head.split("\n")[0] for head in intervals}) == 3
+
+
+def test_one_game_is_too_small_a_sample_for_an_interval(tmp_path: Path) -> None:
+    (tmp_path / "game-01.gin").write_bytes((TOURNAMENT / "game-01.gin").read_bytes())
+    code, out, _ = run("report", str(tmp_path), "--standings")
+    assert code == 0 and "1631" in out and "1631-1631" not in out
+    assert "sample too small for a rating interval" in out and "not yet separable" not in out
+    code, out, _ = run("report", str(TOURNAMENT), "--standings", "--rounds", "0")
+    assert "no bootstrap (--rounds 0), so no interval" in out and "1542-1542" not in out
+    assert "sample too small" not in out  # no bootstrap claims no interval
+
+
+def test_wins_by_totals_and_games_won_to_the_end_are_two_labels(tmp_path: Path) -> None:
+    """A one-hand record is a game the standings count won, but not one played to its end."""
+    from tests.cli.test_html import league
+
+    source = str(league(tmp_path, 2, 6))
+    document = json.loads(run("report", source, "--standings", "--json")[1])
+    assert [row["wins"] for row in document["standings"]] == [2, 2]
+    assert [row["games_won"] for row in document["rows"]] == [0, 0]
+    code, out, _ = run("report", source, "--standings")
+    standings_part, audit_part = out.split("records: ", 1)
+    assert code == 0 and "by totals" in standings_part and "to the end" in audit_part
+    assert "wins by totals: the game's winner, or the player ahead where the record ends" in out
+    assert "games won to the end: games played out to their end (the target) and won" in " ".join(out.split())

@@ -152,3 +152,18 @@ def test_the_report_plot_gives_each_series_its_own_colour_and_its_keys_stay_apar
     renderer = figure.canvas.get_renderer()
     boxes = [legend.get_window_extent(renderer) for legend in legends]
     assert not boxes[0].overlaps(boxes[1])
+
+
+@pytest.mark.parametrize(("by", "keys"), [
+    ("player", ["points won", "points lost"]),
+    ("game", ["points won"]),  # a game's row holds both players: it loses no points
+    ("rules", ["points won"]),
+])
+def test_the_report_plot_keys_only_the_points_its_rows_have(by: str, keys: list[str]) -> None:
+    pytest.importorskip("matplotlib")
+    from ginref.audit import report
+    from ginref.plot import _report_figure
+
+    done = report(Path(__file__).resolve().parents[2] / "samples" / "tournament", by=by, jobs=1)
+    figure = _report_figure(done)
+    assert [text.get_text() for text in figure.axes[0].get_legend().get_texts()] == keys

@@ -155,3 +155,16 @@ def test_gzip_on_standard_input_through_a_real_pipe(logs: Path) -> None:
     piped = bash('ginref verify - --jobs 2 < "$1"', str(logs))
     direct = bash('ginref verify "$1"', str(ALL))
     assert piped.stdout.replace("<stdin>", "X") == direct.stdout.replace(str(ALL), "X")
+
+
+def test_many_compressed_files_make_one_note(tmp_path: Path) -> None:
+    """Issue 43: one note about compressed input, not one per file."""
+    for i, path in enumerate(TOURNAMENT):
+        data = path.read_bytes()
+        (tmp_path / (path.name + (".gz" if i % 2 else ".bz2"))).write_bytes(
+            gzip.compress(data) if i % 2 else bz2.compress(data))
+    notes: list[str] = []
+    assert outcomes([str(tmp_path)], 2, on_note=notes.append) == outcomes([str(p) for p in TOURNAMENT])
+    assert notes == [f"{len(TOURNAMENT)} files are bzip2-compressed or gzip-compressed "
+                     f"({tmp_path / (TOURNAMENT[0].name + '.bz2')} the first): each read in one process, "
+                     "not shared out in shards"]
