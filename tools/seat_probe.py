@@ -78,8 +78,9 @@ SYMBOL_AFTER = re.compile(r"(10|[2-9TJQKA])\s*([♣♦♥♠♧♢♡♤])", re.
 SYMBOL_BEFORE = re.compile(r"([♣♦♥♠♧♢♡♤])\s*(10|[2-9TJQKA])", re.IGNORECASE)
 EXAMPLE = re.compile(r'e\.g\. *(?:"[^"]*"|\S+)')
 """an example in a message (``e.g. "discard 7H"``): the same for every hand, so not a leak"""
-STOCK_PHRASES = re.compile(r"in the stock|next stock card|top of the stock|stock's (?:top|next)|stock top",
-                           re.IGNORECASE)
+STOCK_PHRASES = re.compile(r"(?<!cards )(?<!card )(?<!left )in the stock|next stock card|top of the stock"
+                           r"|stock's (?:top|next)|stock top", re.IGNORECASE)
+"""where a card is in the stock (not how many are: "two cards left in the stock" places none)"""
 ENDINGS = ("knock", "gin", "big_gin")
 MAX_STEPS = 600
 """moves per hand before the probe gives up on it (a hand of gin has far fewer)"""
@@ -577,9 +578,12 @@ class Probe:
                 break
             players = rng.choice(PAIRS)
             game = Game(players, rng.choice(players), rule_sets[number % len(rule_sets)])
+            seed = rng.getrandbits(64)
+            if self.args.game not in (None, number + 1):
+                continue
             self.tally.games += 1
             try:
-                self.play_game(game, random.Random(rng.getrandbits(64)), f"game {number + 1}")
+                self.play_game(game, random.Random(seed), f"game {number + 1}")
             except Lost as exc:
                 self.leak("crash", f"game {number + 1}", "(operator)", None, str(exc)[:200])
                 self.a.restart()
@@ -882,6 +886,8 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--command", default=f"{shlex.quote(sys.executable)} -m ginref table",
                         help="the referee to start (default: %(default)s)")
+    parser.add_argument("--game", type=int, metavar="N",
+                        help="play only game N of the run (to see its leaks again)")
     parser.add_argument("--hands", type=int, default=2, help="hands per game at most (default: %(default)s)")
     parser.add_argument("--rules", default=",".join(RULE_SETS), help="rule sets, in turn (comma-separated)")
     parser.add_argument("--probes", type=int, default=4,
