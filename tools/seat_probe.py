@@ -650,7 +650,7 @@ class Probe:
         if after.key() != truth.key():
             self.leak("changed", where, b" | ".join(sent[:4]), None, "the operator's record or views changed")
             hand.tainted = True
-            return self.look(game, hand, where)
+            return self.redeal(game, hand, where)
         return None
 
     def probe_one(self, game: Game, hand: Hand, seat: str, line: bytes, truth: Truth,
@@ -710,7 +710,8 @@ class Probe:
         return truth
 
     def redeal(self, game: Game, hand: Hand, where: str) -> Truth:
-        """The table as it was before a seat's request that should have been refused."""
+        """The table as the moves played made it, after a request that should have been refused
+        (or a refusal that changed it), dealt again."""
         hand.log[-1].redealt = True
         rebuild(self.a, game)
         for move in hand.moves:

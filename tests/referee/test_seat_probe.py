@@ -4,9 +4,10 @@ only the protocol, runs as a real process against a real referee process.
 A seat's answers must never tell it a hidden card (the opponent's hand, the stock's order),
 whether its request is legal or not; ``new``, ``next_hand`` and ``pop`` are the operator's;
 a refusal changes nothing; no line stops the session (docs/live.md, "Probing the trust
-boundary"). The probe is first shown to find a leak planted by tests/support/leaky_referee.py
-(named in a message, or only in its spacing, which its twin deal must see); then it is run on
-ginref itself: a small seeded slice here, 1,000 games under ``-m slow``.
+boundary"). The probe is first shown to find what tests/support/leaky_referee.py plants (a
+hidden card named in a message, or only in its spacing, which the twin deal must see; a view
+that shows a stock card; a refusal that takes a move back); then it is run on ginref itself:
+a small seeded slice here, 1,000 games under ``-m slow``.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ def leaks(path: Path) -> list[dict[str, Any]]:
 def test_the_probe_finds_a_hidden_card_a_refusal_names(tmp_path: Path) -> None:
     found = tmp_path / "leaks.jsonl"
     leaky = f"{shlex.quote(sys.executable)} {shlex.quote(str(LEAKY))} --leak card"
-    status, counts, out = probe("--games", "1", "--hands", "1", "--seed", "5", "--no-cases",
+    status, counts, out = probe("--games", "1", "--hands", "1", "--seed", "5", "--no-cases", "--no-twin",
                                 "--leaks", str(found), command=leaky)
     assert status == 1 and counts["leaks"] > 0
     planted = [leak for leak in leaks(found) if "the stock ends with" in leak["answer"]]
@@ -67,8 +68,8 @@ def test_the_probe_finds_a_hidden_card_a_refusal_names(tmp_path: Path) -> None:
 def test_the_twin_deal_finds_an_answer_that_only_varies_with_a_hidden_card(tmp_path: Path) -> None:
     found = tmp_path / "leaks.jsonl"
     leaky = f"{shlex.quote(sys.executable)} {shlex.quote(str(LEAKY))} --leak spacing"
-    status, counts, out = probe("--games", "2", "--seed", "5", "--no-cases", "--leaks", str(found),
-                                command=leaky)
+    status, counts, out = probe("--games", "2", "--hands", "1", "--seed", "5", "--no-cases",
+                                "--leaks", str(found), command=leaky)
     assert status == 1 and counts["twins"] > 0 and counts["compared"] > 0
     spaced = []
     for leak in leaks(found):
@@ -79,12 +80,23 @@ def test_the_twin_deal_finds_an_answer_that_only_varies_with_a_hidden_card(tmp_p
     assert spaced, out[-2000:]
 
 
+@pytest.mark.parametrize(("leak", "kind"), [("view", "view"), ("undo", "changed")])
+def test_the_probe_finds_a_view_that_shows_too_much_and_a_refusal_that_changes_the_table(
+        leak: str, kind: str, tmp_path: Path) -> None:
+    found = tmp_path / "leaks.jsonl"
+    leaky = f"{shlex.quote(sys.executable)} {shlex.quote(str(LEAKY))} --leak {leak}"
+    status, counts, out = probe("--games", "1", "--hands", "1", "--seed", "5", "--no-cases", "--no-twin",
+                                "--leaks", str(found), command=leaky)
+    assert status == 1 and counts["leaks"] > 0
+    assert any(row["kind"] == kind for row in leaks(found)), out[-2000:]
+
+
 # -- ginref's own table --------------------------------------------------------------------------
 
 
 @UNTIL_THE_FIX
 def test_no_answer_to_a_seat_tells_a_hidden_card() -> None:
-    status, counts, out = probe("--games", "4", "--seed", "2026", "--no-cases")
+    status, counts, out = probe("--games", "4", "--seed", "2026", "--no-cases", "--max-leaks", "20")
     assert counts["games"] == 4 and counts["refusals"] > 1000 and counts["compared"] > 1000, out
     assert counts["skipped"] == 0, out
     assert (status, counts["leaks"]) == (0, 0), out[-4000:]

@@ -3,12 +3,15 @@ tests/referee/test_seat_probe.py can show tools/seat_probe.py finds what it is f
 
     python tests/support/leaky_referee.py --leak card      # a seat's refusal names the stock's bottom card
     python tests/support/leaky_referee.py --leak spacing   # ... or only ends with 0-6 spaces, by that card
+    python tests/support/leaky_referee.py --leak view      # a seat's own view shows that card on the pile
+    python tests/support/leaky_referee.py --leak undo      # a refused move takes the last move back
 
 The proxy forwards each line to a ``python -m ginref table`` it starts and writes back its
 answer; to a refusal of a request that names a ``player``, before the hand is over, it adds
 what the operator's record says is the stock's last card (hidden from both seats until the
 wall): by name (the probe's scan must see it) or only as trailing spaces in the message (no
-card is named: only the probe's twin deal can tell).
+card is named: only the probe's twin deal can tell). Or it shows that card in a seat's own view,
+or takes the last move back when it refuses a seat's move.
 """
 
 from __future__ import annotations
@@ -42,11 +45,21 @@ def bottom_card(child: subprocess.Popen[bytes]) -> str | None:
 
 
 def leaked(request: Any, answer: dict[str, Any], child: subprocess.Popen[bytes], how: str) -> dict[str, Any]:
-    seat = isinstance(request, dict) and isinstance(request.get("player"), str)
-    if answer.get("ok") is not False or not seat:
+    """The answer as the proxy tells it to a seat."""
+    if not (isinstance(request, dict) and isinstance(request.get("player"), str)):
         return answer
-    card = bottom_card(child)
+    view = answer.get("view")
+    if how == "view":  # the seat's own view shows the stock's last card on the pile
+        card = bottom_card(child) if isinstance(view, dict) else None
+        if card is None or not isinstance(view, dict):
+            return answer
+        return {**answer, "view": {**view, "pile": [*view["pile"], card]}}
+    card = bottom_card(child) if answer.get("ok") is False else None
     if card is None:
+        return answer
+    if how == "undo":  # a refused move takes the last move back
+        if request.get("op") == "move" and answer.get("error") == "illegal_move":
+            ask(child, b'{"op":"pop"}')
         return answer
     extra = f" (the stock ends with {card})" if how == "card" else " " * (CARDS.index(card) % 7)
     return {**answer, "message": str(answer.get("message", "")) + extra}
@@ -76,7 +89,7 @@ def serve(stdin: IO[bytes], stdout: IO[bytes], how: str) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--leak", choices=("card", "spacing"), default="card")
+    parser.add_argument("--leak", choices=("card", "spacing", "view", "undo"), default="card")
     serve(sys.stdin.buffer, sys.stdout.buffer, parser.parse_args().leak)
 
 
