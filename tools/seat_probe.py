@@ -71,8 +71,6 @@ KINDS = ("hidden_card", "placement", "view", "twin", "seat_op", "other_seat", "u
          "crash", "bad_answer")
 PAIRS = (("Ann", "Bo"), ("North", "South"), ("Émile", "Zoë"), ("p1", "p2"))
 CARD_IN_ANSWER = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][CDHS])(?![A-Za-z0-9])")
-ALNUM = re.compile(r"[A-Za-z0-9]+")
-LETTER_RUN = re.compile(r"(?:(?:10|[2-9TJQKA])[CDHS])+", re.IGNORECASE)
 LETTER_CARD = re.compile(r"(10|[2-9TJQKA])([CDHS])", re.IGNORECASE)
 SYMBOL_AFTER = re.compile(r"(10|[2-9TJQKA])\s*([♣♦♥♠♧♢♡♤])", re.IGNORECASE)
 SYMBOL_BEFORE = re.compile(r"([♣♦♥♠♧♢♡♤])\s*(10|[2-9TJQKA])", re.IGNORECASE)
@@ -490,12 +488,10 @@ class Seat:
 
 def request_cards(line: bytes) -> set[str]:
     """The cards a request names itself, in any spelling a referee may read (an answer may echo
-    them): ``7h``, ``10H``, ``3C4C5C`` run together, ``♥7``, ``7♥``, the playing-card codepoints."""
-    text = line.decode("utf-8", "replace")
-    cards = set()
-    for word in ALNUM.findall(text):
-        if LETTER_RUN.fullmatch(word):
-            cards |= {_card(rank, suit) for rank, suit in LETTER_CARD.findall(word)}
+    them): ``7h``, ``10H``, ``3C4C5C`` run together, ``♥7``, ``7♥``, the playing-card codepoints,
+    and any rank and suit letters side by side in a word (a message may quote the words)."""
+    text = " ".join(_words(line))
+    cards = {_card(rank, suit) for rank, suit in LETTER_CARD.findall(text)}  # inside any word: "Hj6D[" echoed
     for rank, symbol in SYMBOL_AFTER.findall(text) + [(r, s) for s, r in SYMBOL_BEFORE.findall(text)]:
         cards.add(_card(rank, SUITS["♣♦♥♠♧♢♡♤".index(symbol) % 4]))
     for char in text:
@@ -504,6 +500,25 @@ def request_cards(line: bytes) -> set[str]:
             rank = code % 16 - (code % 16 > 12)
             cards.add(RANKS[rank - 1] + "SHDC"[code // 16])
     return cards
+
+
+def _words(line: bytes) -> list[str]:
+    """The text of a request's values, but the names of players (a name is no card: "North")."""
+    try:
+        request = json.loads(line)
+    except (ValueError, RecursionError):
+        return [line.decode("utf-8", "replace")]
+    words: list[str] = []
+    stack: list[object] = [request]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack += [v for k, v in value.items() if k not in ("player", "players", "seat", "dealer")]
+        elif isinstance(value, list):
+            stack += value
+        elif isinstance(value, str):
+            words.append(value)
+    return words
 
 
 def _card(rank: str, suit: str) -> str:
@@ -525,11 +540,15 @@ class Leak:
 
     def __str__(self) -> str:
         note = f" ({self.note})" if self.note else ""
-        lines = [f"{self.kind} at {self.where}{note}", f"    sent:   {self.request[:300]}",
-                 f"    answer: {self.answer[:300]}"]
+        lines = [f"{self.kind} at {self.where}{note}", f"    sent:   {_short(self.request)}",
+                 f"    answer: {_short(self.answer)}"]
         if self.twin is not None:
-            lines.append(f"    twin:   {self.twin[:300]}")
+            lines.append(f"    twin:   {_short(self.twin)}")
         return "\n".join(lines)
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 300 else f"{text[:120]}... ({len(text)} characters)"
 
 
 @dataclass
