@@ -17,7 +17,8 @@ moves were answered with (a draw names the card drawn). The operator sees everyt
 ``record`` and views say which cards are hidden from a seat (the opponent's hand and the stock,
 less what the seat saw). Every answer a seat receives is scanned:
 
-- ``hidden_card``: it names a hidden card the request did not name;
+- ``hidden_card``: it names a hidden card the request did not name (a message may quote the
+  request's words back; an example after "e.g." is the same in every hand);
 - ``placement``: it says where a hidden card is ("Ann's hand", "in the stock", "next stock
   card") about a card the request or the answer names;
 - ``view``: the seat's own view differs from the operator's view of that seat, or shows a stock
@@ -32,10 +33,10 @@ less what the seat saw). Every answer a seat receives is scanned:
 - ``twin``: the answer depends on a hidden card. Once a hand is over, it is dealt again in a
   second process from a deck that differs only in cards that stayed hidden from the seat for
   the whole hand (permuted among their places: the opponent's unseen cards and the stock
-  below what was drawn; never a card the opponent named in a move, nor, when the opponent
-  knocked, its hand at the knock, so that every move stays legal), and the same moves are
-  played. Each request of that seat, until the hand is over, must be answered byte for byte
-  the same (but its ``id``).
+  below what was drawn; never a card the opponent's moves named, but for the card a draw
+  was answered with, nor, when the opponent knocked, its hand at the knock, so that every
+  move stays legal), and the same moves are played. Each request of that seat, until the
+  hand is over, must be answered byte for byte the same (but its ``id``).
 
 The cases the issue reported are run first, each in a fresh process: a line of 988 nested
 brackets, and a player name over 80 characters played to the end of a hand.
@@ -186,6 +187,14 @@ def _decoded(text: str | None) -> Request | None:
     except ValueError:
         return None
     return answer if isinstance(answer, dict) and isinstance(answer.get("ok"), bool) else None
+
+
+def _request(line: bytes) -> Request | None:
+    try:
+        request = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    return request if isinstance(request, dict) else None
 
 
 def _without_id(text: str) -> str:
@@ -692,7 +701,10 @@ class Probe:
 
     def accepted(self, game: Game, hand: Hand, seat: str, line: bytes, text: str, truth: Truth,
                  where: str) -> Truth | None:
-        request = json.loads(line)
+        request = _request(line)
+        if request is None:  # a line that is not a request was answered ok
+            self.leak("bad_answer", f"{where}, {seat}", line, text, "a line that is no request was accepted")
+            return None
         op, player = request.get("op"), request.get("player")
         if player not in game.players:
             self.leak("unseated", f"{where}, {seat}", line, text)
@@ -832,7 +844,7 @@ class Probe:
             if _without_id(text) != _without_id(entry.answer):
                 self.leak("twin", f"{where}, {seat}", entry.line, entry.answer, twin=text)
                 if (_decoded(text) or {}).get("ok") and not (_decoded(entry.answer) or {}).get("ok"):
-                    if json.loads(entry.line).get("op") == "move":
+                    if (_request(entry.line) or {}).get("op") == "move":
                         self.b.ask({"op": "pop"})
                 elif entry.moved:
                     raise Lost("twin refused the seat's move")
