@@ -38,8 +38,9 @@ less what the seat saw). Every answer a seat receives is scanned:
   move stays legal), and the same moves are played. Each request of that seat, until the
   hand is over, must be answered byte for byte the same (but its ``id``).
 
-The cases the issue reported are run first, each in a fresh process: a line of 988 nested
-brackets, and a player name over 80 characters played to the end of a hand.
+Two inputs that once stopped the session run first, each in a fresh process: a line of 988
+nested brackets (and 5,000 nested objects), and a player name over 80 characters played to the
+end of a hand.
 
 Prints a summary line (games, hands, requests, refusals, leaks by kind) and the first leaks;
 the exit status is 1 when there is any, else 0. Uses the standard library only.
@@ -849,10 +850,10 @@ class Probe:
                 elif entry.moved:
                     raise Lost("twin refused the seat's move")
 
-    # -- the cases of the issue
+    # -- the cases that once stopped the session
 
     def cases(self) -> None:
-        """The reproducers the issue reported, each in a fresh process."""
+        """Deep nesting and a long name, each in a fresh process."""
         self.nested(b"[" * 988 + b"]" * 988, "988 nested brackets")
         self.nested(b'{"op":' * 5000 + b"1" + b"}" * 5000, "5000 nested objects")
         self.long_name()
@@ -930,7 +931,7 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--leaks", metavar="FILE", help="write every leak to FILE, one JSON object a line")
     parser.add_argument("--show", type=int, default=5, help="leaks shown (and the first of each kind)")
     parser.add_argument("--no-twin", action="store_true", help="skip the twin deals")
-    parser.add_argument("--no-cases", action="store_true", help="skip the issue's cases")
+    parser.add_argument("--no-cases", action="store_true", help="skip the nesting and long-name cases")
     return parser.parse_args(argv)
 
 
