@@ -103,7 +103,7 @@ def test_no_answer_to_a_seat_tells_a_hidden_card() -> None:
 
 
 @UNTIL_THE_FIX
-def test_the_issues_lines_leave_the_session_running() -> None:
+def test_deep_nesting_and_a_long_name_leave_the_session_running() -> None:
     """988 nested brackets (once: exit 70, "internal error: RecursionError"), and a player name
     over 80 characters whose hand ends (once: exit 2)."""
     status, counts, out = probe("--games", "0")
