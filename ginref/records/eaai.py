@@ -141,6 +141,13 @@ class _Reader:
     def place(self) -> Place:
         return Place(self.line, 1)
 
+    def held(self, hand: _Hand, who: str) -> set[Card]:
+        """The cards ``who`` holds, as the moves leave them; a player not yet dealt holds none
+        the log can speak of, so a line about its hand cannot be read."""
+        if who not in hand.held:
+            raise self.fail(f"{who} has not been dealt in this hand")
+        return hand.held[who]
+
     # -- line kinds ----------------------------------------------------------------
 
     def dealt(self, m: re.Match[str]) -> None:
@@ -196,7 +203,7 @@ class _Reader:
         if hand.pile and hand.pile[-1] == c:
             hand.pile.pop()
             source = "discard"
-        hand.held[who].add(c)
+        self.held(hand, who).add(c)
         hand.turn = Turn(who, source, c, place=self.place())
 
     def discards(self, m: re.Match[str]) -> None:
@@ -205,7 +212,7 @@ class _Reader:
         turn = hand.turn
         if turn is None or turn.player != who or turn.discard is not None:
             raise self.fail(f"{who} discards without drawing first")
-        hand.held[who].discard(c)
+        self.held(hand, who).discard(c)
         hand.pile.append(c)
         hand.turn = replace(turn, discard=c)
 
@@ -217,7 +224,7 @@ class _Reader:
         cards = 0
         for meld in shown:
             cards |= meld
-        if cards != mask_of(hand.held[who]):
+        if cards != mask_of(self.held(hand, who)):
             raise self.fail(f"{who}'s hand shown here is not the cards the moves leave it", m.start(2) + 1)
         least = min_deadwood(cards, STANDARD_SYSTEM)
         if int(m[3]) != least:

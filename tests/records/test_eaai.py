@@ -185,3 +185,18 @@ def test_the_per_turn_hand_lines_are_checked(change: object, message: str) -> No
     with pytest.raises(RecordError, match=message) as info:
         decode_log("\n".join(lines))
     assert info.value.line == at + 1
+
+
+@pytest.mark.parametrize("line", [
+    "Player 1 has [AD] with 1 deadwood.",
+    "Player 1 has [[AD, 2D, 3D]] with 0 deadwood.",
+])
+def test_a_hand_line_of_a_player_not_dealt_is_unreadable_there(tmp_path: Path, line: str) -> None:
+    """Only player 0 is dealt: a line about player 1's hand names its place, never a crash."""
+    path = tmp_path / "short.log"
+    path.write_text(f"Player 0 is dealt [AC, 2C, 3C, 4C, 5C, 6C, 7C, 8C, 9C, TC].\n{line}\n")
+    items = list(read_records(path))
+    assert len(items) == 1 and isinstance(items[0], RecordError)
+    assert str(items[0]) == f"{path}:2:1: Player 1 has not been dealt in this hand"
+    result = CliRunner().invoke(cli, ["verify", str(path)])
+    assert result.exit_code == 3 and "internal error" not in result.output
