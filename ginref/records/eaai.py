@@ -20,7 +20,8 @@ it prints is read:
 - the three forfeits: an illegal discard, illegal melds, a knock over the limit.
 
 A game ends at its ``wins.`` line or a forfeit; a line that cannot be read spoils only
-its game. Seats are ``Player 0`` and ``Player 1``, as the log names them.
+its game. Blank lines and ``#`` comment lines (what people add around a log) are passed
+over. Seats are ``Player 0`` and ``Player 1``, as the log names them.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ from ginref.records.model import (
     Turn,
 )
 
-__all__ = ["PLAYERS", "decode_log", "log_boundary", "looks_like_log"]
+__all__ = ["PLAYERS", "decode_log", "is_comment", "log_boundary", "looks_like_log"]
 
 PLAYERS = ("Player 0", "Player 1")
 _SUITS = "CDHS"
@@ -60,6 +61,12 @@ _END_RE = re.compile(r"Player [01] (?:wins|.* forfeits)\.\s*$")
 def looks_like_log(line: str) -> bool:
     """Whether a log's first line is the framework's: a deal to player 0 or 1."""
     return _START_RE.match(line.strip()) is not None
+
+
+def is_comment(line: str) -> bool:
+    """A ``#`` comment line, which a log (EAAI's or an RLCard sheet) may hold anywhere, as it
+    may hold blank lines: what people print around one."""
+    return line.lstrip().startswith("#")
 
 
 def log_boundary(line: str) -> Literal["start", "end"] | None:
@@ -381,7 +388,7 @@ def decode_log(text: str, source: str = "", first_line: int = 1, index: int = 0)
     for number, line in enumerate(text.split("\n"), first_line):
         reader.line = number
         line = line.rstrip("\r")
-        if not line.strip():
+        if not line.strip() or is_comment(line):
             continue
         if reader.ended:
             raise reader.fail("a line after the end of the game")

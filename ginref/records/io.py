@@ -34,6 +34,7 @@ from ginref.files import (
     url_files,
 )
 from ginref.records.decoding import Decoded, decode, decoded, read_record
+from ginref.records.eaai import is_comment
 from ginref.records.jsonform import format_jsonl, pretty_json
 from ginref.records.model import GameRecord, InputForm, RecordFormat, UnitForm
 from ginref.records.openspiel import format_history, params_for
@@ -175,13 +176,17 @@ def _walk(folder: str) -> Iterator[InputFile | SkippedFile]:
 
 
 def _is_log(path: str) -> bool:
-    """Whether a file in a folder is another program's log (EAAI, RLCard), by its first line."""
+    """Whether a file in a folder is another program's log (EAAI, RLCard), by its first line
+    that is neither blank nor a ``#`` comment (within its first 4 KiB)."""
     try:
         with open_any(path) as handle:
-            first = handle.readline(256)
+            head = handle.read(4096)
     except (OSError, InputFileError):
         return False
-    return log_form(first.decode("utf-8", "replace").lstrip("\ufeff")) is not None
+    for line in head.decode("utf-8", "replace").lstrip("\ufeff").split("\n"):
+        if line.strip() and not is_comment(line):
+            return log_form(line) is not None
+    return False
 
 
 @contextlib.contextmanager

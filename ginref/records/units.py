@@ -34,7 +34,7 @@ from ginref.files import (
     numbered_runs,
     wide_text,
 )
-from ginref.records.eaai import log_boundary, looks_like_log
+from ginref.records.eaai import is_comment, log_boundary, looks_like_log
 from ginref.records.kaggle import EPISODE_NAME, looks_like_episode
 from ginref.records.model import UnitForm
 from ginref.records.openspiel import SERIALIZED_HEADER
@@ -183,12 +183,17 @@ def sniff_format(first_line: str) -> UnitForm:
 
 def _sniffed(stream: IO[bytes] | IO[str]) -> tuple[UnitForm, list[Line]]:
     """The form of a stream by its first line that is not blank, and the lines read to find it:
-    the stream is left just past them."""
+    the stream is left just past them. A ``#`` comment first is text's, unless the first line
+    after the comments (within :data:`_LOOK_AHEAD`) starts a log: an EAAI log or RLCard sheets
+    with comments printed above them."""
     seen: list[Line] = []
     for item in record_lines(stream):
         seen.append(item)
         if item[1].strip() or item[2] is not None:
-            return sniff_format(item[1]), seen
+            form = sniff_format(item[1])
+            if item[2] is None and is_comment(item[1]):
+                form = log_form(_first_content(seen, stream)) or form
+            return form, seen
     return "gin", seen
 
 
@@ -351,8 +356,8 @@ def cut_units(
 
 
 def _log_units(lines: Iterable[Line], source: str, form: UnitForm, index: int = 0) -> Iterator[RawRecord]:
-    """The games of a log: each from its first line that is not blank to the line that ends it
-    (or the line before one that starts the next)."""
+    """The games of a log: each from its first line that is neither blank nor a ``#`` comment
+    to the line that ends it (or the line before one that starts the next)."""
     boundary = _LOG_BOUNDARIES[form]
     chunk: _TextChunk | None = None
     for number, text, problem in lines:
@@ -361,7 +366,7 @@ def _log_units(lines: Iterable[Line], source: str, form: UnitForm, index: int = 
             yield msgspec.structs.replace(chunk.unit(), format=form)
             chunk, index = None, index + 1
         if chunk is None:
-            if problem is None and not text.strip():
+            if problem is None and (not text.strip() or is_comment(text)):
                 continue
             chunk = _TextChunk(source, index, number)
         chunk.add(number, text, problem)

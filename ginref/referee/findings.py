@@ -48,7 +48,8 @@ illegal_layoff           error     a layoff that does not fit the meld as it sta
                                    meld that was not declared); the card stays deadwood
 layoff_on_gin            error     a layoff onto gin or big gin where the rules forbid it
 wrong_result             error     the claimed outcome or winner differs from the ruling
-wrong_score              error     claimed points, running totals or final totals differ
+wrong_score              error     claimed points, running totals or final totals differ, or the
+                                   payoffs of an RLCard hand (its ``Payoffs`` tag) are not RLCard's
 wrong_dealer             error     the claimed next dealer, or the next hand's dealer, is not the
                                    one the rules name
 missed_layoff            advisory  the defender's declared defence leaves more deadwood than its

@@ -494,6 +494,7 @@ class HandReplay(KnockSteps):
         """Rule on the hand as the events left it."""
         result, hand = self.result, self.hand
         result.stock_left = self.stock_left
+        result.held_at_end = (self.held[0], self.held[1])
         if self.stopped_unfinished():
             return result
         if self.phase == OVER:
