@@ -21,7 +21,9 @@ it prints is read:
 
 A game ends at its ``wins.`` line or a forfeit; a line that cannot be read spoils only
 its game. Blank lines and ``#`` comment lines (what people add around a log) are passed
-over. Seats are ``Player 0`` and ``Player 1``, as the log names them.
+over. Seats are ``Player 0`` and ``Player 1``, as the log names them, but in a file of the
+EAAI tournament software, ``M-XvY-gameG.txt``, where they are the agents X and Y
+(:func:`ginref.records.names.tournament_players`).
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ from ginref.records.model import (
     Place,
     Turn,
 )
+from ginref.records.names import renamed, tournament_players
 
 __all__ = ["PLAYERS", "decode_log", "is_comment", "log_boundary", "looks_like_log"]
 
@@ -401,4 +404,6 @@ def decode_log(text: str, source: str = "", first_line: int = 1, index: int = 0)
             raise reader.fail(f"not a line of an EAAI log: {line[:60]!r}")
     if reader.hand is not None and not reader.hand.closed:
         reader.hands.append(reader.built(reader.hand))
-    return reader.record()
+    agents = tournament_players(source)
+    record = reader.record()
+    return record if agents is None else renamed(record, dict(zip(PLAYERS, agents, strict=True)))

@@ -5,6 +5,7 @@ made by tools/eaai/Driver.java), every hand read and every recorded score ginref
 from __future__ import annotations
 
 import gzip
+import json
 import re
 from collections import Counter
 from pathlib import Path
@@ -16,6 +17,7 @@ from ginref.cli import cli
 from ginref.errors import RecordError
 from ginref.records import GameRecord, read_records
 from ginref.records.eaai import decode_log
+from ginref.records.names import tournament_players
 from ginref.referee import adjudicate
 from ginref.rules import find_rules
 
@@ -200,3 +202,33 @@ def test_a_hand_line_of_a_player_not_dealt_is_unreadable_there(tmp_path: Path, l
     assert str(items[0]) == f"{path}:2:1: Player 1 has not been dealt in this hand"
     result = CliRunner().invoke(cli, ["verify", str(path)])
     assert result.exit_code == 3 and "internal error" not in result.output
+
+
+def _tournament(folder: Path, names: list[str]) -> None:
+    for name, game in zip(names, FIRST_FIT.read_text().split(" wins.\n")[:3], strict=True):
+        (folder / name).write_text(game + " wins.\n")
+
+
+def test_tournament_file_names_name_the_agents_and_standings_rank_them(tmp_path: Path) -> None:
+    """``M-XvY-gameG.txt``: X played Player 0, Y Player 1. The three games were won by Player 1,
+    Player 1 and Player 0: with the seats swapped in the second, Simple won two and Keen one."""
+    _tournament(tmp_path, ["1-SimplevKeen-game1.txt", "1-KeenvSimple-game2.txt", "2-SimplevKeen-game1.txt"])
+    records = list(read_records(tmp_path / "1-KeenvSimple-game2.txt"))
+    assert isinstance(records[0], GameRecord)
+    assert records[0].players == ("Keen", "Simple") and dict(records[0].tags)["Winner"] == "Simple"
+    result = CliRunner().invoke(cli, ["report", str(tmp_path), "--standings", "--json"])
+    assert result.exit_code == 0, result.output
+    standings = json.loads(result.output)["standings"]
+    assert [(p["player"], p["games"], p["wins"]) for p in standings] == [("Simple", 3, 2), ("Keen", 3, 1)]
+
+
+@pytest.mark.parametrize(("name", "agents"), [
+    ("1-SimplevKeen-game1.txt", ("Simple", "Keen")),
+    ("logs/12-my_botvvermouth-game40.txt.gz", ("my_bot", "vermouth")),
+    ("3-0v1-game2.txt", ("0", "1")),
+    ("1-SimplevSimple-game1.txt", None),
+    ("SimplevKeen.txt", None),
+    ("1-SimplevKeen-game1.log", None),
+])
+def test_tournament_players(name: str, agents: tuple[str, str] | None) -> None:
+    assert tournament_players(name) == agents
