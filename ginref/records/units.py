@@ -37,6 +37,7 @@ from ginref.files import (
 from ginref.records.eaai import is_comment, log_boundary, looks_like_log
 from ginref.records.kaggle import EPISODE_NAME, looks_like_episode
 from ginref.records.model import UnitForm
+from ginref.records.names import Naming
 from ginref.records.openspiel import SERIALIZED_HEADER
 from ginref.records.rlcard import looks_like_sheet, sheet_boundary
 from ginref.records.text import (
@@ -85,6 +86,8 @@ class RawRecord(msgspec.Struct, frozen=True):
     problem: RecordError | None = None
     game: str = ""
     """OpenSpiel's game string for a history line (``--game``); empty: OpenSpiel's defaults"""
+    names: Naming | None = None
+    """how to name the players of the records it holds (``--players``, ``--names``)"""
 
 
 def window(handle: IO[bytes], stop: int) -> IO[bytes]:
@@ -281,18 +284,18 @@ def _not_read_as(
 
 def raw_records(
     stream: IO[bytes] | IO[str], source: str, format: UnitForm | None = None, *, game: str = "",
-    named: UnitForm | None = None,
+    named: UnitForm | None = None, names: Naming | None = None,
 ) -> Iterator[RawRecord]:
     """The raw records of a stream, in order: in ``format`` (``--from``), else the form its
     name implies (``named``), else sniffed (``openspiel`` sniffs between history lines and a
-    serialised state). ``game`` goes with history lines.
+    serialised state). ``game`` goes with history lines, ``names`` with every record.
 
     A compressed byte stream (gzip, bzip2, xz) is read through its decompressor. A stream
     that cannot be read as records at all is one unreadable raw record saying why: UTF-16
     text, or content that plainly is not the ``format`` given (where every line would be an
     error of its own; a wrong name only spoils what it cannot read)."""
     stream, kind = decompressed(stream, source)
-    units = _raw_units(stream, source, format, game, named)
+    units = _raw_units(stream, source, format, game, named, names)
     if kind is None:
         yield from units
         return
@@ -307,13 +310,14 @@ def raw_records(
 
 
 def _raw_units(
-    stream: IO[bytes] | IO[str], source: str, format: UnitForm | None, game: str, named: UnitForm | None
+    stream: IO[bytes] | IO[str], source: str, format: UnitForm | None, game: str, named: UnitForm | None,
+    names: Naming | None = None,
 ) -> Iterator[RawRecord]:
     resolved = resolve_stream(stream, format, source, named)
     if resolved.problem is not None:
         yield RawRecord(resolved.form, source, 0, resolved.problem.line, problem=resolved.problem)
         return
-    yield from cut_units(resolved.lines, source, resolved.form, game)
+    yield from cut_units(resolved.lines, source, resolved.form, game, names=names)
 
 
 class Resolved(NamedTuple):
@@ -342,10 +346,14 @@ def resolve_stream(
 
 
 def cut_units(
-    lines: Iterable[Line | TextRun], source: str, format: UnitForm, game: str, index: int = 0
+    lines: Iterable[Line | TextRun], source: str, format: UnitForm, game: str, index: int = 0,
+    names: Naming | None = None,
 ) -> Iterator[RawRecord]:
-    """The raw records of a form's lines (runs of lines come only for text)."""
-    if format == "gin":
+    """The raw records of a form's lines (runs of lines come only for text), each with ``names``."""
+    if names:
+        for raw in cut_units(lines, source, format, game, index):
+            yield msgspec.structs.replace(raw, names=names)
+    elif format == "gin":
         yield from text_units(lines, source, index)
     elif format in ("jsonl", "openspiel"):
         yield from _jsonl_units(cast("Iterable[Line]", lines), source, format, game, index)
