@@ -10,8 +10,9 @@ it prints is read:
 - ``The initial face up card is X.``, ``Player N declines X.``: the upcard and its passes;
 - ``Player N draws X.``: from the discard pile when X is its top card, else from the stock;
 - ``Player N discards X.`` and the per-turn ``Player N has [..] with D deadwood.``: the
-  hand line is the framework's own report, its cards checked against the cards the moves
-  leave and D against their least deadwood (a log that differs is unreadable there);
+  hand line is the framework's own report; its cards must be the ones the moves leave (a
+  log that differs cannot be followed: unreadable there), and D is a claim kept with the
+  turn (``least_deadwood``), which the referee checks: a wrong D is a finding;
 - ``Player N melds [..] with D deadwood from [..].`` or ``goes gin with melds [..].``: the
   knock; the defender's ``melds [..].``, the ``lays off X on [..].`` lines (the engine lays
   each card onto the first meld it fits) and ``has D deadwood with [..]``: the defence;
@@ -36,7 +37,6 @@ from msgspec.structs import replace
 
 from ginref.cards import RANKS, Card, Mask, card, mask_of
 from ginref.errors import RecordError
-from ginref.melds import STANDARD_SYSTEM, min_deadwood
 from ginref.records.model import (
     ClaimedResult,
     Defence,
@@ -227,7 +227,9 @@ class _Reader:
         hand.turn = replace(turn, discard=c)
 
     def hand_line(self, m: re.Match[str]) -> None:
-        """The framework's per-turn report of the mover's hand: its cards are checked."""
+        """The framework's report of the mover's hand after its turn: its cards must be the
+        ones the moves leave (else the log cannot be followed), and its deadwood is a claim,
+        kept with the turn for the referee to check (``least_deadwood``)."""
         hand = self.current()
         who, text = _seat(m[1]), m[2]
         shown = self.melds(text, m.start(2) + 1) if text.startswith("[[") else (mask_of(self.cards(text, 1)),)
@@ -236,10 +238,10 @@ class _Reader:
             cards |= meld
         if cards != mask_of(self.held(hand, who)):
             raise self.fail(f"{who}'s hand shown here is not the cards the moves leave it", m.start(2) + 1)
-        least = min_deadwood(cards, STANDARD_SYSTEM)
-        if int(m[3]) != least:
-            raise self.fail(f"{who}'s hand is said to hold {m[3]} deadwood; at best it holds {least}",
-                            m.start(3) + 1)
+        turn = hand.turn
+        if turn is None or turn.player != who or turn.discard is None or turn.least_deadwood is not None:
+            raise self.fail(f"{who}'s hand is shown here, but not after a discard of its own")
+        hand.turn = replace(turn, least_deadwood=int(m[3]))
 
     def knocks(self, m: re.Match[str], gin: bool) -> None:
         hand = self.current()

@@ -40,7 +40,8 @@ knock_over_limit         error     knocked with more deadwood than the knock lim
 knock_not_max            error     with ``knocker_must_meld_max``, the knocker withheld a meld
 invalid_meld             error     a declared meld that is not a set or run, or reuses a card;
                                    its cards count as deadwood
-deadwood_misdeclared     error     announced deadwood or the declared ending (gin, big gin)
+deadwood_misdeclared     error     announced deadwood, the declared ending (gin, big gin) or a turn's
+                                   reported least deadwood (``least_deadwood``, EAAI's hand lines)
                                    differs from the cards shown
 big_gin_not_recognised   error     a big gin (11 cards, no discard) where the rules have none;
                                    ruled as gin

@@ -173,20 +173,55 @@ def test_verify_and_report_show_the_first_fit_layoffs() -> None:
     assert re.search(r"Player 1 +0 +0 +3 +9 +3 +0", result.output)
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    (lambda line: re.sub(r"with (\d+) deadwood", lambda m: f"with {int(m[1]) + 1} deadwood", line),
-     r"hand is said to hold \d+ deadwood; at best it holds \d+"),
-    (lambda line: line.replace("[[", "[[2C, ", 1) if "[[" in line else line.replace("[", "[2C, ", 1),
-     "hand shown here is not the cards the moves leave it|names 2C twice"),
-])
-def test_the_per_turn_hand_lines_are_checked(change: object, message: str) -> None:
-    assert callable(change)
+def _first_hand_line(lines: list[str]) -> int:
+    return next(i for i, t in enumerate(lines) if re.match(r"Player \d has \[.*\] with \d+ deadwood\.$", t))
+
+
+def test_the_per_turn_hand_lines_show_the_cards_the_moves_leave() -> None:
     lines = _lines()
-    at = next(i for i, t in enumerate(lines) if re.match(r"Player \d has \[.*\] with \d+ deadwood\.$", t))
-    lines[at] = change(lines[at])
-    with pytest.raises(RecordError, match=message) as info:
+    at = _first_hand_line(lines)
+    line = lines[at]
+    lines[at] = line.replace("[[", "[[2C, ", 1) if "[[" in line else line.replace("[", "[2C, ", 1)
+    wrong = r"hand shown here is not the cards the moves leave it|names 2C twice"
+    with pytest.raises(RecordError, match=wrong) as info:
         decode_log("\n".join(lines))
     assert info.value.line == at + 1
+
+
+def test_a_wrong_per_turn_deadwood_is_a_finding_not_an_unreadable_game(tmp_path: Path) -> None:
+    """The hand line's deadwood is the framework's claim: read, and the referee finds it wrong
+    (deadwood_misdeclared, at the turn), in the log and in its .gin and JSON forms."""
+    lines = _lines()
+    at = _first_hand_line(lines)
+    said = int(re.search(r"with (\d+) deadwood", lines[at])[1])  # type: ignore[index]
+    lines[at] = lines[at].replace(f"with {said} deadwood", f"with {said + 1} deadwood")
+    record = decode_log("\n".join(lines))
+    turn = next(e for e in record.hands[0].events if getattr(e, "least_deadwood", None) == said + 1)
+    verdict = adjudicate(record)
+    assert [f.code for f in verdict.errors] == ["deadwood_misdeclared"]
+    found = verdict.errors[0]
+    assert found.place == turn.place and found.player == turn.player  # type: ignore[union-attr]
+    assert re.fullmatch(rf"Player \d's hand after this turn is said to hold {said + 1} deadwood; at best it "
+                        rf"holds {said} \(.*\)", found.message)
+    path = tmp_path / "game.txt"
+    path.write_text("\n".join(lines) + "\n")
+    result = CliRunner().invoke(cli, ["verify", str(path)])
+    assert result.exit_code == 1, result.output
+    for form in ("gin", "json"):
+        out = tmp_path / f"game.{form}"
+        assert CliRunner().invoke(cli, ["convert", str(path), "-o", str(out)]).exit_code == 0
+        again = list(read_records(out))
+        assert again == [record]
+        assert [f.code for f in adjudicate(again[0]).errors] == ["deadwood_misdeclared"]  # type: ignore[arg-type]
+
+
+def test_a_hand_line_out_of_its_place_is_unreadable() -> None:
+    lines = _lines()
+    at = _first_hand_line(lines)
+    lines.insert(at + 1, lines[at])
+    with pytest.raises(RecordError, match="not after a discard of its own") as info:
+        decode_log("\n".join(lines))
+    assert info.value.line == at + 2
 
 
 @pytest.mark.parametrize("line", [
