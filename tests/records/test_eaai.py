@@ -267,3 +267,23 @@ def test_tournament_file_names_name_the_agents_and_standings_rank_them(tmp_path:
 ])
 def test_tournament_players(name: str, agents: tuple[str, str] | None) -> None:
     assert tournament_players(name) == agents
+
+
+def test_least_deadwood_reads_alike_by_every_tier() -> None:
+    """The claim in .gin (the first tier and the grammar) and in JSON (the wire fast path and the
+    checked path): the same records, place for place where the tiers give places."""
+    from ginref.records import format_jsonl, format_text
+    from ginref.records import jsonform as form
+    from ginref.records.text import read_text, read_text_by_grammar
+
+    for record in list(read_records(FIRST_FIT))[:2]:
+        assert isinstance(record, GameRecord)
+        text = format_text(record)
+        assert " least_deadwood " in text
+        assert read_text(text) == read_text_by_grammar(text) == record
+        line = format_jsonl(record).strip()
+        assert '"least_deadwood":' in line
+        fast = form._fast_records(form._WIRE_DECODER, line, "twins", 5, 3)
+        assert fast is not None
+        slow = form._checked(form.load_json(line, "twins", 3), "twins", 5, 3)
+        assert list(fast) == [slow] == [record] and repr(list(fast)) == repr([slow])
