@@ -37,6 +37,7 @@ from ginref.errors import GinrefError
 from ginref.game import two_players
 from ginref.records.io import Decoded, ReadProgress
 from ginref.records.model import GameRecord, InputForm, Turn
+from ginref.records.names import Naming
 from ginref.referee import Verdict
 from ginref.referee.findings import Finding
 from ginref.referee.state import WALL_ENDS
@@ -460,12 +461,13 @@ def _weighed_items(
 def weighed(
     paths: Sequence[str], rules: Rules | None, weighing: Weighing, *, stdin: IO[bytes] | None = None,
     format: InputForm | None = None, game: str = "", progress: ReadProgress | None = None,
-    on_skip: Callable[[str], None] | None = None,
+    on_skip: Callable[[str], None] | None = None, names: Naming | None = None,
 ) -> Generator[RecordResult, None, None]:
     """The batch of :func:`ginref.batch.verify` in this process, each readable record's knocks
     weighed (:class:`WeighedResult`); the same results, in the same order, never raising."""
     yield from verify_here(paths, lambda items: _weighed_items(items, rules, weighing),
-                           stdin=stdin, format=format, game=game, progress=progress, on_skip=on_skip)
+                           stdin=stdin, format=format, game=game, progress=progress, on_skip=on_skip,
+                           names=names)
 
 
 # -- the library call ---------------------------------------------------------------------
@@ -526,11 +528,12 @@ def report(
     on_skip: Callable[[str], None] | None = None,
     on_result: Callable[[RecordResult], None] | None = None,
     on_note: Callable[[str], None] | None = None,
+    names: Naming | None = None,
 ) -> BatchReport:
     """Audit every record of ``paths_or_records``: each player's play and errors over the batch.
 
     ``paths_or_records`` are paths as :func:`ginref.verify` takes them (files, folders, URLs,
-    ``-`` for ``stdin``, read with ``format`` and ``game`` as there, ``progress`` kept,
+    ``-`` for ``stdin``, read with ``format``, ``game`` and ``names`` as there, ``progress`` kept,
     skipped files passed to ``on_skip``, files read in one process told to ``on_note``),
     checked in ``jobs`` worker processes, or
     :class:`~ginref.records.GameRecord` values, checked in this process, or the
@@ -555,12 +558,12 @@ def report(
         results = _weighed_items(records, rules, advise) if advise else check_decoded(records, rules)
     elif advise:
         results = weighed(paths, rules, advise, stdin=stdin, format=format, game=game, progress=progress,
-                          on_skip=on_skip)
+                          on_skip=on_skip, names=names)
     else:
         from ginref.batch.run import verify
 
         results = verify(paths, rules, jobs=jobs, stdin=stdin, format=format, game=game, progress=progress,
-                         on_skip=on_skip, on_note=on_note)
+                         on_skip=on_skip, on_note=on_note, names=names)
     with closing(cast(Generator[RecordResult, None, None], results)):  # a closed batch stops its workers
         for result in results:
             audit.add(result)

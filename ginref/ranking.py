@@ -41,6 +41,7 @@ from ginref.batch.run import verify_here
 from ginref.cards import mask_of
 from ginref.records.io import Decoded, ReadProgress
 from ginref.records.model import GameRecord, InputForm
+from ginref.records.names import Naming
 from ginref.referee import Verdict
 from ginref.rules import Rules
 
@@ -684,12 +685,12 @@ def _dealt_items(items: Iterable[Decoded], rules: Rules | None) -> Iterator[Reco
 def dealt(
     paths: Sequence[str], rules: Rules | None, *, stdin: IO[bytes] | None = None,
     format: InputForm | None = None, game: str = "", progress: ReadProgress | None = None,
-    on_skip: Callable[[str], None] | None = None,
+    on_skip: Callable[[str], None] | None = None, names: Naming | None = None,
 ) -> Generator[RecordResult, None, None]:
     """The batch of :func:`ginref.batch.verify` in this process, each readable record with how
     it was dealt (:class:`DealtResult`); the same results, in the same order, never raising."""
     yield from verify_here(paths, functools.partial(_dealt_items, rules=rules), stdin=stdin, format=format,
-                           game=game, progress=progress, on_skip=on_skip)
+                           game=game, progress=progress, on_skip=on_skip, names=names)
 
 
 def dealt_records(records: Iterable[Decoded], rules: Rules | None) -> Iterator[RecordResult]:
@@ -710,10 +711,11 @@ def standings(
     jobs: int | None = None,
     format: InputForm | None = None,
     game: str = "",
+    names: Naming | None = None,
 ) -> Standings:
     """The standings of every game in ``paths_or_records``: paths (files, folders, ``-`` is
     not read here) or :class:`~ginref.records.GameRecord` values, as :func:`ginref.report`
-    takes them, read with ``format`` and ``game`` as there and checked in ``jobs`` worker
+    takes them, read with ``format``, ``game`` and ``names`` as there and checked in ``jobs`` worker
     processes; ``rules`` replaces each record's own rule set when given.
 
     Returns :class:`Standings`: ratings with a ``rounds``-round bootstrap seeded by ``seed``
@@ -724,10 +726,11 @@ def standings(
     """
     tally = StandingsTally(duplicate)
     if not duplicate:
-        report(paths_or_records, rules, jobs=jobs, format=format, game=game, on_result=tally.add)
+        report(paths_or_records, rules, jobs=jobs, format=format, game=game, on_result=tally.add, names=names)
         return tally.standings(rounds, seed)
     paths, records, given = _inputs(paths_or_records)
-    results = (given if given is not None else dealt(paths, rules, format=format, game=game) if paths
+    results = (given if given is not None
+               else dealt(paths, rules, format=format, game=game, names=names) if paths
                else dealt_records(records, rules))
     for result in results:
         tally.add(result)

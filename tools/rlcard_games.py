@@ -9,11 +9,18 @@ move's ``str()`` a line, then ``payoffs=[N's, S's]`` (RLCard's rewards, as
 ``rlcard.make("gin-rummy", config={"seed": FIRST + i})`` game, its players a greedy policy
 seeded the same way (below), so that the sheets show knocks, gins, undercuts, dead hands and
 draws of the last discard at the wall. The same files come out for the same seeds.
+
+``printed-300.txt.gz`` holds 300 more hands as a script prints them around the sheets: a
+``#`` comment above the run and above each hand, a blank line after each, and the payoffs
+in the three forms ``print`` gives them, in turn: ``print("payoffs", payoffs)`` of RLCard's
+list (``payoffs [0.2, -0.38]``), of a numpy array (``payoffs [ 0.2  -0.38]``, as
+``env.run`` returns them) and ``f"payoffs={payoffs}"``.
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import sys
 from pathlib import Path
 from typing import Any
@@ -21,6 +28,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "data" / "rlcard" / "greedy-200.txt"
 SAMPLE = ROOT / "samples" / "research" / "rlcard-sheets.txt"
+PRINTED = ROOT / "tests" / "data" / "rlcard" / "printed-300.txt.gz"
+PRINTED_SEEDS = range(3000, 3300)
 FIRST_SEED = 2026
 HANDS = 200
 SAMPLE_SEEDS = (2026, 2028, 2029, 2033)
@@ -77,6 +86,12 @@ def _choose(game: Any, rng: Any, knock_rate: float) -> Any:
 
 def play(seed: int) -> list[str]:
     """One hand's move sheet and payoffs, as lines."""
+    sheet, payoffs = played(seed)
+    return [*sheet, f"payoffs=[{payoffs[0]!r}, {payoffs[1]!r}]"]
+
+
+def played(seed: int) -> tuple[list[str], list[Any]]:
+    """One hand's move sheet, a move a line, and RLCard's payoffs (its list, N's first)."""
     import numpy as np
     import rlcard
 
@@ -88,26 +103,52 @@ def play(seed: int) -> list[str]:
     while not game.is_over():
         game.step(_choose(game, rng, knock_rate))
     payoffs = game.judge.scorer.get_payoffs(game=game)
-    return [str(move) for move in game.round.move_sheet] + [f"payoffs=[{payoffs[0]!r}, {payoffs[1]!r}]"]
+    return [str(move) for move in game.round.move_sheet], list(payoffs)
+
+
+def printed(seeds: range) -> bytes:
+    """The hands of ``seeds`` as a script prints them (the module's docstring), gzipped with
+    no time stamp, so that the same bytes come out every time."""
+    import numpy as np
+
+    out = ["# RLCard gin-rummy hands, greedy players (tools/rlcard_games.py)", ""]
+    for number, seed in enumerate(seeds):
+        sheet, payoffs = played(seed)
+        out += [f"# hand {number + 1}, seed {seed}", *sheet]
+        if number % 3 == 0:
+            out.append(f"payoffs {payoffs}")
+        elif number % 3 == 1:
+            out.append(f"payoffs {np.array(payoffs)}")
+        else:
+            out.append(f"payoffs={payoffs}")
+        out.append("")
+    return gzip.compress("\n".join(out).encode(), mtime=0)
 
 
 def sheets(seeds: range | tuple[int, ...]) -> str:
     return "".join("\n".join(play(seed)) + "\n" for seed in seeds)
 
 
+def _text(data: bytes) -> bytes:
+    """What a file holds, compressed or not: another zlib may compress the same text otherwise."""
+    return gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="compare with the files instead of writing")
     args = parser.parse_args(argv)
-    wanted = {FIXTURES: sheets(range(FIRST_SEED, FIRST_SEED + HANDS)), SAMPLE: sheets(SAMPLE_SEEDS)}
-    stale = [path for path, text in wanted.items() if not path.exists() or path.read_text() != text]
+    wanted = {FIXTURES: sheets(range(FIRST_SEED, FIRST_SEED + HANDS)).encode(),
+              SAMPLE: sheets(SAMPLE_SEEDS).encode(), PRINTED: printed(PRINTED_SEEDS)}
+    stale = [path for path, data in wanted.items()
+             if not path.exists() or _text(path.read_bytes()) != _text(data)]
     if args.check:
         for path in stale:
             print(f"{path.relative_to(ROOT)} differs from what the tool writes", file=sys.stderr)
         return 1 if stale else 0
-    for path, text in wanted.items():
+    for path, data in wanted.items():
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
+        path.write_bytes(data)
     return 0
 
 

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from ginref.batch.tasks import Task
     from ginref.records.io import ReadProgress
     from ginref.records.model import InputForm
+    from ginref.records.names import Naming
     from ginref.rules import Rules
 
 __all__ = ["CLUSTER_CHUNK", "CLUSTER_SHARD_BYTES", "LOCAL", "ClusterRun", "connect", "verify_at", "verify_on"]
@@ -87,6 +88,7 @@ def verify_on(
     chunk: int = CLUSTER_CHUNK,
     in_flight: int | None = None,
     on_note: Callable[[str], None] | None = None,
+    names: Naming | None = None,
 ) -> Generator[RecordResult, None, None]:
     """Verify every record under ``paths`` on the cluster of ``client``: one result per record,
     in input order, the same as :func:`ginref.batch.verify` gives.
@@ -100,7 +102,8 @@ def verify_on(
     threads = _threads(client)
     window = in_flight or 2 * threads
     work = batch_work(paths, stdin=stdin, chunk=chunk, format=format, game=game, on_skip=on_skip,
-                      shard_bytes=shard_bytes, parts=2 * threads, progress=progress, on_note=on_note)
+                      shard_bytes=shard_bytes, parts=2 * threads, progress=progress, on_note=on_note,
+                      names=names)
     yield from run_batch(work, _DaskRunner(client, rules), in_flight=window, ahead=window,
                          progress=progress)
 

@@ -59,6 +59,7 @@ from ginref.records.io import (
     read_paths,
 )
 from ginref.records.model import InputForm
+from ginref.records.names import Naming
 from ginref.rules import Rules
 
 CHUNK = 128
@@ -90,6 +91,7 @@ def verify(
     progress: ReadProgress | None = None,
     shard_bytes: int = SHARD_BYTES,
     on_note: Callable[[str], None] | None = None,
+    names: Naming | None = None,
 ) -> Generator[RecordResult, None, None]:
     """Verify every record under ``paths``, yielding one result per record in input order.
 
@@ -102,10 +104,10 @@ def verify(
     so is every batch where processes cannot be forked (Windows).
     A file in a folder that is not a record file is passed to ``on_skip``; a file that
     workers cannot share out (a pipe, a compressed file) is read in this process, as stdin
-    is, and ``on_note`` told so. ``format`` forces the input form and ``game`` gives
-    OpenSpiel histories their parameters (:func:`ginref.records.read_paths`), which keeps
-    ``progress`` at the bytes it has read. ``ginref.batch.cluster.verify_on`` runs the same
-    batch on a Dask cluster.
+    is, and ``on_note`` told so. ``format`` forces the input form, ``game`` gives
+    OpenSpiel histories their parameters and ``names`` the players their names
+    (:func:`ginref.records.read_paths`), which keeps ``progress`` at the bytes it has read.
+    ``ginref.batch.cluster.verify_on`` runs the same batch on a Dask cluster.
 
     Returns a generator of :class:`~ginref.batch.RecordResult`; it never raises for bad
     input: a path or record that cannot be read is an unreadable result of its own.
@@ -114,10 +116,11 @@ def verify(
     jobs = jobs or default_jobs()
     if jobs <= 1 or not hasattr(os, "fork"):  # workers are forked (POSIX)
         yield from verify_here(paths, functools.partial(check_decoded, rules=rules), stdin=stdin,
-                               format=format, game=game, progress=progress, on_skip=on_skip)
+                               format=format, game=game, progress=progress, on_skip=on_skip, names=names)
         return
     work = batch_work(paths, stdin=stdin, chunk=chunk, format=format, game=game, on_skip=on_skip,
-                      shard_bytes=shard_bytes, parts=jobs * 4, progress=progress, on_note=on_note)
+                      shard_bytes=shard_bytes, parts=jobs * 4, progress=progress, on_note=on_note,
+                      names=names)
     first, lone = _up_to_second_task(work)
     if lone:  # workers would cost more than the one task: it runs here, the same way
         yield from run_batch(first, _InlineRunner(rules), in_flight=1, ahead=0, progress=progress)
@@ -142,11 +145,12 @@ def verify_here(
     paths: Sequence[str], check: Callable[[Iterable[Decoded]], Iterable[RecordResult]], *,
     stdin: IO[bytes] | None = None, format: InputForm | None = None, game: str = "",
     progress: ReadProgress | None = None, on_skip: Callable[[str], None] | None = None,
+    names: Naming | None = None,
 ) -> Iterator[RecordResult]:
     """Every record under ``paths`` read (:func:`~ginref.records.io.read_paths`, decoded) and
     checked in this process by ``check``, in input order: a file that cannot be read is its
     unreadable result, and each file a folder walk skipped is told to ``on_skip``."""
-    for item in read_paths(paths, stdin, format=format, game=game, progress=progress):
+    for item in read_paths(paths, stdin, format=format, game=game, progress=progress, names=names):
         if isinstance(item, Decoded):
             yield from check((item,))
         elif isinstance(item, InputFileError):
@@ -182,25 +186,26 @@ def batch_work(
     paths: Sequence[str], *, stdin: IO[bytes] | None = None, chunk: int = CHUNK,
     format: InputForm | None = None, game: str = "", on_skip: Callable[[str], None] | None = None,
     shard_bytes: int = SHARD_BYTES, parts: int = 1, progress: ReadProgress | None = None,
-    on_note: Callable[[str], None] | None = None,
+    on_note: Callable[[str], None] | None = None, names: Naming | None = None,
 ) -> Iterator[Work]:
     """The work of a batch in input order: the files' shards (:func:`ginref.batch.shards.shards`),
     with standard input and the files that cannot be cut by bytes (a pipe, a compressed
     file: ``on_note`` is told once, at the end, whatever their number) read here and cut into
     chunks of raw records."""
     streamed: list[StreamedFile] = []
-    for item in shards(paths, format=format, game=game, size=shard_bytes, parts=parts, progress=progress):
+    for item in shards(paths, format=format, game=game, size=shard_bytes, parts=parts, progress=progress,
+                       names=names):
         if isinstance(item, Shard):
             yield item
         elif isinstance(item, StreamedFile):
             if item.why:
                 streamed.append(item)
-            raws = read_file(item.file, format=format, game=game)
+            raws = read_file(item.file, format=format, game=game, names=names)
             yield from _chunks((from_file_error(r) if isinstance(r, InputFileError) else r for r in raws),
                                 chunk)
         elif isinstance(item, InputFile):
             if stdin is not None:
-                yield from _chunks(raw_records(stdin, STDIN, format, game=game), chunk)
+                yield from _chunks(raw_records(stdin, STDIN, format, game=game, names=names), chunk)
         elif isinstance(item, InputFileError):
             yield from_file_error(item)
         elif on_skip is not None:

@@ -22,6 +22,7 @@ from ginref.files import Line, TextRun, compression, head_bytes, is_pipe, is_url
 from ginref.records.decoding import Decoded, decoded
 from ginref.records.io import InputFile, ReadProgress, SkippedFile, file_size, listed_files
 from ginref.records.model import InputForm, UnitForm
+from ginref.records.names import Naming
 from ginref.records.units import (
     MAX_LINE,
     RawRecord,
@@ -75,6 +76,7 @@ class Shard(msgspec.Struct, frozen=True):
     line: int = 0
     index: int = 0
     game: str = ""
+    names: Naming | None = None
 
 
 def read_shard(shard: Shard) -> Iterator[RawRecord]:
@@ -87,7 +89,7 @@ def read_shard(shard: Shard) -> Iterator[RawRecord]:
     with open_any(shard.path) as handle:
         handle.seek(shard.start)
         lines = line_items(window(handle, shard.stop), shard.format, shard.line)
-        yield from cut_units(lines, shard.source, shard.format, shard.game, shard.index)
+        yield from cut_units(lines, shard.source, shard.format, shard.game, shard.index, shard.names)
 
 
 def read_shard_records(shard: Shard) -> Iterator[Decoded]:
@@ -173,7 +175,7 @@ def _line_records(item: Line | TextRun) -> int:
 
 def shards(
     paths: Sequence[str], *, format: InputForm | None = None, game: str = "", size: int = SHARD_BYTES,
-    parts: int = 1, progress: ReadProgress | None = None,
+    parts: int = 1, progress: ReadProgress | None = None, names: Naming | None = None,
 ) -> Iterator[Shard | StreamedFile | InputFile | SkippedFile | InputFileError]:
     """The shards of every file the paths name, in order, each about ``size`` bytes (smaller,
     down to :data:`MIN_SHARD`, to cut a file into ``parts``; near a file's end, at most
@@ -196,7 +198,7 @@ def shards(
             continue
         each = max(1, min(size, max(MIN_SHARD, file_size(item.path) // max(1, parts))))
         try:
-            yield from _file_shards(item, format, game, each, parts)
+            yield from _file_shards(item, format, game, each, parts, names)
         except InputFileError as exc:
             yield exc
         except OSError as exc:
@@ -204,7 +206,7 @@ def shards(
 
 
 def _file_shards(
-    item: InputFile, format: UnitForm | None, game: str, size: int, parts: int
+    item: InputFile, format: UnitForm | None, game: str, size: int, parts: int, names: Naming | None = None
 ) -> Iterator[Shard | StreamedFile]:
     with open_any(item.path) as handle:
         kind = compression(head_bytes(handle))
@@ -220,7 +222,7 @@ def _file_shards(
         while start < end:
             each = _tapered(size, end - start, parts)
             stop = end if form in _WHOLE else _next_cut(handle, form, start + each, end)
-            yield Shard(item.path, item.source, form, start, stop, line, 0, game)
+            yield Shard(item.path, item.source, form, start, stop, line, 0, game, names)
             start, line = stop, 0
 
 

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
     from click.shell_completion import CompletionItem
 
+    from ginref.records.names import Naming
+
     ParamBase = click.ParamType[Any, Any]  # generic in the click this is checked with
 else:
     ParamBase = click.ParamType
@@ -373,19 +375,57 @@ def _game_string(ctx: click.Context, param: click.Parameter, value: str) -> str:
     return value
 
 
-def reader_options(f: F) -> F:
-    """``--from`` and ``--game``: how the record reader reads inputs from other programs."""
-    f = click.option(
+def reader_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    """``--from`` and ``--game``: how the record reader reads inputs from other programs; and
+    ``--players`` and ``--names``, given to the command as one ``names`` (a
+    :class:`~ginref.records.names.Naming`, or None): who the records' players are."""
+
+    @functools.wraps(f)
+    def command(*args: Any, players: tuple[str, str] | None, names_file: str | None, **kwargs: Any) -> Any:
+        return f(*args, names=_naming(players, names_file), **kwargs)
+
+    g: Callable[..., Any] = click.option(
+        "--names", "names_file", metavar="FILE",
+        type=click.Path(exists=True, dir_okay=False),
+        help="Rename players by a map, one 'old name = new name' a line (# comments), e.g. "
+        "'Player 0 = simple-bot'; applied after --players",
+    )(command)
+    g = click.option(
+        "--players", "players", nargs=2, metavar="FIRST SECOND", default=None,
+        help="Name each record's first and second player (seat 0 and 1: Player 0 and Player 1 "
+        "of an EAAI log, N and S of an RLCard sheet)",
+    )(g)
+    g = click.option(
         "--game", "game", default="", metavar="GAME", callback=_game_string,
         help="OpenSpiel's game string for action histories, e.g. 'gin_rummy(knock_card=9)'  "
         "[default: OpenSpiel's defaults]",
-    )(f)
-    f = click.option(
+    )(g)
+    g = click.option(
         "--from", "from_form",
         type=click.Choice(["gin", "json", "jsonl", "openspiel", "kaggle", "eaai", "rlcard"]),
         help="Read the input as this form  [default: from the file name, else the content]",
-    )(f)
-    return f
+    )(g)
+    return g
+
+
+def _naming(players: tuple[str, str] | None, names_file: str | None) -> Naming | None:
+    """The players' names ``--players`` and ``--names`` give, checked: a usage error if not."""
+    from ginref.game import players_problem
+    from ginref.records.names import Naming, parse_names
+
+    if players is not None and (problem := players_problem(tuple(players))) is not None:
+        raise click.BadParameter(problem, param_hint="'--players'")
+    table: tuple[tuple[str, str], ...] = ()
+    if names_file is not None:
+        try:
+            with open(names_file, encoding="utf-8") as handle:
+                table = parse_names(handle.read(1 << 20), names_file)
+        except (OSError, UnicodeDecodeError) as exc:
+            raise click.BadParameter(f"cannot read {names_file}: {exc}", param_hint="'--names'") from None
+        except RecordError as exc:
+            raise click.BadParameter(str(exc), param_hint="'--names'") from None
+    naming = Naming(tuple(players) if players is not None else None, table)  # type: ignore[arg-type]
+    return naming or None
 
 
 def batch_options(f: F) -> F:

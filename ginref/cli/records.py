@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from ginref.errors import RecordError
     from ginref.records.io import ReadProgress
     from ginref.records.model import InputForm, RecordFormat
+    from ginref.records.names import Naming
 
     Results = Generator[RecordResult, None, None] | ClusterRun
     """a batch's results: closing them stops its workers"""
@@ -46,6 +47,7 @@ def adjudicate(
     record: str,
     from_form: InputForm | None,
     game: str,
+    names: Naming | None,
     as_json: bool,
     explain: bool,
     rules: Rules | None,
@@ -93,7 +95,8 @@ def adjudicate(
             documents.append(adjudicate_document(result))
 
     stdin = sys.stdin.buffer if record == "-" else None
-    results = batch_results([record], rules, 1, None, {"stdin": stdin, "format": from_form, "game": game})
+    results = batch_results([record], rules, 1, None, {"stdin": stdin, "format": from_form, "game": game,
+                                                          "names": names})
     summary = report_results(results, write, ProgressLine(None))
     if as_json:
         emit(to_json(documents))
@@ -148,6 +151,7 @@ def verify(
     scheduler: str | None,
     from_form: InputForm | None,
     game: str,
+    names: Naming | None,
     as_json: bool,
     as_jsonl: bool,
     as_csv: bool,
@@ -193,7 +197,8 @@ def verify(
     progress = ReadProgress() if ProgressLine.wanted() else None
     notes: list[str] = []
     options = {"stdin": sys.stdin.buffer if "-" in paths else None, "on_skip": skipped.append,
-               "format": from_form, "game": game, "progress": progress, "on_note": notes.append}
+               "format": from_form, "game": game, "progress": progress, "on_note": notes.append,
+               "names": names}
     results = batch_results(list(paths), rules, jobs, scheduler, options)
     summary = _write_results(results, form, progress, fail_fast)
     for note in notes:
@@ -303,6 +308,7 @@ def convert(
     to_format: RecordFormat | None,
     from_form: InputForm | None,
     game: str,
+    names: Naming | None,
     rules: Rules | None,
 ) -> None:
     """Convert records between the text form (.gin) and JSON.
@@ -352,7 +358,8 @@ def convert(
         watched = _Watched(out, shown, progress)
         notes: list[str] = []
         for error in convert_records(stream, watched.stream, to=to, source=source, format=from_form,
-                                     game=game, rules=rules, on_note=notes.append, progress=progress):
+                                     game=game, rules=rules, on_note=notes.append, progress=progress,
+                                     names=names):
             refused.append(error)
             shown.clear()
             click.echo(str(error), err=True)

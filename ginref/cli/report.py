@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from ginref.cli.records import Results
     from ginref.ranking import Standings
     from ginref.records.model import InputForm
+    from ginref.records.names import Naming
     from ginref.rules import Rules
 
 GROUPS = ("player", "game", "rules")
@@ -76,6 +77,7 @@ def report(
     scheduler: str | None,
     from_form: InputForm | None,
     game: str,
+    names: Naming | None,
     as_json: bool,
     as_csv: bool,
     plot_path: str | None,
@@ -156,7 +158,8 @@ def report(
     notes: list[str] = []
     progress = ReadProgress() if ProgressLine.wanted() else None
     options: dict[str, Any] = {"stdin": sys.stdin.buffer if "-" in paths else None, "format": from_form,
-                               "game": game, "progress": progress, "on_skip": skipped.append}
+                               "game": game, "progress": progress, "on_skip": skipped.append,
+                               "names": names}
     shown = ProgressLine(progress, "auditing")
     tally = StandingsTally(duplicate) if standings else None
     summary = BatchSummary()

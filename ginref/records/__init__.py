@@ -48,6 +48,7 @@ from ginref.records.model import (
     Source,
     Turn,
 )
+from ginref.records.names import Naming, renamed
 from ginref.records.text import format_text, read_text
 
 __all__ = [
@@ -65,6 +66,7 @@ __all__ = [
     "HandRecord",
     "JsonRecordError",
     "Knock",
+    "Naming",
     "Pass",
     "Place",
     "RawRecord",
@@ -86,6 +88,7 @@ __all__ = [
     "read_records",
     "read_text",
     "record_format",
+    "renamed",
     "sniff_format",
     "to_json_dict",
     "write_records",

@@ -19,6 +19,7 @@ from ginref.records.eaai import decode_log
 from ginref.records.jsonform import decode_json_document, decode_json_text, load_json
 from ginref.records.kaggle import decode_episode
 from ginref.records.model import GameRecord, RecordFormat, UnitForm
+from ginref.records.names import named
 from ginref.records.openspiel import (
     GameParams,
     decode_history,
@@ -37,10 +38,14 @@ _LOG_DECODERS = {"eaai": decode_log, "rlcard": decode_sheet}
 
 
 def decode(raw: RawRecord) -> Iterator[GameRecord | RecordError]:
-    """The records a raw unit holds: one, or for a ``.json`` list one per item. An error
-    comes :func:`~ginref.errors.detached`: its message and place, not the parse's frames."""
+    """The records a raw unit holds: one, or for a ``.json`` list one per item, their players
+    named as the unit's ``names`` say. An error comes :func:`~ginref.errors.detached`: its
+    message and place, not the parse's frames."""
     for item in _decode(raw):
-        yield detached(item) if isinstance(item, RecordError) else item
+        if isinstance(item, RecordError):
+            yield detached(item)
+        else:
+            yield named(item, raw.names) if raw.names else item
 
 
 def _decode(raw: RawRecord) -> Iterator[GameRecord | RecordError]:

@@ -10,8 +10,9 @@ it prints is read:
 - ``The initial face up card is X.``, ``Player N declines X.``: the upcard and its passes;
 - ``Player N draws X.``: from the discard pile when X is its top card, else from the stock;
 - ``Player N discards X.`` and the per-turn ``Player N has [..] with D deadwood.``: the
-  hand line is the framework's own report, its cards checked against the cards the moves
-  leave and D against their least deadwood (a log that differs is unreadable there);
+  hand line is the framework's own report; its cards must be the ones the moves leave (a
+  log that differs cannot be followed: unreadable there), and D is a claim kept with the
+  turn (``least_deadwood``), which the referee checks: a wrong D is a finding;
 - ``Player N melds [..] with D deadwood from [..].`` or ``goes gin with melds [..].``: the
   knock; the defender's ``melds [..].``, the ``lays off X on [..].`` lines (the engine lays
   each card onto the first meld it fits) and ``has D deadwood with [..]``: the defence;
@@ -20,7 +21,10 @@ it prints is read:
 - the three forfeits: an illegal discard, illegal melds, a knock over the limit.
 
 A game ends at its ``wins.`` line or a forfeit; a line that cannot be read spoils only
-its game. Seats are ``Player 0`` and ``Player 1``, as the log names them.
+its game. Blank lines and ``#`` comment lines (what people add around a log) are passed
+over. Seats are ``Player 0`` and ``Player 1``, as the log names them, but in a file of the
+EAAI tournament software, ``M-XvY-gameG.txt``, where they are the agents X and Y
+(:func:`ginref.records.names.tournament_players`).
 """
 
 from __future__ import annotations
@@ -33,7 +37,6 @@ from msgspec.structs import replace
 
 from ginref.cards import RANKS, Card, Mask, card, mask_of
 from ginref.errors import RecordError
-from ginref.melds import STANDARD_SYSTEM, min_deadwood
 from ginref.records.model import (
     ClaimedResult,
     Defence,
@@ -45,8 +48,9 @@ from ginref.records.model import (
     Place,
     Turn,
 )
+from ginref.records.names import renamed, tournament_players
 
-__all__ = ["PLAYERS", "decode_log", "log_boundary", "looks_like_log"]
+__all__ = ["PLAYERS", "decode_log", "is_comment", "log_boundary", "looks_like_log"]
 
 PLAYERS = ("Player 0", "Player 1")
 _SUITS = "CDHS"
@@ -60,6 +64,12 @@ _END_RE = re.compile(r"Player [01] (?:wins|.* forfeits)\.\s*$")
 def looks_like_log(line: str) -> bool:
     """Whether a log's first line is the framework's: a deal to player 0 or 1."""
     return _START_RE.match(line.strip()) is not None
+
+
+def is_comment(line: str) -> bool:
+    """A ``#`` comment line, which a log (EAAI's or an RLCard sheet) may hold anywhere, as it
+    may hold blank lines: what people print around one."""
+    return line.lstrip().startswith("#")
 
 
 def log_boundary(line: str) -> Literal["start", "end"] | None:
@@ -141,6 +151,13 @@ class _Reader:
     def place(self) -> Place:
         return Place(self.line, 1)
 
+    def held(self, hand: _Hand, who: str) -> set[Card]:
+        """The cards ``who`` holds, as the moves leave them; a player not yet dealt holds none
+        the log can speak of, so a line about its hand cannot be read."""
+        if who not in hand.held:
+            raise self.fail(f"{who} has not been dealt in this hand")
+        return hand.held[who]
+
     # -- line kinds ----------------------------------------------------------------
 
     def dealt(self, m: re.Match[str]) -> None:
@@ -196,7 +213,7 @@ class _Reader:
         if hand.pile and hand.pile[-1] == c:
             hand.pile.pop()
             source = "discard"
-        hand.held[who].add(c)
+        self.held(hand, who).add(c)
         hand.turn = Turn(who, source, c, place=self.place())
 
     def discards(self, m: re.Match[str]) -> None:
@@ -205,24 +222,26 @@ class _Reader:
         turn = hand.turn
         if turn is None or turn.player != who or turn.discard is not None:
             raise self.fail(f"{who} discards without drawing first")
-        hand.held[who].discard(c)
+        self.held(hand, who).discard(c)
         hand.pile.append(c)
         hand.turn = replace(turn, discard=c)
 
     def hand_line(self, m: re.Match[str]) -> None:
-        """The framework's per-turn report of the mover's hand: its cards are checked."""
+        """The framework's report of the mover's hand after its turn: its cards must be the
+        ones the moves leave (else the log cannot be followed), and its deadwood is a claim,
+        kept with the turn for the referee to check (``least_deadwood``)."""
         hand = self.current()
         who, text = _seat(m[1]), m[2]
         shown = self.melds(text, m.start(2) + 1) if text.startswith("[[") else (mask_of(self.cards(text, 1)),)
         cards = 0
         for meld in shown:
             cards |= meld
-        if cards != mask_of(hand.held[who]):
+        if cards != mask_of(self.held(hand, who)):
             raise self.fail(f"{who}'s hand shown here is not the cards the moves leave it", m.start(2) + 1)
-        least = min_deadwood(cards, STANDARD_SYSTEM)
-        if int(m[3]) != least:
-            raise self.fail(f"{who}'s hand is said to hold {m[3]} deadwood; at best it holds {least}",
-                            m.start(3) + 1)
+        turn = hand.turn
+        if turn is None or turn.player != who or turn.discard is None or turn.least_deadwood is not None:
+            raise self.fail(f"{who}'s hand is shown here, but not after a discard of its own")
+        hand.turn = replace(turn, least_deadwood=int(m[3]))
 
     def knocks(self, m: re.Match[str], gin: bool) -> None:
         hand = self.current()
@@ -374,7 +393,7 @@ def decode_log(text: str, source: str = "", first_line: int = 1, index: int = 0)
     for number, line in enumerate(text.split("\n"), first_line):
         reader.line = number
         line = line.rstrip("\r")
-        if not line.strip():
+        if not line.strip() or is_comment(line):
             continue
         if reader.ended:
             raise reader.fail("a line after the end of the game")
@@ -387,4 +406,6 @@ def decode_log(text: str, source: str = "", first_line: int = 1, index: int = 0)
             raise reader.fail(f"not a line of an EAAI log: {line[:60]!r}")
     if reader.hand is not None and not reader.hand.closed:
         reader.hands.append(reader.built(reader.hand))
-    return reader.record()
+    agents = tournament_players(source)
+    record = reader.record()
+    return record if agents is None else renamed(record, dict(zip(PLAYERS, agents, strict=True)))

@@ -34,8 +34,10 @@ from ginref.files import (
     url_files,
 )
 from ginref.records.decoding import Decoded, decode, decoded, read_record
+from ginref.records.eaai import is_comment
 from ginref.records.jsonform import format_jsonl, pretty_json
 from ginref.records.model import GameRecord, InputForm, RecordFormat, UnitForm
+from ginref.records.names import Naming
 from ginref.records.openspiel import format_history, params_for
 from ginref.records.text import format_text
 from ginref.records.units import (
@@ -175,13 +177,17 @@ def _walk(folder: str) -> Iterator[InputFile | SkippedFile]:
 
 
 def _is_log(path: str) -> bool:
-    """Whether a file in a folder is another program's log (EAAI, RLCard), by its first line."""
+    """Whether a file in a folder is another program's log (EAAI, RLCard), by its first line
+    that is neither blank nor a ``#`` comment (within its first 4 KiB)."""
     try:
         with open_any(path) as handle:
-            first = handle.readline(256)
+            head = handle.read(4096)
     except (OSError, InputFileError):
         return False
-    return log_form(first.decode("utf-8", "replace").lstrip("\ufeff")) is not None
+    for line in head.decode("utf-8", "replace").lstrip("\ufeff").split("\n"):
+        if line.strip() and not is_comment(line):
+            return log_form(line) is not None
+    return False
 
 
 @contextlib.contextmanager
@@ -210,6 +216,7 @@ def read_records(
     source: str | None = None,
     format: InputForm | None = None,
     game: str = "",
+    names: Naming | None = None,
 ) -> Iterator[GameRecord | RecordError]:
     """Every record of ``input`` (a path, or a byte or text stream), in order.
 
@@ -217,13 +224,14 @@ def read_records(
     that record cannot be read (it never stops at a bad record). ``source`` names the input
     in messages (default: the path, or the stream's name). The form is ``format``, else the
     ending of the path (or of ``source``), else sniffed (see :func:`sniff_format`); ``game``
-    gives OpenSpiel histories their parameters (``gin_rummy(knock_card=9)``). Lines are read
+    gives OpenSpiel histories their parameters (``gin_rummy(knock_card=9)``) and ``names`` the
+    players their names (:class:`~ginref.records.names.Naming`). Lines are read
     one at a time, so memory stays flat however large the input. A path that cannot be
     opened raises :class:`~ginref.errors.InputFileError`; nothing else is raised for any bytes.
     """
     name = _source_name(input, source)
     with _opened(input) as stream:
-        for raw in raw_records(stream, name, format, game=game, named=_reading_form(name)):
+        for raw in raw_records(stream, name, format, game=game, named=_reading_form(name), names=names):
             yield from decode(raw)
 
 
@@ -268,7 +276,7 @@ def listed_files(
 
 def read_paths(
     paths: Paths, stdin: IO[bytes] | None = None, *, format: InputForm | None = None, game: str = "",
-    progress: ReadProgress | None = None,
+    progress: ReadProgress | None = None, names: Naming | None = None,
 ) -> Iterator[Decoded | SkippedFile | InputFileError]:
     """The records of every file the paths name (``-``: ``stdin``), decoded, in order; a file
     that cannot be opened is its ``InputFileError``, a non-record file in a folder a ``SkippedFile``.
@@ -277,9 +285,9 @@ def read_paths(
         if not isinstance(item, InputFile):
             yield item
         elif item.path != "-":
-            yield from _decoded(read_file(item, format=format, game=game, progress=progress))
+            yield from _decoded(read_file(item, format=format, game=game, progress=progress, names=names))
         elif stdin is not None:
-            yield from decoded(raw_records(stdin, STDIN, format, game=game))
+            yield from decoded(raw_records(stdin, STDIN, format, game=game, names=names))
 
 
 def _decoded(items: Iterable[RawRecord | InputFileError]) -> Iterator[Decoded | InputFileError]:
@@ -291,7 +299,8 @@ def _decoded(items: Iterable[RawRecord | InputFileError]) -> Iterator[Decoded | 
 
 
 def read_file(
-    item: InputFile, *, format: InputForm | None = None, game: str = "", progress: ReadProgress | None = None
+    item: InputFile, *, format: InputForm | None = None, game: str = "", progress: ReadProgress | None = None,
+    names: Naming | None = None,
 ) -> Iterator[RawRecord | InputFileError]:
     """The raw records of one file (not stdin), as :func:`read_paths` reads it; a file that
     cannot be opened, or whose reading fails (damaged compressed data), ends in its
@@ -303,7 +312,7 @@ def read_file(
         return
     with handle:
         try:
-            raws = raw_records(handle, item.source, format, game=game, named=item.format)
+            raws = raw_records(handle, item.source, format, game=game, named=item.format, names=names)
             yield from _counted(raws, handle, progress)
         except OSError as exc:
             yield InputFileError(f"{item.source}: cannot read: {exc.strerror or exc}", item.source)
@@ -405,6 +414,7 @@ def convert_records(
     rules: Rules | None = None,
     on_note: Callable[[str], None] | None = None,
     progress: ReadProgress | None = None,
+    names: Naming | None = None,
 ) -> Iterator[RecordError]:
     """Read every record of ``input`` and write it to ``output`` in ``to``; yield each
     ``RecordError`` met (the record is skipped, the rest are converted). ``on_note`` hears
@@ -422,7 +432,8 @@ def convert_records(
             return
         found = resolved.form
         target: RecordFormat = to or ("gin" if found != "gin" else "jsonl")
-        records = (record for raw in cut_units(resolved.lines, name, found, game) for record in decode(raw))
+        raws = cut_units(resolved.lines, name, found, game, names=names)
+        records = (record for raw in raws for record in decode(raw))
         if rules is not None:
             records = (_reruled(item, rules) for item in records)
         if progress is not None:

@@ -76,7 +76,7 @@ _RECORD_KEYS = frozenset({"rules", "overrides", "players", "tags", "hands", "fin
 _HAND_KEYS = frozenset({
     "number", "dealer", "deal", "upcard", "stock", "events", "result", "score_after", "next_dealer",
 })
-_TURN_KEYS = frozenset({"type", "player", "source", "card", "discard", "knock"})
+_TURN_KEYS = frozenset({"type", "player", "source", "card", "discard", "knock", "least_deadwood"})
 _PASS_KEYS = frozenset({"type", "player"})
 _KNOCK_KEYS = frozenset({"ending", "discard", "melds", "deadwood"})
 _DEFENCE_KEYS = frozenset({"type", "player", "melds", "layoffs", "deadwood"})
@@ -314,7 +314,10 @@ def _json_turn(ev: dict[str, Any], player: str, pointer: str, places: tuple[Plac
             raise _Invalid(pointer, "a turn needs a draw, a discard or a knock")
     if knock is not None:
         knock = _json_knock(knock, f"{pointer}/knock", places[1])
-    return Turn(player, source, card, discard, knock, places[0])
+    least = ev.get("least_deadwood")
+    if least is not None:
+        least = _json_count(least, f"{pointer}/least_deadwood")
+    return Turn(player, source, card, discard, knock, places[0], least)
 
 
 def _json_knock(value: object, pointer: str, place: Place) -> Knock:
@@ -660,6 +663,8 @@ def _event_json(event: Event) -> dict[str, object]:
         out["knock"] = k
     elif event.discard is None and event.source == "none":
         raise ValueError(f"{event.player}'s turn has no draw, discard or knock")
+    if event.least_deadwood is not None:
+        out["least_deadwood"] = event.least_deadwood
     return out
 
 
@@ -827,6 +832,7 @@ class _WireTurn(msgspec.Struct, tag="turn", tag_field="type", forbid_unknown_fie
     card: _WireCard | None = None
     discard: _WireCard | None = None
     knock: _WireKnock | None = None
+    least_deadwood: _Count | None = None
 
 
 class _WirePass(msgspec.Struct, tag="pass", tag_field="type", forbid_unknown_fields=True, gc=False):
@@ -971,7 +977,7 @@ def _wire_events(events: list[_WireTurn | _WirePass | _WireDefence], h: int) -> 
             if source == "none" and (ev.card is not None or (ev.discard is None and k is None)):
                 raise _Refused
             append(turn(ev.player, source, card_of[ev.card], card_of[ev.discard],
-                        None if k is None else _wire_knock(k, knock_place), place))
+                        None if k is None else _wire_knock(k, knock_place), place, ev.least_deadwood))
         elif type(ev) is _WirePass:
             append(pass_(ev.player, place))
         elif type(ev) is _WireDefence:

@@ -24,7 +24,7 @@ class RecordToken(msgspec.Struct, frozen=True, gc=False):
 
 
 RECORD_KEYWORDS = (
-    "pass", "draw", "take", "discard", "knock", "gin", "big_gin", "defend", "deadwood",
+    "pass", "draw", "take", "discard", "knock", "gin", "big_gin", "defend", "deadwood", "least_deadwood",
     "result", "score", "final", "next_dealer", "undercut", "tie", "void", "illegal_knock",
 )
 RECORD_OUTCOMES = ("knock", "gin", "big_gin", "undercut", "tie", "void", "illegal_knock", "win", "draw")

@@ -150,6 +150,9 @@ class Turn(_Placed, frozen=True, gc=False):
     """None when the turn ends in ``knock`` (whose discard is face down)"""
     knock: Knock | None = None
     place: Place = NOWHERE
+    least_deadwood: int | None = None
+    """the least deadwood the record says the mover's ten cards hold after the turn (the EAAI
+    framework's per-turn report), a claim the referee checks; None when not recorded"""
 
 
 class Defence(_Placed, frozen=True, gc=False):

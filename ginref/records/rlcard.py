@@ -20,24 +20,30 @@ eleven outside the gin's melds on its score line) and the knock card (named, nev
 the pile). The score lines give each side's melds and deadwood (no layoffs in RLCard).
 
 RLCard's payoffs (the environment's rewards: 0.2 for a knock, 1 for gin, minus deadwood/100
-for the other player, and for both in a dead hand) are not points. A sheet may end with
-``payoffs=[N's, S's]`` (the form ``tools/rlcard_games.py`` writes); they are checked against
-the hand and kept as the ``Payoffs`` tag. Points are scored under the ``rlcard`` rules.
+for the other player, and for both in a dead hand) are not points. A sheet may end with its
+payoffs as people print them: ``payoffs=[0.2, -0.38]`` (the form ``tools/rlcard_games.py``
+writes), ``payoffs [0.2, -0.38]`` (``print("payoffs", payoffs)`` of a list) or numpy's
+``payoffs [-0.38  0.2 ]`` (of ``env.run``'s array), N's first. They are a claim, kept as the
+``Payoffs`` tag and compared by the referee (:func:`rewards`), never checked here: a wrong
+payoff is a finding, not an unreadable sheet. ``#`` comment lines and blank lines may stand
+anywhere around and between sheets. Points are scored under the ``rlcard`` rules.
 Seats are ``N`` and ``S``, as the sheet names them; one hand is one record.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Literal
 
 from ginref.cards import Card, Mask, mask_of
 from ginref.errors import RecordError
-from ginref.melds import STANDARD_SYSTEM, min_deadwood
-from ginref.records.eaai import parse_card, parse_cards, parse_melds
+from ginref.melds import STANDARD_SYSTEM, MeldSystem, min_deadwood
+from ginref.records.eaai import is_comment, parse_card, parse_cards, parse_melds
 from ginref.records.model import (
     ClaimedResult,
     Defence,
+    Ending,
     Event,
     GameRecord,
     HandRecord,
@@ -47,14 +53,20 @@ from ginref.records.model import (
     Turn,
 )
 
-__all__ = ["PLAYERS", "dealt_from", "decode_sheet", "looks_like_sheet", "sheet_boundary"]
+__all__ = ["PAYOFFS_TAG", "PLAYERS", "claimed_payoffs", "dealt_from", "decode_sheet", "is_comment",
+           "looks_like_sheet", "rewards", "sheet_boundary"]
 
 PLAYERS = ("N", "S")
 _CARD = r"[A2-9TJQK][CHSD]"
 _DEAL_RE = re.compile(r"\s*([NS]) deal shuffled_deck=\[((?:[A2-9TJQK][CHSD] ?){0,60})\]\s*")
 _MOVE_RE = re.compile(rf"([NS]) (discard|draw_card|pick_up_discard|knock) ({_CARD})")
 _SCORE_RE = re.compile(r"([NS]) score ([NS]) ([0-9]{1,3}) (\[.*\])")
-_PAYOFFS_RE = re.compile(r"payoffs=\[\s*(-?[0-9.]{1,12})\s*,\s*(-?[0-9.]{1,12})\s*\]")
+_NUMBER = r"[-+]?(?:[0-9]{1,12}\.?[0-9]{0,17}|\.[0-9]{1,17})(?:[eE][-+]?[0-9]{1,3})?"
+_PAYOFFS_RE = re.compile(rf"payoffs(?:\s*[=:]\s*|\s+)\[\s*({_NUMBER})\s*(?:,\s*|\s+)({_NUMBER})\s*,?\s*\]")
+"""``payoffs=[0.2, -0.38]``, ``payoffs [0.2, -0.38]``, numpy's ``payoffs [-0.38  0.2 ]``"""
+_PAYOFFS_START_RE = re.compile(r"\s*payoffs\b")
+PAYOFFS_TAG = "Payoffs"
+"""the tag that keeps a sheet's payoffs, N's then S's, as written: the claim the referee compares"""
 
 
 def looks_like_sheet(line: str) -> bool:
@@ -67,7 +79,7 @@ def sheet_boundary(line: str) -> Literal["start", "end"] | None:
     that a hand whose deal line is spoilt is a record of its own, not part of the one before)."""
     if looks_like_sheet(line):
         return "start"
-    return "end" if line.startswith("payoffs=") else None
+    return "end" if _PAYOFFS_START_RE.match(line) else None
 
 
 def dealt_from(deck: tuple[Card, ...]) -> tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]:
@@ -132,7 +144,7 @@ class _Sheet:
             self.scores[m[1]] = (int(m[3]), melds, Place(self.line, 1))
             return
         m = _PAYOFFS_RE.fullmatch(text)
-        if m is not None and len(self.scores) == 2 and self.payoffs is None:
+        if m is not None and self.payoffs is None and (len(self.scores) == 2 or self.dead()):
             self.payoffs = (m[1], m[2])
             return
         raise self.fail(f"not a line of an RLCard move sheet: {text[:60]!r}")
@@ -171,23 +183,8 @@ class _Sheet:
             events.append(Defence(other, own, deadwood=points, place=where))
         return events, None
 
-    def check_payoffs(self, how: str | None, who: str | None) -> None:
-        """RLCard's rewards against the hand: 0.2 a knock, 1 gin, else -deadwood/100 (best melds)."""
-        if self.payoffs is None:
-            return
-        for seat, claimed in zip(PLAYERS, self.payoffs, strict=True):
-            if seat == who and how == "knock":
-                expected = 0.2
-            elif seat == who and how == "gin":
-                expected = 1.0
-            else:
-                expected = -min_deadwood(self.held[seat], STANDARD_SYSTEM) / 100
-            try:
-                value = float(claimed)
-            except ValueError:
-                raise self.fail(f"payoff {claimed!r} is not a number") from None
-            if abs(value - expected) > 1e-9:
-                raise self.fail(f"{seat}'s payoff is {claimed}, but RLCard's rewards give it {expected:g}")
+    def dead(self) -> bool:
+        return self.going_out is not None and self.going_out[1] == "declare_dead_hand"
 
 
 def _union(masks: tuple[Mask, ...]) -> Mask:
@@ -201,6 +198,8 @@ def decode_sheet(text: str, source: str = "", first_line: int = 1, index: int = 
     """The record of one hand's move sheet; raises :class:`RecordError` naming the first line
     that cannot be read."""
     lines = text.split("\n")
+    while len(lines) > 1 and (not lines[0].strip() or is_comment(lines[0])):
+        lines, first_line = lines[1:], first_line + 1
     m = _DEAL_RE.fullmatch(lines[0].rstrip("\r"))
     if m is None:
         raise RecordError("an RLCard move sheet starts with its deal (X deal shuffled_deck=[...])",
@@ -217,14 +216,37 @@ def decode_sheet(text: str, source: str = "", first_line: int = 1, index: int = 
     for number, line in enumerate(lines[1:], first_line + 1):
         sheet.line = number
         line = line.strip()
-        if line:
+        if line and not is_comment(line):
             sheet.read(line)
     events, claim = sheet.ending()
-    going = sheet.going_out
-    sheet.check_payoffs(going[1] if going else None, going[0] if going else None)
     deal = tuple((p, eleven if p == non_dealer else ten) for p in PLAYERS)
     hand = HandRecord(dealer, deal, None, tuple(events), stock=stock, result=claim, number=1,
                       place=Place(first_line, 1))
-    tags = (("Site", "RLCard"),) + ((("Payoffs", " ".join(sheet.payoffs)),) if sheet.payoffs else ())
+    tags = (("Site", "RLCard"),) + (((PAYOFFS_TAG, " ".join(sheet.payoffs)),) if sheet.payoffs else ())
     return GameRecord(PLAYERS, (hand,), rules="rlcard", tags=tags, source=source, index=index,
                       place=Place(first_line, 1))
+
+
+def claimed_payoffs(value: str) -> tuple[float, float] | None:
+    """The two payoffs a ``Payoffs`` tag claims (N's, S's); None when it does not hold two numbers."""
+    words = value.split()
+    if len(words) != 2:
+        return None
+    try:
+        first, second = float(words[0]), float(words[1])
+    except ValueError:
+        return None
+    return (first, second) if all(math.isfinite(x) for x in (first, second)) else None
+
+
+def rewards(players: tuple[str, str], going_out: tuple[str, Ending] | None, held: tuple[Mask, Mask],
+            system: MeldSystem = STANDARD_SYSTEM) -> tuple[float, float]:
+    """RLCard's rewards for a hand (its default scorer, ``get_payoff_gin_rummy_v1``): 1 to the
+    player who went gin, 0.2 to one who knocked (undercut or not), and minus the least deadwood
+    of the cards it holds at the end, over 100, to any other (both, in a dead hand)."""
+    def reward(seat: int) -> float:
+        if going_out is not None and going_out[0] == players[seat]:
+            return 1.0 if going_out[1] != "knock" else 0.2
+        return -min_deadwood(held[seat], system) / 100
+
+    return reward(0), reward(1)

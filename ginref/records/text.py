@@ -156,6 +156,7 @@ _SPREAD = rf"(?: \[{_CARD}(?: {_CARD})*\])*"
 _PLAIN_TURN_RE = re.compile(
     rf"({_WORD})(?: (draw|take) ({_CARD}|\?\?))?(?: discard ({_CARD}))?"
     rf"(?: (knock|gin|big_gin)(?: ({_CARD}))?({_SPREAD})(?: deadwood ({_NUMBER}))?)?"
+    rf"(?: least_deadwood ({_NUMBER}))?"
 )
 """A turn as the formatter writes it: a draw, a discard, a knock with its spread, or some of them"""
 _PLAIN_DEFENCE_RE = re.compile(
@@ -663,22 +664,24 @@ class _TextReader:
         return None
 
     def plain_turn(self, text: str, turn: re.Match[str]) -> Turn | None:
-        name, source, card, discard, ending, face_down, spread, deadwood = turn.groups()
+        name, source, card, discard, ending, face_down, spread, deadwood, least = turn.groups()
         if (source is None and discard is None and ending is None) or name in _KEYWORDS:
             return None  # a name alone, or a keyword: the grammar says what is wrong
         cards = CARD_TOKENS
         drawn_from: Source = "none" if source is None else _SOURCE_WORDS[source]  # type: ignore[assignment]
         drawn = None if card is None or card == "??" else cards[card]
         thrown = None if discard is None else cards[discard]
+        claimed = None if least is None else int(least)
         if ending is None:
-            _remember(text, (name, drawn_from, drawn, thrown))
-            return Turn(name, drawn_from, drawn, thrown, None, Place(self.line, 1))
+            if claimed is None:
+                _remember(text, (name, drawn_from, drawn, thrown))
+            return Turn(name, drawn_from, drawn, thrown, None, Place(self.line, 1), claimed)
         melds = _spread_masks(spread)
         if melds is None:
             return None
         knock = Knock(ending, None if face_down is None else cards[face_down], melds,  # type: ignore[arg-type]
                       None if deadwood is None else int(deadwood), Place(self.line, turn.start(5) + 1))
-        return Turn(name, drawn_from, drawn, thrown, knock, Place(self.line, 1))
+        return Turn(name, drawn_from, drawn, thrown, knock, Place(self.line, 1), claimed)
 
     def parsed_event(self, text: str) -> Event:
         res = self.parse("event", text)
@@ -708,7 +711,7 @@ class _TextReader:
             )
         return Turn(
             player.text, source, _opt(res, "card") if word is not None else None,
-            _opt(res, "discard"), knock, place,
+            _opt(res, "discard"), knock, place, _opt(res, "least_deadwood"),
         )
 
 
@@ -896,6 +899,8 @@ def _event_text(event: Event) -> str:
                 words.append(f"deadwood {knock.deadwood}")
         if len(words) == 1:
             raise ValueError(f"{event.player}'s turn has no draw, discard or knock")
+        if event.least_deadwood is not None:
+            words.append(f"least_deadwood {event.least_deadwood}")
     else:
         raise TypeError(f"not a record event: {event!r}")
     return " ".join(words)

@@ -44,7 +44,8 @@ __all__ = [
 #
 #   tag_line    ::= "[" tag_name string* "]"
 #   event_line  ::= name ("pass" | defence | turn)
-#   turn        ::= draw [discard] [ending] | discard [ending] | ending
+#   turn        ::= (draw [discard] [ending] | discard [ending] | ending)
+#                   ["least_deadwood" count]     the mover's least deadwood after it
 #   draw        ::= ("draw" | "take") (card | "??")       draw: stock, take: discard pile
 #   discard     ::= "discard" card
 #   ending      ::= ("knock" | "gin" | "big_gin") [card] meld* ["deadwood" count]
@@ -202,7 +203,8 @@ _rec_melds = pp.Group(
     pp.ZeroOrMore(_rec_meld).set_parse_action(_record_distinct)
 )
 _rec_deadwood = _record_kw("deadwood").suppress() - _record_count("deadwood")
-_not_card = pp.Literal("[") | _record_kw("deadwood") | _line_end
+_not_card = pp.Literal("[") | _record_kw("deadwood") | _record_kw("least_deadwood") | _line_end
+_rec_least = _record_kw("least_deadwood").suppress() - _record_count("least_deadwood")
 
 _rec_draw = (_record_kw("draw") | _record_kw("take"))("source") - (
     _rec_card | _rec_unseen | _rec_card_error
@@ -218,7 +220,7 @@ _rec_turn = (
     (_rec_draw + pp.Opt(_rec_discard) + pp.Opt(_rec_ending))
     | (_rec_discard + pp.Opt(_rec_ending))
     | _rec_ending
-)
+) + pp.Opt(_rec_least)
 _rec_layoff = pp.Group(
     (_rec_card - pp.Suppress(">").set_name("'>'") - _record_meld_number)
     | (~_not_card + _record_failing("card", _layoff_bad_card))

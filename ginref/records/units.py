@@ -34,9 +34,10 @@ from ginref.files import (
     numbered_runs,
     wide_text,
 )
-from ginref.records.eaai import log_boundary, looks_like_log
+from ginref.records.eaai import is_comment, log_boundary, looks_like_log
 from ginref.records.kaggle import EPISODE_NAME, looks_like_episode
 from ginref.records.model import UnitForm
+from ginref.records.names import Naming
 from ginref.records.openspiel import SERIALIZED_HEADER
 from ginref.records.rlcard import looks_like_sheet, sheet_boundary
 from ginref.records.text import (
@@ -85,6 +86,8 @@ class RawRecord(msgspec.Struct, frozen=True):
     problem: RecordError | None = None
     game: str = ""
     """OpenSpiel's game string for a history line (``--game``); empty: OpenSpiel's defaults"""
+    names: Naming | None = None
+    """how to name the players of the records it holds (``--players``, ``--names``)"""
 
 
 def window(handle: IO[bytes], stop: int) -> IO[bytes]:
@@ -183,12 +186,17 @@ def sniff_format(first_line: str) -> UnitForm:
 
 def _sniffed(stream: IO[bytes] | IO[str]) -> tuple[UnitForm, list[Line]]:
     """The form of a stream by its first line that is not blank, and the lines read to find it:
-    the stream is left just past them."""
+    the stream is left just past them. A ``#`` comment first is text's, unless the first line
+    after the comments (within :data:`_LOOK_AHEAD`) starts a log: an EAAI log or RLCard sheets
+    with comments printed above them."""
     seen: list[Line] = []
     for item in record_lines(stream):
         seen.append(item)
         if item[1].strip() or item[2] is not None:
-            return sniff_format(item[1]), seen
+            form = sniff_format(item[1])
+            if item[2] is None and is_comment(item[1]):
+                form = log_form(_first_content(seen, stream)) or form
+            return form, seen
     return "gin", seen
 
 
@@ -276,18 +284,18 @@ def _not_read_as(
 
 def raw_records(
     stream: IO[bytes] | IO[str], source: str, format: UnitForm | None = None, *, game: str = "",
-    named: UnitForm | None = None,
+    named: UnitForm | None = None, names: Naming | None = None,
 ) -> Iterator[RawRecord]:
     """The raw records of a stream, in order: in ``format`` (``--from``), else the form its
     name implies (``named``), else sniffed (``openspiel`` sniffs between history lines and a
-    serialised state). ``game`` goes with history lines.
+    serialised state). ``game`` goes with history lines, ``names`` with every record.
 
     A compressed byte stream (gzip, bzip2, xz) is read through its decompressor. A stream
     that cannot be read as records at all is one unreadable raw record saying why: UTF-16
     text, or content that plainly is not the ``format`` given (where every line would be an
     error of its own; a wrong name only spoils what it cannot read)."""
     stream, kind = decompressed(stream, source)
-    units = _raw_units(stream, source, format, game, named)
+    units = _raw_units(stream, source, format, game, named, names)
     if kind is None:
         yield from units
         return
@@ -302,13 +310,14 @@ def raw_records(
 
 
 def _raw_units(
-    stream: IO[bytes] | IO[str], source: str, format: UnitForm | None, game: str, named: UnitForm | None
+    stream: IO[bytes] | IO[str], source: str, format: UnitForm | None, game: str, named: UnitForm | None,
+    names: Naming | None = None,
 ) -> Iterator[RawRecord]:
     resolved = resolve_stream(stream, format, source, named)
     if resolved.problem is not None:
         yield RawRecord(resolved.form, source, 0, resolved.problem.line, problem=resolved.problem)
         return
-    yield from cut_units(resolved.lines, source, resolved.form, game)
+    yield from cut_units(resolved.lines, source, resolved.form, game, names=names)
 
 
 class Resolved(NamedTuple):
@@ -337,10 +346,14 @@ def resolve_stream(
 
 
 def cut_units(
-    lines: Iterable[Line | TextRun], source: str, format: UnitForm, game: str, index: int = 0
+    lines: Iterable[Line | TextRun], source: str, format: UnitForm, game: str, index: int = 0,
+    names: Naming | None = None,
 ) -> Iterator[RawRecord]:
-    """The raw records of a form's lines (runs of lines come only for text)."""
-    if format == "gin":
+    """The raw records of a form's lines (runs of lines come only for text), each with ``names``."""
+    if names:
+        for raw in cut_units(lines, source, format, game, index):
+            yield msgspec.structs.replace(raw, names=names)
+    elif format == "gin":
         yield from text_units(lines, source, index)
     elif format in ("jsonl", "openspiel"):
         yield from _jsonl_units(cast("Iterable[Line]", lines), source, format, game, index)
@@ -351,8 +364,8 @@ def cut_units(
 
 
 def _log_units(lines: Iterable[Line], source: str, form: UnitForm, index: int = 0) -> Iterator[RawRecord]:
-    """The games of a log: each from its first line that is not blank to the line that ends it
-    (or the line before one that starts the next)."""
+    """The games of a log: each from its first line that is neither blank nor a ``#`` comment
+    to the line that ends it (or the line before one that starts the next)."""
     boundary = _LOG_BOUNDARIES[form]
     chunk: _TextChunk | None = None
     for number, text, problem in lines:
@@ -361,7 +374,7 @@ def _log_units(lines: Iterable[Line], source: str, form: UnitForm, index: int = 
             yield msgspec.structs.replace(chunk.unit(), format=form)
             chunk, index = None, index + 1
         if chunk is None:
-            if problem is None and not text.strip():
+            if problem is None and (not text.strip() or is_comment(text)):
                 continue
             chunk = _TextChunk(source, index, number)
         chunk.add(number, text, problem)

@@ -40,7 +40,8 @@ knock_over_limit         error     knocked with more deadwood than the knock lim
 knock_not_max            error     with ``knocker_must_meld_max``, the knocker withheld a meld
 invalid_meld             error     a declared meld that is not a set or run, or reuses a card;
                                    its cards count as deadwood
-deadwood_misdeclared     error     announced deadwood or the declared ending (gin, big gin)
+deadwood_misdeclared     error     announced deadwood, the declared ending (gin, big gin) or a turn's
+                                   reported least deadwood (``least_deadwood``, EAAI's hand lines)
                                    differs from the cards shown
 big_gin_not_recognised   error     a big gin (11 cards, no discard) where the rules have none;
                                    ruled as gin
@@ -48,7 +49,8 @@ illegal_layoff           error     a layoff that does not fit the meld as it sta
                                    meld that was not declared); the card stays deadwood
 layoff_on_gin            error     a layoff onto gin or big gin where the rules forbid it
 wrong_result             error     the claimed outcome or winner differs from the ruling
-wrong_score              error     claimed points, running totals or final totals differ
+wrong_score              error     claimed points, running totals or final totals differ, or the
+                                   payoffs of an RLCard hand (its ``Payoffs`` tag) are not RLCard's
 wrong_dealer             error     the claimed next dealer, or the next hand's dealer, is not the
                                    one the rules name
 missed_layoff            advisory  the defender's declared defence leaves more deadwood than its

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ginref.cards import FULL_DECK, Mask, card_name
+from ginref.melds import min_deadwood
 from ginref.notation import excerpt
 from ginref.records.model import Defence, Pass, Turn
 from ginref.referee.findings import FindingCode
@@ -29,6 +30,8 @@ from ginref.referee.state import (
     Flow,
     HandRuling,
     Unfinished,
+    card_count,
+    card_names,
     card_text,
     fast_mask,
     is_card,
@@ -237,9 +240,19 @@ class HandReplay(KnockSteps):
         step = self.on_draw(ev, p)
         if step is not None:
             return step
-        if ev.knock is not None:
-            return self.on_knock(ev, p)
-        return self.on_discard(ev, p, is_last)
+        step = self.on_knock(ev, p) if ev.knock is not None else self.on_discard(ev, p, is_last)
+        if ev.least_deadwood is not None and step is not ABANDON and self.least_differs(self.held[p], ev):
+            least = min_deadwood(self.held[p], self.system)
+            self.add(FindingCode.DEADWOOD_MISDECLARED,
+                     f"{ev.player}'s hand after this turn is said to hold {ev.least_deadwood} deadwood; "
+                     f"at best it holds {least} ({card_names(self.held[p])})", ev.place)
+        return step
+
+    def least_differs(self, cards: Mask, ev: Turn) -> bool:
+        """Whether a turn's claim of the mover's least deadwood after it (EAAI's per-turn
+        report) is not what its ten cards allow; no claim, or not ten known cards: False."""
+        return (ev.least_deadwood is not None and card_count(cards) == 10
+                and min_deadwood(cards, self.system) != ev.least_deadwood)
 
     def on_draw(self, ev: Turn, p: int) -> Flow | None:
         """The first half of a turn, its draw as the phase reads it; None when the turn goes
@@ -437,6 +450,11 @@ class HandReplay(KnockSteps):
         same_banned, repeat_ends, repeat = rules.no_same_card_discard, rules.repeat_discard_draw, self.repeat
         mover, waiting = self.players if expected == 0 else self.players[::-1]
         mine, theirs = held[expected], held[1 - expected]  # the mover's cards, the other's
+        least_differs = self.least_differs
+
+        def differs(cards: Mask, ev: Turn) -> bool:  # a claimed least deadwood the checked path reports
+            return ev.least_deadwood is not None and least_differs(cards, ev)
+
         # Each plain turn is one stock draw (``left`` falls) or one discard draw (``draws``
         # rises): how many were applied is counted from those, not in the loop.
         for ev in events[i:]:
@@ -450,10 +468,11 @@ class HandReplay(KnockSteps):
                 if stock is not None:
                     top = stock[pos]
                     hand = mine | 1 << top
-                    if (c is not None and c != top) or not hand & bit:
+                    if (c is not None and c != top) or not hand & bit or differs(hand ^ bit, ev):
                         break
                     pos += 1
-                elif type(c) is int and 0 <= c < 52 and unseen >> c & 1 and (mine | 1 << c) & bit:
+                elif (type(c) is int and 0 <= c < 52 and unseen >> c & 1 and (mine | 1 << c) & bit
+                      and not differs((mine | 1 << c) ^ bit, ev)):
                     hand = mine | 1 << c
                     unseen ^= 1 << c
                 else:
@@ -465,7 +484,7 @@ class HandReplay(KnockSteps):
             elif ev.source == "discard" and pile and (cap is None or draws + 1 < cap):
                 top = pile[-1]
                 hand = mine | 1 << top
-                if (c is not None and c != top) or not hand & bit:
+                if (c is not None and c != top) or not hand & bit or differs(hand ^ bit, ev):
                     break
                 if x == top and (same_banned or (repeat_ends and repeat)):
                     break  # a same-card discard that is reported, or a repeat that ends the hand
@@ -494,6 +513,7 @@ class HandReplay(KnockSteps):
         """Rule on the hand as the events left it."""
         result, hand = self.result, self.hand
         result.stock_left = self.stock_left
+        result.held_at_end = (self.held[0], self.held[1])
         if self.stopped_unfinished():
             return result
         if self.phase == OVER:

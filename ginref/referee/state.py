@@ -92,6 +92,7 @@ class HandRuling:
         "defender_deadwood",
         "defender_spread",
         "end",
+        "held_at_end",
         "knock_limit",
         "knocker",
         "knocker_deadwood",
@@ -123,6 +124,9 @@ class HandRuling:
         self.multiplier = 1
         self.knock_limit = 10
         self.stock_left = 31
+        self.held_at_end: tuple[Mask, Mask] | None = None
+        """each seat's cards when the replay finished (its claims, such as RLCard's payoffs, are
+        checked against them); None when the hand could not be replayed to its end"""
         self.steps: tuple[Step, ...] = ()
         self.unfinished: Unfinished | None = None
 

@@ -43,7 +43,8 @@ from ginref import game
 from ginref.cards import Card, Mask, card_name
 from ginref.melds import STANDARD_SYSTEM, Meld, MeldSystem, best_arrangement
 from ginref.notation import excerpt
-from ginref.records.model import GameRecord, HandRecord
+from ginref.records.model import Ending, GameRecord, HandRecord, Turn
+from ginref.records.rlcard import PAYOFFS_TAG, claimed_payoffs, rewards
 from ginref.referee.findings import Finding, FindingCode, finding
 from ginref.referee.replay import HandReplay
 from ginref.referee.state import HandRuling, Unfinished
@@ -338,6 +339,8 @@ def _verdict(
         ))
 
     verdicts = _hand_verdicts(findings, record, ruled, entries, tally_totals, played, rules, system)
+    if len(hands) == 1 and record.tags:
+        _check_payoffs(findings, record, ruled[0], system)
     if record.final_totals is not None:
         claimed = dict(record.final_totals)
         if claimed != final_totals:
@@ -433,6 +436,43 @@ def _check_claims(
             f"the record says {game.shown_name(hand.next_dealer)} deals next; the rules say {next_dealer}",
             hand.place, index,
         ))
+
+
+_PAID = frozenset({"knock", "gin", "big_gin", "undercut", "tie", "void"})
+"""the outcomes a hand's payoffs are paid on: it went out, or was declared dead"""
+
+
+def _check_payoffs(
+    findings: list[Finding], record: GameRecord, ruled: HandRuling, system: MeldSystem
+) -> None:
+    """RLCard's payoffs, the ``Payoffs`` claim of a one-hand record (its sheet's ``payoffs``
+    line), against the rewards RLCard gives the hand as ruled: a difference is a wrong score."""
+    value = dict(record.tags).get(PAYOFFS_TAG)
+    if value is None or ruled.outcome not in _PAID or ruled.held_at_end is None:
+        return
+    hand, players = record.hands[0], record.players
+    going_out = None
+    if ruled.outcome != "void" and ruled.knocker is not None:
+        going_out = (ruled.knocker, _declared_ending(hand, ruled.knocker))
+    expected = rewards(players, going_out, ruled.held_at_end, system)
+    claimed = claimed_payoffs(value)
+    if claimed is not None and all(abs(c - e) < 1e-9 for c, e in zip(claimed, expected, strict=True)):
+        return
+    said = (f"{excerpt(value)}, which are not two numbers" if claimed is None
+            else " and ".join(f"{game.shown_name(p)} {c:g}" for p, c in zip(players, claimed, strict=True)))
+    due = " and ".join(f"{game.shown_name(p)} {e:g}" for p, e in zip(players, expected, strict=True))
+    findings.append(finding(
+        FindingCode.WRONG_SCORE,
+        f"the record's payoffs are {said}; RLCard's rewards for this hand are {due}", hand.place, 0,
+    ))
+
+
+def _declared_ending(hand: HandRecord, knocker: str) -> Ending:
+    """How ``knocker`` declared its going out (RLCard pays the declaration: a knock is 0.2)."""
+    for event in reversed(hand.events):
+        if isinstance(event, Turn) and event.knock is not None and event.player == knocker:
+            return event.knock.ending
+    return "knock"
 
 
 def _check_plain_claim(

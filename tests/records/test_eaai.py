@@ -5,6 +5,7 @@ made by tools/eaai/Driver.java), every hand read and every recorded score ginref
 from __future__ import annotations
 
 import gzip
+import json
 import re
 from collections import Counter
 from pathlib import Path
@@ -16,6 +17,7 @@ from ginref.cli import cli
 from ginref.errors import RecordError
 from ginref.records import GameRecord, read_records
 from ginref.records.eaai import decode_log
+from ginref.records.names import tournament_players
 from ginref.referee import adjudicate
 from ginref.rules import find_rules
 
@@ -171,17 +173,117 @@ def test_verify_and_report_show_the_first_fit_layoffs() -> None:
     assert re.search(r"Player 1 +0 +0 +3 +9 +3 +0", result.output)
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    (lambda line: re.sub(r"with (\d+) deadwood", lambda m: f"with {int(m[1]) + 1} deadwood", line),
-     r"hand is said to hold \d+ deadwood; at best it holds \d+"),
-    (lambda line: line.replace("[[", "[[2C, ", 1) if "[[" in line else line.replace("[", "[2C, ", 1),
-     "hand shown here is not the cards the moves leave it|names 2C twice"),
-])
-def test_the_per_turn_hand_lines_are_checked(change: object, message: str) -> None:
-    assert callable(change)
+def _first_hand_line(lines: list[str]) -> int:
+    return next(i for i, t in enumerate(lines) if re.match(r"Player \d has \[.*\] with \d+ deadwood\.$", t))
+
+
+def test_the_per_turn_hand_lines_show_the_cards_the_moves_leave() -> None:
     lines = _lines()
-    at = next(i for i, t in enumerate(lines) if re.match(r"Player \d has \[.*\] with \d+ deadwood\.$", t))
-    lines[at] = change(lines[at])
-    with pytest.raises(RecordError, match=message) as info:
+    at = _first_hand_line(lines)
+    line = lines[at]
+    lines[at] = line.replace("[[", "[[2C, ", 1) if "[[" in line else line.replace("[", "[2C, ", 1)
+    wrong = r"hand shown here is not the cards the moves leave it|names 2C twice"
+    with pytest.raises(RecordError, match=wrong) as info:
         decode_log("\n".join(lines))
     assert info.value.line == at + 1
+
+
+def test_a_wrong_per_turn_deadwood_is_a_finding_not_an_unreadable_game(tmp_path: Path) -> None:
+    """The hand line's deadwood is the framework's claim: read, and the referee finds it wrong
+    (deadwood_misdeclared, at the turn), in the log and in its .gin and JSON forms."""
+    lines = _lines()
+    at = _first_hand_line(lines)
+    said = int(re.search(r"with (\d+) deadwood", lines[at])[1])  # type: ignore[index]
+    lines[at] = lines[at].replace(f"with {said} deadwood", f"with {said + 1} deadwood")
+    record = decode_log("\n".join(lines))
+    turn = next(e for e in record.hands[0].events if getattr(e, "least_deadwood", None) == said + 1)
+    verdict = adjudicate(record)
+    assert [f.code for f in verdict.errors] == ["deadwood_misdeclared"]
+    found = verdict.errors[0]
+    assert found.place == turn.place and found.player == turn.player  # type: ignore[union-attr]
+    assert re.fullmatch(rf"Player \d's hand after this turn is said to hold {said + 1} deadwood; at best it "
+                        rf"holds {said} \(.*\)", found.message)
+    path = tmp_path / "game.txt"
+    path.write_text("\n".join(lines) + "\n")
+    result = CliRunner().invoke(cli, ["verify", str(path)])
+    assert result.exit_code == 1, result.output
+    for form in ("gin", "json"):
+        out = tmp_path / f"game.{form}"
+        assert CliRunner().invoke(cli, ["convert", str(path), "-o", str(out)]).exit_code == 0
+        again = list(read_records(out))
+        assert again == [record]
+        assert [f.code for f in adjudicate(again[0]).errors] == ["deadwood_misdeclared"]  # type: ignore[arg-type]
+
+
+def test_a_hand_line_out_of_its_place_is_unreadable() -> None:
+    lines = _lines()
+    at = _first_hand_line(lines)
+    lines.insert(at + 1, lines[at])
+    with pytest.raises(RecordError, match="not after a discard of its own") as info:
+        decode_log("\n".join(lines))
+    assert info.value.line == at + 2
+
+
+@pytest.mark.parametrize("line", [
+    "Player 1 has [AD] with 1 deadwood.",
+    "Player 1 has [[AD, 2D, 3D]] with 0 deadwood.",
+])
+def test_a_hand_line_of_a_player_not_dealt_is_unreadable_there(tmp_path: Path, line: str) -> None:
+    """Only player 0 is dealt: a line about player 1's hand names its place, never a crash."""
+    path = tmp_path / "short.log"
+    path.write_text(f"Player 0 is dealt [AC, 2C, 3C, 4C, 5C, 6C, 7C, 8C, 9C, TC].\n{line}\n")
+    items = list(read_records(path))
+    assert len(items) == 1 and isinstance(items[0], RecordError)
+    assert str(items[0]) == f"{path}:2:1: Player 1 has not been dealt in this hand"
+    result = CliRunner().invoke(cli, ["verify", str(path)])
+    assert result.exit_code == 3 and "internal error" not in result.output
+
+
+def _tournament(folder: Path, names: list[str]) -> None:
+    for name, game in zip(names, FIRST_FIT.read_text().split(" wins.\n")[:3], strict=True):
+        (folder / name).write_text(game + " wins.\n")
+
+
+def test_tournament_file_names_name_the_agents_and_standings_rank_them(tmp_path: Path) -> None:
+    """``M-XvY-gameG.txt``: X played Player 0, Y Player 1. The three games were won by Player 1,
+    Player 1 and Player 0: with the seats swapped in the second, Simple won two and Keen one."""
+    _tournament(tmp_path, ["1-SimplevKeen-game1.txt", "1-KeenvSimple-game2.txt", "2-SimplevKeen-game1.txt"])
+    records = list(read_records(tmp_path / "1-KeenvSimple-game2.txt"))
+    assert isinstance(records[0], GameRecord)
+    assert records[0].players == ("Keen", "Simple") and dict(records[0].tags)["Winner"] == "Simple"
+    result = CliRunner().invoke(cli, ["report", str(tmp_path), "--standings", "--json"])
+    assert result.exit_code == 0, result.output
+    standings = json.loads(result.output)["standings"]
+    assert [(p["player"], p["games"], p["wins"]) for p in standings] == [("Simple", 3, 2), ("Keen", 3, 1)]
+
+
+@pytest.mark.parametrize(("name", "agents"), [
+    ("1-SimplevKeen-game1.txt", ("Simple", "Keen")),
+    ("logs/12-my_botvvermouth-game40.txt.gz", ("my_bot", "vermouth")),
+    ("3-0v1-game2.txt", ("0", "1")),
+    ("1-SimplevSimple-game1.txt", None),
+    ("SimplevKeen.txt", None),
+    ("1-SimplevKeen-game1.log", None),
+])
+def test_tournament_players(name: str, agents: tuple[str, str] | None) -> None:
+    assert tournament_players(name) == agents
+
+
+def test_least_deadwood_reads_alike_by_every_tier() -> None:
+    """The claim in .gin (the first tier and the grammar) and in JSON (the wire fast path and the
+    checked path): the same records, place for place where the tiers give places."""
+    from ginref.records import format_jsonl, format_text
+    from ginref.records import jsonform as form
+    from ginref.records.text import read_text, read_text_by_grammar
+
+    for record in list(read_records(FIRST_FIT))[:2]:
+        assert isinstance(record, GameRecord)
+        text = format_text(record)
+        assert " least_deadwood " in text
+        assert read_text(text) == read_text_by_grammar(text) == record
+        line = format_jsonl(record).strip()
+        assert '"least_deadwood":' in line
+        fast = form._fast_records(form._WIRE_DECODER, line, "twins", 5, 3)
+        assert fast is not None
+        slow = form._checked(form.load_json(line, "twins", 3), "twins", 5, 3)
+        assert list(fast) == [slow] == [record] and repr(list(fast)) == repr([slow])

@@ -86,3 +86,36 @@ def test_the_deal_fast_mask_is_the_checked_reading(cards: list[object]) -> None:
     valid = all(type(c) is int and 0 <= c < 52 for c in cards) and len(set(cards)) == len(cards)
     expected = sum(1 << c for c in cards) if valid else -1  # type: ignore[operator]
     assert fast_mask(cards) == expected
+
+
+EAAI = "samples/research/eaai-games.txt"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_they_agree_on_claimed_least_deadwood(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """EAAI games claim each turn's least deadwood: as the framework printed it, and with some
+    claims made wrong (one in five), both paths find the same findings at the same places."""
+    import msgspec
+
+    from ginref.records.model import Turn
+
+    rng = random.Random(seed)
+    games = [r for r in read_records(EAAI) if isinstance(r, GameRecord)]
+    wrong = 0
+    for record in games:
+        hands = []
+        for hand in record.hands:
+            events = []
+            for ev in hand.events:
+                if type(ev) is Turn and ev.least_deadwood is not None and rng.random() < 0.2:
+                    claim = ev.least_deadwood + rng.choice((-1, 1, 7))
+                    ev = msgspec.structs.replace(ev, least_deadwood=claim)
+                    wrong += 1
+                events.append(ev)
+            hands.append(msgspec.structs.replace(hand, events=tuple(events)))
+        changed = msgspec.structs.replace(record, hands=tuple(hands))
+        assert adjudicate(record) == checked_only(record, monkeypatch)
+        verdict = adjudicate(changed)
+        assert verdict == checked_only(changed, monkeypatch)
+        assert verdict.codes.count("deadwood_misdeclared") > 0
+    assert wrong > 20
