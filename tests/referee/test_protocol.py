@@ -263,7 +263,8 @@ def test_a_real_process_answers_each_line_as_it_comes() -> None:
         process.stdin.close()
         assert process.wait(timeout=30) == 0
         assert process.stderr is not None
-        assert process.stderr.read() == "note: the input ended with hand 1 in play after 0 moves; it is left unfinished\n"
+        note = "note: the input ended with hand 1 in play after 0 moves; it is left unfinished\n"
+        assert process.stderr.read() == note
     finally:
         process.kill()
         process.wait()
