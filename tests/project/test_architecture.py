@@ -15,7 +15,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[2] / "ginref"
 
 LAYERS: dict[str, float] = {
-    "errors": 0, "jsonwrite": 0.2, "files": 0.5,
+    "errors": 0, "jsonwrite": 0.2, "files": 0.5, "stats": 0.6,
     "cards": 1,
     "notation": 2, "grammar": 2.5,
     "rules": 3,
@@ -62,9 +62,11 @@ ONLY_IN = {
         "records.eaai", "records.units", "records.decoding", "records.io", "rulefit",
         "referee.findings", "referee.state", "referee.knock", "referee.replay", "referee.verdict",
         "referee.table", "referee.position", "referee.protocol",
-        "batch.shards", "batch.results", "batch.tasks", "batch.run", "audit", "ranking",
+        "batch.shards", "batch.results", "batch.tasks", "batch.run", "audit", "ranking", "stats",
     },
     "dask": {"batch.cluster"},
+    "numpy": {"stats"},
+    "scipy": {"stats"},
     "distributed": {"batch.cluster"},
 }
 
