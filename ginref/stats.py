@@ -30,7 +30,7 @@ from ginref.errors import GinrefError
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["EloEstimate", "SprtResult", "elo", "sprt", "sprt_bounds"]
+__all__ = ["EloEstimate", "SprtResult", "elo", "mean_interval", "sprt", "sprt_bounds"]
 
 Model = Literal["normalized", "logistic"]
 MODELS: tuple[Model, ...] = ("normalized", "logistic")
@@ -116,11 +116,12 @@ def elo(counts: Sequence[int]) -> EloEstimate:
     sigma = math.sqrt(variance * (2.0 if len(values) == 5 else 1.0))
     with np.errstate(divide="ignore", invalid="ignore"):
         elos = -400.0 * np.log10(1.0 / np.array([score, low, high]) - 1.0)
+        elo_error = float(elos[2] - elos[1]) / 2.0
     nelo = [(s - 0.5) / sigma * _NELO_SCALE if sigma > 0 else math.nan for s in (score, low, high)]
     los = 0.5 * (1.0 + math.erf((score - 0.5) / math.sqrt(2.0 * variance / total))) if variance > 0 else (
         1.0 if score > 0.5 else 0.0 if score < 0.5 else 0.5)
     return EloEstimate(
-        elo=float(elos[0]), elo_error=float(elos[2] - elos[1]) / 2.0,
+        elo=float(elos[0]), elo_error=elo_error,
         nelo=nelo[0], nelo_error=(nelo[2] - nelo[1]) / 2.0,
         los=los, score=score, samples=total,
     )
@@ -201,3 +202,15 @@ def _normalized_mle(numpy: Any, optimize: Any, scores: np.ndarray, probs: np.nda
         if converged:
             break
     return estimate
+
+
+def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
+    """The mean of ``values`` and its 95% interval (normal, with the sample's standard
+    deviation): what a duplicate match reports as net points per pair."""
+    np, _ = _numerics()
+    data = np.asarray(values, dtype=float)
+    if data.size == 0:
+        raise StatsError("no values to average")
+    mean = float(data.mean())
+    spread = Z95 * float(data.std(ddof=1)) / math.sqrt(data.size) if data.size > 1 else math.inf
+    return mean, mean - spread, mean + spread

@@ -1,0 +1,576 @@
+"""``ginref match``: bots played against each other on duplicate deals, every game refereed
+by the :class:`~ginref.referee.table.Table` and written as a record ``verify`` rules clean.
+
+Gin is luck-heavy: a small edge is buried in the deal's variance unless each deal is played
+twice with the seats (and the dealer) swapped. A *pair* is that: deal ``k`` played with one
+bot as the non-dealer, then with the other. Its two samples are scored together, as the
+pentanomial counts of :mod:`ginref.stats` take them.
+
+Everything a run plays follows from its seed: the deals (a seed each, derived from the match
+seed and the pair), and each bundled bot's generator (derived from the seed, the pair and
+the bot's side of the deal, not from the order the bots are named in). So a run is repeated
+byte for byte, and naming the bots the other way round plays the same games, each pair's
+two legs swapped. The records name the non-dealer of the first hand first.
+
+The run folder (``--out``) holds ``records.jsonl`` (one game a line, in pair order),
+``games.csv`` (one game a row), ``run.json`` (the run's settings and how far it got, so that
+``--resume`` goes on where it stopped) and ``stderr/`` (each subprocess bot's standard error).
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import os
+import random
+from collections.abc import Callable, Iterator, Sequence
+from itertools import combinations
+from pathlib import Path
+from typing import Literal
+
+import msgspec
+
+from ginref.arena.players import (
+    FAILURE_KINDS,
+    FATAL_KINDS,
+    TIME_KINDS,
+    BotFailure,
+    Clock,
+    Player,
+    PlayerSpec,
+    parse_bot,
+    start_player,
+)
+from ginref.errors import GinrefError, NotationError
+from ginref.records.jsonform import format_jsonl
+from ginref.referee.table import IllegalMove, Move, Table
+from ginref.rules import find_rules
+
+__all__ = ["GameResult", "MatchError", "MatchSpec", "PairResult", "Tally", "run_match"]
+
+Unit = Literal["hand", "game"]
+Policy = str
+"""``forfeit``, ``random`` (a random legal move instead), or ``retry:N`` (ask again, N times,
+with the refusal's reason); see :func:`policy_of`"""
+RUN_FILE, RECORDS_FILE, GAMES_FILE = "run.json", "records.jsonl", "games.csv"
+GAMES_HEADER = ("pair", "leg", "first", "second", "dealer", "hands", "winner", "first_points",
+                "second_points", "first_score", "forfeit", "failures")
+MAX_MOVES = 2000
+"""a game longer than this is stopped (the rules end every hand far sooner)"""
+
+
+class MatchError(GinrefError):
+    """A match that cannot be run as asked, or that stopped on a failure (exit 1)."""
+
+
+class SprtSpec(msgspec.Struct, frozen=True):
+    elo0: float
+    elo1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+    model: str = "normalized"
+
+
+class MatchSpec(msgspec.Struct, frozen=True):
+    """Everything that decides what a run plays; ``run.json`` keeps it for ``--resume``."""
+
+    bots: tuple[str, ...]
+    pairs: int = 100
+    seed: int = 0
+    unit: Unit = "hand"
+    rules: str = "standard"
+    mode: Literal["round_robin", "gauntlet"] = "round_robin"
+    move_time: float | None = None
+    game_time: float | None = None
+    bank: float = 0.0
+    margin: float = 0.05
+    on_illegal: Policy = "forfeit"
+    on_timeout: Policy = "forfeit"
+    recover: bool = False
+    disqualify: float = 0.5
+    """a bot whose failures pass this share of its games (after ten) is disqualified"""
+    sprt: SprtSpec | None = None
+    concurrency: int = 1
+    report_every: int = 0
+
+
+class GameResult(msgspec.Struct, frozen=True):
+    """One game of a pair, as games.csv holds it, and its record's line."""
+
+    pair: int
+    leg: int
+    first: str
+    second: str
+    dealer: str
+    hands: int
+    winner: str | None
+    first_points: int
+    second_points: int
+    first_score: float
+    """the first-named bot of the pairing's score: 1, 1/2 or 0"""
+    forfeit: str | None
+    failures: tuple[tuple[str, str, str], ...]
+    """(bot, kind, detail) for each failure met in the game"""
+    record: str
+    seconds: tuple[tuple[str, float], ...] = ()
+
+
+class PairResult(msgspec.Struct, frozen=True):
+    index: int
+    pairing: tuple[str, str]
+    games: tuple[GameResult, GameResult]
+    stopped: str | None = None
+    """why the run must stop after this pair (a fatal failure without --recover)"""
+
+
+def _derived(*parts: object) -> int:
+    text = " ".join(str(p) for p in ("ginref-match", *parts)).encode()
+    return int.from_bytes(hashlib.sha256(text).digest()[:8], "big") >> 1
+
+
+def deal_seed(seed: int, pair: int, hand: int) -> int:
+    """The shuffle of hand ``hand`` of pair ``pair``'s deals."""
+    return _derived(seed, "deal", pair, hand)
+
+
+def policy_of(text: str) -> tuple[str, int]:
+    """``forfeit``, ``random`` or ``retry:N`` as (word, N)."""
+    word, _, count = text.partition(":")
+    if word in ("forfeit", "random") and not count:
+        return word, 0
+    if word == "retry" and count.isdigit() and 0 < int(count) <= 100:
+        return word, int(count)
+    raise MatchError(f"a policy is forfeit, random or retry:N (N from 1 to 100), not {text!r}")
+
+
+def pairings(labels: Sequence[str], mode: str) -> list[tuple[int, int]]:
+    if mode == "gauntlet":
+        return [(0, j) for j in range(1, len(labels))]
+    return list(combinations(range(len(labels)), 2))
+
+
+def labels_of(specs: Sequence[PlayerSpec]) -> list[str]:
+    """Each bot's name in the records: its label, numbered when two are alike."""
+    seen: dict[str, int] = {}
+    labels = []
+    for spec in specs:
+        seen[spec.label] = seen.get(spec.label, 0) + 1
+        labels.append(spec.label if seen[spec.label] == 1 else f"{spec.label}-{seen[spec.label]}")
+    return labels
+
+
+class _Game:
+    """One game at the table between two players, with the policies and clocks."""
+
+    def __init__(self, spec: MatchSpec, pair: int, leg: int, names: tuple[str, str],
+                 players: dict[str, Player]) -> None:
+        self.spec = spec
+        self.pair, self.leg = pair, leg
+        self.names = names
+        # leg 0: the pairing's first bot is the first hand's non-dealer; leg 1: the second is
+        self.seated = (names[0], names[1]) if leg == 0 else (names[1], names[0])
+        self.players = players
+        self.rules = find_rules(spec.rules)
+        self.failures: list[tuple[str, str, str]] = []
+        self.seconds: dict[str, float] = {n: 0.0 for n in names}
+        self.forfeit: str | None = None
+        self.fatal: str | None = None
+        self.rng = random.Random(_derived(spec.seed, "policy", pair, leg))
+        self.clocks = {n: Clock(spec.move_time, spec.game_time, spec.bank, spec.margin) for n in names}
+
+    def play(self) -> GameResult:
+        seated = self.seated
+        table = Table(seated, self.rules, dealer=seated[1], seed=deal_seed(self.spec.seed, self.pair, 0))
+        for side, name in enumerate(seated):
+            try:
+                self.players[name].new_game(seated, name, _derived(self.spec.seed, "bot", self.pair, side),
+                                            self.rules)
+            except BotFailure as failure:
+                self._failed(name, failure)
+                return self._result(table)
+        hands = 1
+        moves = 0
+        while self.forfeit is None:
+            while not table.is_over() and self.forfeit is None and moves < MAX_MOVES:
+                self._turn(table)
+                moves += 1
+            if self.forfeit is not None or moves >= MAX_MOVES:
+                break
+            self._tell_end(table)
+            if self.spec.unit == "hand" or table.game().game_over:
+                break
+            table.next_hand(seed=deal_seed(self.spec.seed, self.pair, hands))
+            hands += 1
+        return self._result(table)
+
+    def _turn(self, table: Table) -> None:
+        mover = table.to_move
+        assert mover is not None
+        player = self.players[mover]
+        legal = table.legal_moves()
+        refusal: str | None = None
+        kind, count = policy_of(self.spec.on_illegal)
+        tries = 0
+        while True:
+            try:
+                answer = player.act(table.view(mover), legal, self.clocks[mover], refusal)
+            except BotFailure as failure:
+                if failure.kind in TIME_KINDS:
+                    self._timed_out(table, mover, failure)
+                    return
+                if failure.kind in FATAL_KINDS or failure.kind == "protocol":
+                    self._failed(mover, failure)
+                    return
+                answer = None
+                problem: BotFailure = failure
+            if answer is not None:
+                self.seconds[mover] += answer.seconds
+                late = self.clocks[mover].spend(answer.seconds)
+                if late is not None:
+                    self._timed_out(table, mover, BotFailure(late, f"the move took {answer.seconds:.3f}s"))
+                    return
+                try:
+                    played = table.push_as_seat(answer.move, mover)
+                except IllegalMove as refused:
+                    problem = BotFailure("illegal_move", f"{answer.move} ({refused.code}, rule "
+                                         f"{refused.rule or 'of every game'}): {refused.seat_message}")
+                    refusal = refused.seat_message
+                except NotationError as exc:
+                    problem = BotFailure("bad_move", f"{str(answer.move)[:60]!r}: {exc}")
+                    refusal = f"not a move: {exc}"
+                else:
+                    self._tell_move(table, mover, played)
+                    return
+            self.failures.append((mover, problem.kind, problem.detail))
+            if kind == "retry" and tries < count:
+                tries += 1
+                refusal = refusal or problem.detail
+                continue
+            if kind == "random":
+                played = legal[self.rng.randrange(len(legal))]
+                table.push_as_seat(played, mover)
+                self._tell_move(table, mover, played)
+                return
+            self.forfeit = mover
+            return
+
+    def _timed_out(self, table: Table, mover: str, failure: BotFailure) -> None:
+        self.failures.append((mover, failure.kind, failure.detail))
+        if policy_of(self.spec.on_timeout)[0] == "random" and failure.kind == "move_timeout":
+            legal = table.legal_moves()
+            played = legal[self.rng.randrange(len(legal))]
+            table.push_as_seat(played, mover)
+            self._tell_move(table, mover, played)
+            return
+        self.forfeit = mover
+
+    def _failed(self, name: str, failure: BotFailure) -> None:
+        self.failures.append((name, failure.kind, failure.detail))
+        self.forfeit = name
+        if failure.kind in FATAL_KINDS:
+            self.fatal = f"{name}: {failure}"
+
+    def _tell_move(self, table: Table, mover: str, played: Move) -> None:
+        other = self.seated[1 - self.seated.index(mover)]
+        try:
+            self.players[other].told({"type": "opponent", "player": mover, "move": seen_move(played)})
+        except BotFailure as failure:
+            self._failed(other, failure)
+
+    def _tell_end(self, table: Table) -> None:
+        ruled = table.outcome()
+        if ruled is None:
+            return
+        message: dict[str, object] = {"type": "hand_over", "outcome": ruled.outcome, "winner": ruled.winner,
+                                      "points": ruled.points}
+        for name in self.seated:
+            try:
+                self.players[name].told(message)
+            except BotFailure as failure:
+                self._failed(name, failure)
+
+    def _result(self, table: Table) -> GameResult:
+        first, second = self.names
+        verdict = table.game()
+        points = {n: 0 for n in self.names}
+        for hand in verdict.hands:
+            if hand.winner in points:
+                points[hand.winner] += hand.points
+        if self.forfeit is not None:
+            winner: str | None = second if self.forfeit == first else first
+        elif self.spec.unit == "hand":
+            winner = verdict.hands[-1].winner if verdict.hands else None
+        else:
+            winner = verdict.winner
+        score = 1.0 if winner == first else 0.0 if winner == second else 0.5
+        return GameResult(
+            pair=self.pair, leg=self.leg, first=first, second=second, dealer=self.seated[1],
+            hands=len(verdict.hands), winner=winner, first_points=points[first], second_points=points[second],
+            first_score=score, forfeit=self.forfeit, failures=tuple(self.failures),
+            record=format_jsonl(table.record()),
+            seconds=tuple((n, round(s, 6)) for n, s in self.seconds.items()),
+        )
+
+
+def seen_move(move: Move) -> str:
+    """A move as the other seat may see it: a knock's face-down discard is not named."""
+    if move.kind == "knock":
+        return str(Move.knock(None, move.melds, move.ending or "knock"))
+    return str(move)
+
+
+def play_pair(spec: MatchSpec, index: int, pairing: tuple[int, int], labels: Sequence[str],
+              players: dict[str, Player]) -> PairResult:
+    """Pair ``index`` of a pairing: its deal played with each bot as the first non-dealer."""
+    names = (labels[pairing[0]], labels[pairing[1]])
+    games = []
+    stopped = None
+    for leg in (0, 1):
+        game = _Game(spec, index, leg, names, players)
+        result = game.play()
+        games.append(result)
+        if game.fatal is not None:
+            if not spec.recover:
+                stopped = game.fatal
+            _restart(game, players)
+    return PairResult(index, names, (games[0], games[1]), stopped)
+
+
+def _restart(game: _Game, players: dict[str, Player]) -> None:
+    """Replace each player that failed fatally by a fresh one (--recover)."""
+    for name, kind, _ in game.failures:
+        if kind in FATAL_KINDS:
+            player = players[name]
+            player.close()
+            restart = getattr(player, "restarted", None)
+            if restart is not None:
+                players[name] = restart()
+
+
+class Tally(msgspec.Struct):
+    """The running counts of one pairing, from the first-named bot's side."""
+
+    first: str
+    second: str
+    games: list[int] = msgspec.field(default_factory=lambda: [0, 0, 0])
+    """trinomial: losses, draws, wins"""
+    pairs: list[int] = msgspec.field(default_factory=lambda: [0, 0, 0, 0, 0])
+    net_points: list[int] = msgspec.field(default_factory=list)
+    """per pair, the first bot's hand points less the second's"""
+    failures: dict[str, dict[str, int]] = msgspec.field(default_factory=dict)
+
+    def add(self, games: Sequence[GameResult]) -> None:
+        total = 0.0
+        net = 0
+        for game in games:
+            self.games[int(game.first_score * 2)] += 1
+            total += game.first_score
+            net += game.first_points - game.second_points
+            for bot, kind, _ in game.failures:
+                counts = self.failures.setdefault(bot, {})
+                counts[kind] = counts.get(kind, 0) + 1
+        self.pairs[int(total * 2)] += 1
+        self.net_points.append(net)
+
+
+class MatchSummary(msgspec.Struct, frozen=True):
+    """What a run ends with: each pairing's tally, the SPRT's last word, why it stopped."""
+
+    spec: MatchSpec
+    tallies: tuple[Tally, ...]
+    pairs_played: int
+    sprt: dict[str, object] | None = None
+    stopped: str | None = None
+    out: str | None = None
+
+
+def _specs(spec: MatchSpec) -> list[PlayerSpec]:
+    if len(spec.bots) < 2:
+        raise MatchError("a match needs two bots or more")
+    return [parse_bot(b) for b in spec.bots]
+
+
+def schedule(spec: MatchSpec) -> list[tuple[int, tuple[int, int]]]:
+    """Every pair the run plays, in order: pair 0 of each pairing, then pair 1, ..."""
+    labels = labels_of(_specs(spec))
+    return [(i, p) for i in range(spec.pairs) for p in pairings(labels, spec.mode)]
+
+
+def run_match(spec: MatchSpec, out: str | None = None, *, resume: bool = False,
+              on_pair: Callable[[PairResult, Sequence[Tally]], None] | None = None) -> MatchSummary:
+    """Play the run ``spec`` asks for (or, with ``resume``, go on with the one in ``out``),
+    writing each pair's games to ``out`` as they finish, in pair order; ``on_pair`` hears of
+    each pair with the tallies so far. Returns the summary; a fatal failure without
+    ``recover`` stops the run after that pair (the summary's ``stopped``)."""
+    specs = _specs(spec)
+    labels = labels_of(specs)
+    work = schedule(spec)
+    folder = _Folder(out, spec, resume) if out is not None else None
+    done = folder.done if folder is not None else 0
+    tallies = {p: Tally(labels[p[0]], labels[p[1]]) for p in pairings(labels, spec.mode)}
+    if folder is not None:
+        for earlier in folder.earlier():
+            key = (labels.index(earlier[0].first), labels.index(earlier[0].second))
+            tallies[key].add(earlier)
+    stopped: str | None = None
+    sprt_state: dict[str, object] | None = _sprt_state(spec, tallies)
+    played = done
+    if sprt_state is not None and sprt_state["decision"] != "continue":
+        work = []
+    results = _results(spec, specs, labels, work[done:], folder)
+    try:
+        for result in results:
+            key = (labels.index(result.pairing[0]), labels.index(result.pairing[1]))
+            tallies[key].add(result.games)
+            played += 1
+            if folder is not None:
+                folder.write(result, played)
+            sprt_state = _sprt_state(spec, tallies)
+            if on_pair is not None:
+                on_pair(result, tuple(tallies.values()))
+            if result.stopped is not None:
+                stopped = result.stopped
+                break
+            if sprt_state is not None and sprt_state["decision"] != "continue":
+                break
+    finally:
+        close = getattr(results, "close", None)
+        if close is not None:
+            close()
+    return MatchSummary(spec, tuple(tallies.values()), played, sprt_state, stopped, out)
+
+
+def _sprt_state(spec: MatchSpec, tallies: dict[tuple[int, int], Tally]) -> dict[str, object] | None:
+    if spec.sprt is None or len(tallies) != 1:
+        return None
+    from ginref.stats import sprt
+    tally = next(iter(tallies.values()))
+    if not sum(tally.pairs):
+        return {"llr": 0.0, "decision": "continue"}
+    s = spec.sprt
+    result = sprt(tally.pairs, s.elo0, s.elo1, alpha=s.alpha, beta=s.beta, model=s.model)
+    return msgspec.to_builtins(result)  # type: ignore[no-any-return]
+
+
+def _results(spec: MatchSpec, specs: Sequence[PlayerSpec], labels: Sequence[str],
+             work: Sequence[tuple[int, tuple[int, int]]], folder: _Folder | None) -> Iterator[PairResult]:
+    stderr = folder.stderr if folder is not None else None
+    if spec.concurrency <= 1 or len(work) < 2:
+        yield from _serial(spec, specs, labels, work, stderr)
+        return
+    from ginref.arena.parallel import parallel_pairs
+    yield from parallel_pairs(spec, specs, labels, work, stderr)
+
+
+def _serial(spec: MatchSpec, specs: Sequence[PlayerSpec], labels: Sequence[str],
+            work: Sequence[tuple[int, tuple[int, int]]], stderr: str | None) -> Iterator[PairResult]:
+    players: dict[str, Player] = {}
+    try:
+        for index, pairing in work:
+            for i in pairing:
+                if labels[i] not in players:
+                    path = None if stderr is None else os.path.join(stderr, f"{labels[i]}.log")
+                    players[labels[i]] = start_player(labels[i], specs[i], path)
+            yield play_pair(spec, index, pairing, labels, players)
+    finally:
+        for player in players.values():
+            player.close()
+
+
+# -- the run folder ------------------------------------------------------------------------------
+
+
+class _Folder:
+    """The run folder: records and games appended a pair at a time, ``run.json`` rewritten
+    (atomically) after each with the byte lengths the two files had then, so that a resume
+    cuts anything written after the last whole pair and plays that pair again."""
+
+    def __init__(self, out: str, spec: MatchSpec, resume: bool) -> None:
+        self.path = Path(out)
+        self.spec = spec
+        self.stderr = str(self.path / "stderr")
+        run = self.path / RUN_FILE
+        if resume:
+            try:
+                state = json.loads(run.read_text(encoding="utf-8"))
+                self.done = int(state["pairs_done"])
+                sizes = state["sizes"]
+            except (OSError, ValueError, KeyError, TypeError) as exc:
+                raise MatchError(f"cannot resume from {out}: {exc}") from None
+            for name in (RECORDS_FILE, GAMES_FILE):
+                with open(self.path / name, "r+b") as handle:
+                    handle.truncate(int(sizes[name]))
+        else:
+            if run.exists():
+                raise MatchError(f"{out} already holds a run: --resume it, or choose another --out")
+            self.path.mkdir(parents=True, exist_ok=True)
+            (self.path / RECORDS_FILE).write_bytes(b"")
+            (self.path / GAMES_FILE).write_text(",".join(GAMES_HEADER) + "\n", encoding="utf-8")
+            self.done = 0
+            self._save(0)
+        os.makedirs(self.stderr, exist_ok=True)
+
+    def earlier(self) -> Iterator[tuple[GameResult, GameResult]]:
+        """The games already in the folder, a pair at a time (from games.csv)."""
+        with open(self.path / GAMES_FILE, encoding="utf-8", newline="") as handle:
+            rows = list(csv.DictReader(handle))
+        games = [_game_of_row(row) for row in rows]
+        for at in range(0, len(games) - 1, 2):
+            yield games[at], games[at + 1]
+
+    def write(self, result: PairResult, played: int) -> None:
+        with open(self.path / RECORDS_FILE, "a", encoding="utf-8") as records:
+            for game in result.games:
+                records.write(game.record + "\n")
+        with open(self.path / GAMES_FILE, "a", encoding="utf-8", newline="") as games:
+            writer = csv.writer(games, lineterminator="\n")
+            for game in result.games:
+                writer.writerow(_row_of_game(game))
+        self._save(played)
+
+    def _save(self, played: int) -> None:
+        sizes = {name: (self.path / name).stat().st_size for name in (RECORDS_FILE, GAMES_FILE)}
+        state = {"spec": msgspec.to_builtins(self.spec), "pairs_done": played, "sizes": sizes}
+        temporary = self.path / (RUN_FILE + ".tmp")
+        temporary.write_text(json.dumps(state, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        os.replace(temporary, self.path / RUN_FILE)
+
+
+def spec_of_run(out: str) -> MatchSpec:
+    """The settings of the run in folder ``out`` (for ``--resume``)."""
+    try:
+        state = json.loads((Path(out) / RUN_FILE).read_text(encoding="utf-8"))
+        return msgspec.convert(state["spec"], MatchSpec)
+    except (OSError, ValueError, KeyError, TypeError, msgspec.ValidationError) as exc:
+        raise MatchError(f"cannot resume from {out}: {exc}") from None
+
+
+def _row_of_game(game: GameResult) -> list[object]:
+    failures = ";".join(f"{bot}:{kind}" for bot, kind, _ in game.failures)
+    return [game.pair, game.leg, game.first, game.second, game.dealer, game.hands, game.winner or "",
+            game.first_points, game.second_points, game.first_score, game.forfeit or "", failures]
+
+
+def _game_of_row(row: dict[str, str]) -> GameResult:
+    failures = tuple((f.rsplit(":", 1)[0], f.rsplit(":", 1)[1], "") for f in row["failures"].split(";") if f)
+    return GameResult(
+        pair=int(row["pair"]), leg=int(row["leg"]), first=row["first"], second=row["second"],
+        dealer=row["dealer"], hands=int(row["hands"]), winner=row["winner"] or None,
+        first_points=int(row["first_points"]), second_points=int(row["second_points"]),
+        first_score=float(row["first_score"]), forfeit=row["forfeit"] or None, failures=failures, record="",
+    )
+
+
+def games_csv(results: Sequence[GameResult]) -> str:
+    """Games as games.csv writes them."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(GAMES_HEADER)
+    for game in results:
+        writer.writerow(_row_of_game(game))
+    return buffer.getvalue()
+
+
+__all__ += ["FAILURE_KINDS", "MatchSummary", "deal_seed", "policy_of", "spec_of_run"]
