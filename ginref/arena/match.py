@@ -94,6 +94,10 @@ class MatchSpec(msgspec.Struct, frozen=True):
     sprt: SprtSpec | None = None
     concurrency: int = 1
     report_every: int = 0
+    handshake_time: float = 10.0
+    """seconds a subprocess bot has to answer hello"""
+    stall_after: float = 60.0
+    """seconds without an answer (no clock on the move) before a bot is pinged, and given to answer"""
 
 
 class GameResult(msgspec.Struct, frozen=True):
@@ -472,7 +476,7 @@ def _serial(spec: MatchSpec, specs: Sequence[PlayerSpec], labels: Sequence[str],
             for i in pairing:
                 if labels[i] not in players:
                     path = None if stderr is None else os.path.join(stderr, f"{labels[i]}.log")
-                    players[labels[i]] = start_player(labels[i], specs[i], path)
+                    players[labels[i]] = start_player(labels[i], specs[i], path, spec)
             yield play_pair(spec, index, pairing, labels, players)
     finally:
         for player in players.values():

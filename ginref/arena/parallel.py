@@ -31,7 +31,7 @@ def _play(item: tuple[int, tuple[int, int]]) -> PairResult:
     for i in pairing:
         if labels[i] not in players:
             path = None if stderr is None else os.path.join(stderr, f"{labels[i]}.{os.getpid()}.log")
-            players[labels[i]] = start_player(labels[i], specs[i], path)
+            players[labels[i]] = start_player(labels[i], specs[i], path, spec)
     return play_pair(spec, index, pairing, labels, players)
 
 

@@ -184,9 +184,13 @@ def _loaded(target: str) -> Callable[..., Any]:
     return found  # type: ignore[no-any-return]
 
 
-def start_player(name: str, spec: PlayerSpec, stderr_path: str | None = None) -> Player:
-    """The player for ``spec``, seated as ``name``: in this process, or a started subprocess."""
+def start_player(name: str, spec: PlayerSpec, stderr_path: str | None = None, times: Any = None) -> Player:
+    """The player for ``spec``, seated as ``name``: in this process, or a subprocess (started
+    at its first game) with the ``handshake_time`` and ``stall_after`` of ``times``."""
     if spec.kind == "cmd":
         from ginref.arena.botproto import Subprocess
-        return Subprocess(name, spec.target, stderr_path)
+        handshake = getattr(times, "handshake_time", 10.0)
+        stall = getattr(times, "stall_after", 60.0)
+        return Subprocess(name, spec.target, stderr_path, handshake_time=handshake, stall_after=stall,
+                          ping_wait=min(2.0, stall))
     return InProcess(name, spec)
