@@ -43,7 +43,7 @@ from ginref.referee.protocol import view_document
 from ginref.referee.table import Move, Phase, View, parse_move
 from ginref.rules import STANDARD, Rules, find_rules
 
-__all__ = ["MAX_LINE", "PROTOCOL_VERSION", "Subprocess", "serve_bot", "view_of_document"]
+__all__ = ["MAX_LINE", "PROTOCOL_VERSION", "Subprocess", "act_message", "serve_bot", "view_of_document"]
 
 PROTOCOL_VERSION = 1
 MAX_LINE = 64 * 1024
@@ -158,9 +158,7 @@ class Subprocess:
     def act(self, view: View, legal: Sequence[Move], clock: Clock, refusal: str | None = None) -> Answer:
         self.next_id += 1
         ident = self.next_id
-        clock_doc = {"move": clock.move, "game_left": clock.game_left, "bank_left": clock.bank_left}
-        self._send({"type": "act", "id": ident, "view": view_document(view), "legal": [str(m) for m in legal],
-                    "clock": clock_doc, "refusal": refusal})
+        self._send(act_message(ident, view, legal, clock, refusal))
         start = time.perf_counter()
         allowed = clock.allowed()
         while True:
@@ -233,6 +231,15 @@ class Subprocess:
         self.close()
         return Subprocess(self.name, self.command, self.stderr_path, handshake_time=self.handshake_time,
                           stall_after=self.stall_after, ping_wait=self.ping_wait)
+
+
+def act_message(ident: int, view: View, legal: Sequence[Move], clock: Clock,
+                refusal: str | None = None) -> dict[str, object]:
+    """The request to act: the seat's view as ``ginref table`` shows it, the legal moves'
+    words, the clock, and the last refusal's seat wording when the move is asked again."""
+    clock_doc = {"move": clock.move, "game_left": clock.game_left, "bank_left": clock.bank_left}
+    return {"type": "act", "id": ident, "view": view_document(view), "legal": [str(m) for m in legal],
+            "clock": clock_doc, "refusal": refusal}
 
 
 def _read_lines(stream: IO[bytes] | None, lines: queue.Queue[object]) -> None:

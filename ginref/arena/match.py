@@ -28,7 +28,7 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 
@@ -43,9 +43,11 @@ from ginref.arena.players import (
     parse_bot,
     start_player,
 )
+from ginref.cards import scan
 from ginref.errors import GinrefError, NotationError
+from ginref.layoffs import least_defence
 from ginref.records.jsonform import format_jsonl
-from ginref.referee.table import IllegalMove, Move, Table
+from ginref.referee.table import IllegalMove, Move, Phase, Table
 from ginref.rules import find_rules
 
 __all__ = ["GameResult", "MatchError", "MatchSpec", "PairResult", "Tally", "run_match"]
@@ -94,6 +96,10 @@ class MatchSpec(msgspec.Struct, frozen=True):
     sprt: SprtSpec | None = None
     concurrency: int = 1
     report_every: int = 0
+    deals: tuple[str, ...] = ()
+    """the deal file's lines (a seed, or 52 cards from the top): the stream of deals"""
+    auto_defence: bool = False
+    """the referee lays the defender's best response (``--auto-defence best``)"""
     handshake_time: float = 10.0
     """seconds a subprocess bot has to answer hello"""
     stall_after: float = 60.0
@@ -186,7 +192,7 @@ class _Game:
 
     def play(self) -> GameResult:
         seated = self.seated
-        table = Table(seated, self.rules, dealer=seated[1], seed=deal_seed(self.spec.seed, self.pair, 0))
+        table = Table(seated, self.rules, dealer=seated[1], **self._deal(0))
         for side, name in enumerate(seated):
             try:
                 self.players[name].new_game(seated, name, _derived(self.spec.seed, "bot", self.pair, side),
@@ -197,17 +203,59 @@ class _Game:
         hands = 1
         moves = 0
         while self.forfeit is None:
+            self._tell_all({"type": "new_hand", "hand": hands, "dealer": table.dealer})
             while not table.is_over() and self.forfeit is None and moves < MAX_MOVES:
-                self._turn(table)
+                if self.spec.auto_defence and table.phase is Phase.DEFENCE:
+                    self._auto_defence(table)
+                else:
+                    self._turn(table)
                 moves += 1
             if self.forfeit is not None or moves >= MAX_MOVES:
                 break
             self._tell_end(table)
             if self.spec.unit == "hand" or table.game().game_over:
                 break
-            table.next_hand(seed=deal_seed(self.spec.seed, self.pair, hands))
+            table.next_hand(**self._deal(hands))
             hands += 1
         return self._result(table)
+
+    def _deal(self, hand: int) -> dict[str, Any]:
+        """Hand ``hand``'s deal: from the deal file's stream (pair ``k`` starts at line ``k``),
+        else a shuffle seeded from the match seed."""
+        deals = self.spec.deals
+        if deals:
+            line = deals[(self.pair + hand) % len(deals)]
+            return {"seed": int(line)} if line.isdigit() else {"deck": line.split()}
+        return {"seed": deal_seed(self.spec.seed, self.pair, hand)}
+
+    def _auto_defence(self, table: Table) -> None:
+        """The defender's best response, laid by the referee (``--auto-defence best``): the
+        layoffs of the least-deadwood defence, each as soon as it fits, then ``finish``,
+        which melds the rest at its best."""
+        defender = table.to_move
+        assert defender is not None
+        view = table.view(defender)
+        _, laid = least_defence(view.hand, view.melds, self.rules, table.system,
+                                allow_layoffs=table.layoffs_allowed)
+        pending = {(c, at) for at, mask in enumerate(laid) for c in scan(mask)}
+        while pending:
+            fitting = [m for m in table.legal_moves() if m.kind == "layoff" and (m.card, m.onto) in pending]
+            if not fitting:
+                break
+            table.push(fitting[0], defender)
+            pending.discard((fitting[0].card, fitting[0].onto))
+            self._tell_move(table, defender, fitting[0])
+        table.push(Move.finish(), defender)
+        self._tell_move(table, defender, Move.finish())
+
+    def _tell_all(self, message: dict[str, object]) -> None:
+        for name in self.seated:
+            if self.forfeit is not None:
+                return
+            try:
+                self.players[name].told(message)
+            except BotFailure as failure:
+                self._failed(name, failure)
 
     def _turn(self, table: Table) -> None:
         mover = table.to_move
@@ -287,13 +335,7 @@ class _Game:
         ruled = table.outcome()
         if ruled is None:
             return
-        message: dict[str, object] = {"type": "hand_over", "outcome": ruled.outcome, "winner": ruled.winner,
-                                      "points": ruled.points}
-        for name in self.seated:
-            try:
-                self.players[name].told(message)
-            except BotFailure as failure:
-                self._failed(name, failure)
+        self._tell_all({"type": "hand_over", "ruling": ruled.to_dict()})
 
     def _result(self, table: Table) -> GameResult:
         first, second = self.names
