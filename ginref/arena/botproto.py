@@ -43,7 +43,8 @@ from ginref.referee.protocol import view_document
 from ginref.referee.table import Move, Phase, View, parse_move
 from ginref.rules import STANDARD, Rules, find_rules
 
-__all__ = ["MAX_LINE", "PROTOCOL_VERSION", "Subprocess", "act_message", "serve_bot", "view_of_document"]
+__all__ = ["MAX_LINE", "PROTOCOL_VERSION", "Subprocess", "act_message", "seen_move", "serve_bot",
+           "view_of_document"]
 
 PROTOCOL_VERSION = 1
 MAX_LINE = 64 * 1024
@@ -240,6 +241,13 @@ def act_message(ident: int, view: View, legal: Sequence[Move], clock: Clock,
     clock_doc = {"move": clock.move, "game_left": clock.game_left, "bank_left": clock.bank_left}
     return {"type": "act", "id": ident, "view": view_document(view), "legal": [str(m) for m in legal],
             "clock": clock_doc, "refusal": refusal}
+
+
+def seen_move(move: Move) -> str:
+    """A move as the other seat may see it: a knock's face-down discard is not named."""
+    if move.kind == "knock":
+        return str(Move.knock(None, move.melds, move.ending or "knock"))
+    return str(move)
 
 
 def _read_lines(stream: IO[bytes] | None, lines: queue.Queue[object]) -> None:

@@ -28,10 +28,11 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
 
+from ginref.arena.botproto import seen_move
 from ginref.arena.players import (
     FAILURE_KINDS,
     FATAL_KINDS,
@@ -49,6 +50,9 @@ from ginref.layoffs import least_defence
 from ginref.records.jsonform import format_jsonl
 from ginref.referee.table import IllegalMove, Move, Phase, Table
 from ginref.rules import find_rules
+
+if TYPE_CHECKING:
+    from ginref.ranking import Standings
 
 __all__ = ["GameResult", "MatchError", "MatchSpec", "PairResult", "Tally", "run_match"]
 
@@ -360,13 +364,6 @@ class _Game:
         )
 
 
-def seen_move(move: Move) -> str:
-    """A move as the other seat may see it: a knock's face-down discard is not named."""
-    if move.kind == "knock":
-        return str(Move.knock(None, move.melds, move.ending or "knock"))
-    return str(move)
-
-
 def play_pair(spec: MatchSpec, index: int, pairing: tuple[int, int], labels: Sequence[str],
               players: dict[str, Player]) -> PairResult:
     """Pair ``index`` of a pairing: its deal played with each bot as the first non-dealer."""
@@ -406,11 +403,15 @@ class Tally(msgspec.Struct):
     net_points: list[int] = msgspec.field(default_factory=list)
     """per pair, the first bot's hand points less the second's"""
     failures: dict[str, dict[str, int]] = msgspec.field(default_factory=dict)
+    failed_games: dict[str, int] = msgspec.field(default_factory=dict)
+    """per bot, the games in which it failed at least once"""
 
     def add(self, games: Sequence[GameResult]) -> None:
         total = 0.0
         net = 0
         for game in games:
+            for bot in {bot for bot, _, _ in game.failures}:
+                self.failed_games[bot] = self.failed_games.get(bot, 0) + 1
             self.games[int(game.first_score * 2)] += 1
             total += game.first_score
             net += game.first_points - game.second_points
@@ -476,8 +477,8 @@ def run_match(spec: MatchSpec, out: str | None = None, *, resume: bool = False,
             sprt_state = _sprt_state(spec, tallies)
             if on_pair is not None:
                 on_pair(result, tuple(tallies.values()))
-            if result.stopped is not None:
-                stopped = result.stopped
+            stopped = result.stopped or _disqualified(spec, tallies)
+            if stopped is not None:
                 break
             if sprt_state is not None and sprt_state["decision"] != "continue":
                 break
@@ -486,6 +487,30 @@ def run_match(spec: MatchSpec, out: str | None = None, *, resume: bool = False,
         if close is not None:
             close()
     return MatchSummary(spec, tuple(tallies.values()), played, sprt_state, stopped, out)
+
+
+def _disqualified(spec: MatchSpec, tallies: dict[tuple[int, int], Tally]) -> str | None:
+    """Why a bot is disqualified: its games with a failure pass ``spec.disqualify`` of its
+    games (counted from its tenth game on); else None."""
+    games: dict[str, int] = {}
+    failed: dict[str, int] = {}
+    for tally in tallies.values():
+        played = sum(tally.games)
+        for bot in (tally.first, tally.second):
+            games[bot] = games.get(bot, 0) + played
+            failed[bot] = failed.get(bot, 0) + tally.failed_games.get(bot, 0)
+    for bot, count in games.items():
+        if count >= 10 and failed.get(bot, 0) > spec.disqualify * count:
+            return f"{bot} is disqualified: a failure in {failed[bot]} of its {count} games"
+    return None
+
+
+def match_standings(out: str, seed: int = 0) -> Standings:
+    """The standings of the run in folder ``out``: Bradley-Terry ratings with bootstrap
+    intervals, head to head, and the duplicate pairs (:func:`ginref.ranking.standings`)."""
+    from ginref.ranking import standings  # the batch's machinery, loaded only at the end
+
+    return standings([str(Path(out) / RECORDS_FILE)], duplicate=True, seed=seed)
 
 
 def _sprt_state(spec: MatchSpec, tallies: dict[tuple[int, int], Tally]) -> dict[str, object] | None:
@@ -619,4 +644,29 @@ def games_csv(results: Sequence[GameResult]) -> str:
     return buffer.getvalue()
 
 
-__all__ += ["FAILURE_KINDS", "MatchSummary", "deal_seed", "policy_of", "spec_of_run"]
+__all__ += ["FAILURE_KINDS", "MatchSummary", "deal_seed", "load_deals", "match_standings", "policy_of",
+            "spec_of_run"]
+
+
+def load_deals(path: str) -> tuple[str, ...]:
+    """A deal file's deals: one a line, a seed (a whole number) or the 52 cards of a deck
+    from the top; blank lines and ``#`` comments skipped. A bad line raises MatchError
+    naming it."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise MatchError(f"cannot read the deals in {path}: {exc}") from None
+    deals = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        deal = {"seed": int(line)} if line.isdigit() else {"deck": line.split()}
+        try:
+            Table(("a", "b"), **deal)
+        except GinrefError as exc:
+            raise MatchError(f"{path}:{number}: not a deal: {exc}") from None
+        deals.append(" ".join(line.split()))
+    if not deals:
+        raise MatchError(f"{path} holds no deal")
+    return tuple(deals)

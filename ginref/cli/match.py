@@ -3,16 +3,19 @@ the bot protocol)."""
 
 from __future__ import annotations
 
+import os
 import sys
+import tempfile
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import click
 
 from ginref.cli.exits import InputError
+from ginref.cli.output import check_output_file, output_width, write_text_file
 
 if TYPE_CHECKING:
-    from ginref.arena.match import MatchSpec
+    from ginref.arena.match import MatchSpec, MatchSummary
 
 SPRT_WORDS = ("elo0", "elo1", "alpha", "beta", "model")
 
@@ -65,11 +68,20 @@ def _sprt_words(text: str | None, bots: tuple[str, ...]) -> tuple[dict[str, str]
 @click.option("--out", "out", type=click.Path(file_okay=False), help="The run folder.")
 @click.option("--resume", "resume", type=click.Path(file_okay=False, exists=True),
               help="Go on with the run in this folder.")
+@click.option("--deals", "deals_path", type=click.Path(dir_okay=False, exists=True),
+              help="A deal file: one deal a line, a seed or 52 cards from the top (pair k starts at line k).")
+@click.option("--auto-defence", type=click.Choice(["best"]),
+              help="best: the referee lays off and melds the defender's best response.")
+@click.option("--check", "check_command", metavar="CMD",
+              help="Drive the bot CMD through a scripted compliance run and say what it got wrong.")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False, writable=True), metavar="FILE",
+              help="Also write the standings and the audit as one page into FILE.")
 @click.option("--json", "as_json", is_flag=True, help="The summary as JSON.")
 def match(bots: tuple[str, ...], pairs: int, seed: int, unit: str, rules_name: str, gauntlet: bool,
           concurrency: int, move_time: float | None, game_time: float | None, bank: float, margin: float,
           on_illegal: str, on_timeout: str, recover: bool, sprt_text: str | None, report_every: int,
-          out: str | None, resume: str | None, as_json: bool) -> None:
+          out: str | None, resume: str | None, deals_path: str | None, auto_defence: str | None,
+          check_command: str | None, html_path: str | None, as_json: bool) -> None:
     """Play bots against each other on duplicate deals.
 
     A BOT is a bundled bot (random, greedy, simple), py:module:callable, or cmd:COMMAND
@@ -91,6 +103,8 @@ def match(bots: tuple[str, ...], pairs: int, seed: int, unit: str, rules_name: s
         PairResult,
         SprtSpec,
         Tally,
+        load_deals,
+        match_standings,
         run_match,
         schedule,
         spec_of_run,
@@ -99,6 +113,9 @@ def match(bots: tuple[str, ...], pairs: int, seed: int, unit: str, rules_name: s
     from ginref.jsonwrite import to_json
     from ginref.render.match import match_block, progress_line, summary_text
 
+    if check_command is not None:
+        _check_bot(check_command, move_time)
+        return
     sprt_fields, bots = _sprt_words(sprt_text, bots)
     try:
         if resume is not None:
@@ -114,8 +131,10 @@ def match(bots: tuple[str, ...], pairs: int, seed: int, unit: str, rules_name: s
                              mode="gauntlet" if gauntlet else "round_robin", move_time=move_time,
                              game_time=game_time, bank=bank, margin=margin, on_illegal=on_illegal,
                              on_timeout=on_timeout, recover=recover, sprt=sprt, concurrency=concurrency,
-                             report_every=report_every)
+                             report_every=report_every, auto_defence=auto_defence == "best",
+                             deals=load_deals(deals_path) if deals_path else ())
         _check(spec)
+        check_output_file(html_path, "--html")
         total = len(schedule(spec))
     except (GinrefError, ValueError) as exc:
         raise InputError(str(exc)) from None
@@ -131,19 +150,50 @@ def match(bots: tuple[str, ...], pairs: int, seed: int, unit: str, rules_name: s
             for tally in tallies:
                 click.echo(match_block(tally) + "\n")
 
-    try:
-        summary = run_match(spec, out, resume=resume is not None, on_pair=on_pair)
-    except MatchError as exc:
-        raise InputError(str(exc)) from None
-    if show_progress:
-        click.echo("", err=True)
+    with tempfile.TemporaryDirectory(prefix="ginref-match-") as scratch:
+        folder = out or os.path.join(scratch, "run")
+        try:
+            summary = run_match(spec, folder, resume=resume is not None, on_pair=on_pair)
+        except MatchError as exc:
+            raise InputError(str(exc)) from None
+        if show_progress:
+            click.echo("", err=True)
+        ranked = match_standings(folder, spec.seed) if summary.pairs_played else None
+        if html_path is not None and ranked is not None:
+            from ginref.audit import report
+            from ginref.render.html import report_page
+
+            page = report_page(report([os.path.join(folder, "records.jsonl")]), ranked, title="ginref match")
+            write_text_file(html_path, page, "--html")
     if as_json:
         import msgspec
-        click.echo(to_json(msgspec.to_builtins(summary)))
+        document = msgspec.to_builtins(summary)
+        if out is None:
+            document["out"] = None
+        click.echo(to_json(document))
     else:
-        click.echo(summary_text(summary))
+        click.echo(summary_text(summary if out is not None else msgspec_replace(summary, out=None), ranked,
+                                output_width()))
     if summary.stopped is not None:
         sys.exit(1)
+
+
+def _check_bot(command: str, move_time: float | None) -> None:
+    from ginref.arena.check import check_bot
+
+    lines = check_bot(command, move_time=move_time or 5.0)
+    for line in lines:
+        click.echo(str(line))
+    failed = sum(not line.passed for line in lines)
+    click.echo(f"{failed} of {len(lines)} steps failed" if failed else f"all {len(lines)} steps passed")
+    if failed:
+        sys.exit(1)
+
+
+def msgspec_replace(summary: MatchSummary, **changes: object) -> MatchSummary:
+    import msgspec
+
+    return msgspec.structs.replace(summary, **changes)
 
 
 def _check(spec: MatchSpec) -> None:

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ginref.arena.match import MatchSummary, Tally
+
+if TYPE_CHECKING:
+    from ginref.ranking import Standings
 
 __all__ = ["match_block", "progress_line", "summary_text"]
 
@@ -57,9 +61,13 @@ def match_block(tally: Tally, sprt: dict[str, object] | None = None) -> str:
     return "\n".join(lines)
 
 
-def summary_text(summary: MatchSummary) -> str:
-    """Every pairing's block, and how the run ended."""
+def summary_text(summary: MatchSummary, ranked: Standings | None = None, width: int | None = None) -> str:
+    """Every pairing's block, the standings (with ``ranked``), and how the run ended."""
     blocks = [match_block(t, summary.sprt) for t in summary.tallies]
+    if ranked is not None and ranked.standings:
+        from ginref.render.report import standings_text
+
+        blocks.append(standings_text(ranked, width))
     if summary.stopped is not None:
         blocks.append(f"stopped: {summary.stopped}")
     if summary.out is not None:
