@@ -23,6 +23,7 @@ import csv
 import hashlib
 import io
 import json
+import multiprocessing
 import os
 import random
 from collections.abc import Callable, Iterator, Sequence
@@ -32,17 +33,17 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
 
-from ginref.arena.botproto import seen_move
+from ginref.arena.botproto import Subprocess, seen_move
 from ginref.arena.players import (
     FAILURE_KINDS,
     FATAL_KINDS,
     TIME_KINDS,
     BotFailure,
     Clock,
+    InProcess,
     Player,
     PlayerSpec,
     parse_bot,
-    start_player,
 )
 from ginref.cards import scan
 from ginref.errors import GinrefError, NotationError
@@ -364,6 +365,17 @@ class _Game:
         )
 
 
+def start_player(name: str, spec: PlayerSpec, stderr_path: str | None = None, times: Any = None) -> Player:
+    """The player for ``spec``, seated as ``name``: in this process, or a subprocess (started
+    at its first game) with the ``handshake_time`` and ``stall_after`` of ``times``."""
+    if spec.kind == "cmd":
+        handshake = getattr(times, "handshake_time", 10.0)
+        stall = getattr(times, "stall_after", 60.0)
+        return Subprocess(name, spec.target, stderr_path, handshake_time=handshake, stall_after=stall,
+                          ping_wait=min(2.0, stall))
+    return InProcess(name, spec)
+
+
 def play_pair(spec: MatchSpec, index: int, pairing: tuple[int, int], labels: Sequence[str],
               players: dict[str, Player]) -> PairResult:
     """Pair ``index`` of a pairing: its deal played with each bot as the first non-dealer."""
@@ -431,6 +443,11 @@ class MatchSummary(msgspec.Struct, frozen=True):
     sprt: dict[str, object] | None = None
     stopped: str | None = None
     out: str | None = None
+
+    def document(self) -> dict[str, Any]:
+        """The summary as JSON (``--json``)."""
+        shown: dict[str, Any] = msgspec.to_builtins(self)
+        return shown
 
 
 def _specs(spec: MatchSpec) -> list[PlayerSpec]:
@@ -531,8 +548,7 @@ def _results(spec: MatchSpec, specs: Sequence[PlayerSpec], labels: Sequence[str]
     if spec.concurrency <= 1 or len(work) < 2:
         yield from _serial(spec, specs, labels, work, stderr)
         return
-    from ginref.arena.parallel import parallel_pairs
-    yield from parallel_pairs(spec, specs, labels, work, stderr)
+    yield from _parallel(spec, specs, labels, work, stderr)
 
 
 def _serial(spec: MatchSpec, specs: Sequence[PlayerSpec], labels: Sequence[str],
@@ -548,6 +564,55 @@ def _serial(spec: MatchSpec, specs: Sequence[PlayerSpec], labels: Sequence[str],
     finally:
         for player in players.values():
             player.close()
+
+
+# -- pairs in worker processes (--concurrency N) ---------------------------------------------------
+# Each worker keeps its own players (a subprocess bot is started once per worker, not once per
+# pair); the pool hands the results back in schedule order, so a run's folder is the same
+# whatever the concurrency.
+
+class _Worker:
+    """What a worker process plays with: the run, the bots, and the players it started."""
+
+    def __init__(self, spec: MatchSpec, specs: Sequence[PlayerSpec], labels: Sequence[str],
+                 stderr: str | None) -> None:
+        self.spec, self.specs, self.labels, self.stderr = spec, specs, labels, stderr
+        self.players: dict[str, Player] = {}
+
+    def play(self, item: tuple[int, tuple[int, int]]) -> PairResult:
+        index, pairing = item
+        for i in pairing:
+            label = self.labels[i]
+            if label not in self.players:
+                log = f"{label}.{os.getpid()}.log"
+                path = None if self.stderr is None else os.path.join(self.stderr, log)
+                self.players[label] = start_player(label, self.specs[i], path, self.spec)
+        return play_pair(self.spec, index, pairing, self.labels, self.players)
+
+
+_worker: _Worker | None = None
+"""this worker process's :class:`_Worker`"""
+
+
+def _setup(spec: MatchSpec, specs: Sequence[PlayerSpec], labels: Sequence[str], stderr: str | None) -> None:
+    global _worker
+    _worker = _Worker(spec, specs, labels, stderr)
+
+
+def _play(item: tuple[int, tuple[int, int]]) -> PairResult:
+    assert _worker is not None
+    return _worker.play(item)
+
+
+def _parallel(spec: MatchSpec, specs: Sequence[PlayerSpec], labels: Sequence[str],
+              work: Sequence[tuple[int, tuple[int, int]]], stderr: str | None) -> Iterator[PairResult]:
+    context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
+    pool = context.Pool(spec.concurrency, initializer=_setup, initargs=(spec, specs, labels, stderr))
+    try:
+        yield from pool.imap(_play, work, chunksize=1)
+    finally:
+        pool.terminate()
+        pool.join()
 
 
 # -- the run folder ------------------------------------------------------------------------------

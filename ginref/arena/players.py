@@ -21,7 +21,7 @@ from ginref.errors import GinrefError
 from ginref.referee.table import Move, View
 from ginref.rules import Rules
 
-__all__ = ["FAILURE_KINDS", "BotFailure", "Player", "PlayerSpec", "parse_bot", "start_player"]
+__all__ = ["FAILURE_KINDS", "BotFailure", "InProcess", "Player", "PlayerSpec", "parse_bot"]
 
 FailureKind = Literal[
     "no_handshake", "crash", "stall", "move_timeout", "game_timeout", "illegal_move", "bad_move",
@@ -182,15 +182,3 @@ def _loaded(target: str) -> Callable[..., Any]:
     if found is None or not callable(found):
         raise GinrefError(f"py:{target}: {module_name} has no callable {attribute!r}")
     return found  # type: ignore[no-any-return]
-
-
-def start_player(name: str, spec: PlayerSpec, stderr_path: str | None = None, times: Any = None) -> Player:
-    """The player for ``spec``, seated as ``name``: in this process, or a subprocess (started
-    at its first game) with the ``handshake_time`` and ``stall_after`` of ``times``."""
-    if spec.kind == "cmd":
-        from ginref.arena.botproto import Subprocess
-        handshake = getattr(times, "handshake_time", 10.0)
-        stall = getattr(times, "stall_after", 60.0)
-        return Subprocess(name, spec.target, stderr_path, handshake_time=handshake, stall_after=stall,
-                          ping_wait=min(2.0, stall))
-    return InProcess(name, spec)

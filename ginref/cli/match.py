@@ -15,7 +15,7 @@ from ginref.cli.exits import InputError
 from ginref.cli.output import check_output_file, output_width, write_text_file
 
 if TYPE_CHECKING:
-    from ginref.arena.match import MatchSpec, MatchSummary
+    from ginref.arena.match import MatchSpec
 
 SPRT_WORDS = ("elo0", "elo1", "alpha", "beta", "model")
 
@@ -166,14 +166,11 @@ def match(bots: tuple[str, ...], pairs: int, seed: int, unit: str, rules_name: s
             page = report_page(report([os.path.join(folder, "records.jsonl")]), ranked, title="ginref match")
             write_text_file(html_path, page, "--html")
     if as_json:
-        import msgspec
-        document = msgspec.to_builtins(summary)
-        if out is None:
-            document["out"] = None
+        document = summary.document()
+        document["out"] = out
         click.echo(to_json(document))
     else:
-        click.echo(summary_text(summary if out is not None else msgspec_replace(summary, out=None), ranked,
-                                output_width()))
+        click.echo(summary_text(summary, ranked, output_width(), out))
     if summary.stopped is not None:
         sys.exit(1)
 
@@ -188,12 +185,6 @@ def _check_bot(command: str, move_time: float | None) -> None:
     click.echo(f"{failed} of {len(lines)} steps failed" if failed else f"all {len(lines)} steps passed")
     if failed:
         sys.exit(1)
-
-
-def msgspec_replace(summary: MatchSummary, **changes: object) -> MatchSummary:
-    import msgspec
-
-    return msgspec.structs.replace(summary, **changes)
 
 
 def _check(spec: MatchSpec) -> None:

@@ -61,7 +61,8 @@ def match_block(tally: Tally, sprt: dict[str, object] | None = None) -> str:
     return "\n".join(lines)
 
 
-def summary_text(summary: MatchSummary, ranked: Standings | None = None, width: int | None = None) -> str:
+def summary_text(summary: MatchSummary, ranked: Standings | None = None, width: int | None = None,
+                 out: str | None = None) -> str:
     """Every pairing's block, the standings (with ``ranked``), and how the run ended."""
     blocks = [match_block(t, summary.sprt) for t in summary.tallies]
     if ranked is not None and ranked.standings:
@@ -70,6 +71,6 @@ def summary_text(summary: MatchSummary, ranked: Standings | None = None, width: 
         blocks.append(standings_text(ranked, width))
     if summary.stopped is not None:
         blocks.append(f"stopped: {summary.stopped}")
-    if summary.out is not None:
-        blocks.append(f"records: {summary.out}/records.jsonl (ginref verify, ginref report read them)")
+    if out is not None:
+        blocks.append(f"records: {out}/records.jsonl (ginref verify, ginref report read them)")
     return "\n\n".join(blocks)
