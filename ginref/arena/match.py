@@ -13,8 +13,10 @@ byte for byte, and naming the bots the other way round plays the same games, eac
 two legs swapped. The records name the non-dealer of the first hand first.
 
 The run folder (``--out``) holds ``records.jsonl`` (one game a line, in pair order),
-``games.csv`` (one game a row), ``run.json`` (the run's settings and how far it got, so that
+``games.csv`` (one game a row), ``times.jsonl`` (each game's wall time and each move's),
+``run.json`` (the run's settings), ``progress.jsonl`` (how far it got, a line a pair, so that
 ``--resume`` goes on where it stopped) and ``stderr/`` (each subprocess bot's standard error).
+The records and games.csv are the same byte for byte whenever the run is repeated.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import json
 import multiprocessing
 import os
 import random
+import time
 from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations
 from pathlib import Path
@@ -61,7 +64,8 @@ Unit = Literal["hand", "game"]
 Policy = str
 """``forfeit``, ``random`` (a random legal move instead), or ``retry:N`` (ask again, N times,
 with the refusal's reason); see :func:`policy_of`"""
-RUN_FILE, RECORDS_FILE, GAMES_FILE = "run.json", "records.jsonl", "games.csv"
+RUN_FILE, RECORDS_FILE, GAMES_FILE, TIMES_FILE = "run.json", "records.jsonl", "games.csv", "times.jsonl"
+PROGRESS_FILE = "progress.jsonl"
 GAMES_HEADER = ("pair", "leg", "first", "second", "dealer", "hands", "winner", "first_points",
                 "second_points", "first_score", "forfeit", "failures")
 MAX_MOVES = 2000
@@ -130,6 +134,11 @@ class GameResult(msgspec.Struct, frozen=True):
     """(bot, kind, detail) for each failure met in the game"""
     record: str
     seconds: tuple[tuple[str, float], ...] = ()
+    """each bot's thinking time in the game, in seconds"""
+    move_times: tuple[tuple[str, float], ...] = ()
+    """each move's wall time as its bot took it: (bot, seconds), in the order played"""
+    wall: float = 0.0
+    """the game's wall time, bots and referee, in seconds"""
 
 
 class PairResult(msgspec.Struct, frozen=True):
@@ -190,6 +199,8 @@ class _Game:
         self.rules = find_rules(spec.rules)
         self.failures: list[tuple[str, str, str]] = []
         self.seconds: dict[str, float] = {n: 0.0 for n in names}
+        self.move_times: list[tuple[str, float]] = []
+        self.started = time.perf_counter()
         self.forfeit: str | None = None
         self.fatal: str | None = None
         self.rng = random.Random(_derived(spec.seed, "policy", pair, leg))
@@ -284,6 +295,7 @@ class _Game:
                 problem: BotFailure = failure
             if answer is not None:
                 self.seconds[mover] += answer.seconds
+                self.move_times.append((mover, round(answer.seconds, 6)))
                 late = self.clocks[mover].spend(answer.seconds)
                 if late is not None:
                     self._timed_out(table, mover, BotFailure(late, f"the move took {answer.seconds:.3f}s"))
@@ -362,6 +374,7 @@ class _Game:
             first_score=score, forfeit=self.forfeit, failures=tuple(self.failures),
             record=format_jsonl(table.record()),
             seconds=tuple((n, round(s, 6)) for n, s in self.seconds.items()),
+            move_times=tuple(self.move_times), wall=time.perf_counter() - self.started,
         )
 
 
@@ -503,6 +516,8 @@ def run_match(spec: MatchSpec, out: str | None = None, *, resume: bool = False,
         close = getattr(results, "close", None)
         if close is not None:
             close()
+        if folder is not None:
+            folder.close()
     return MatchSummary(spec, tuple(tallies.values()), played, sprt_state, stopped, out)
 
 
@@ -619,9 +634,14 @@ def _parallel(spec: MatchSpec, specs: Sequence[PlayerSpec], labels: Sequence[str
 
 
 class _Folder:
-    """The run folder: records and games appended a pair at a time, ``run.json`` rewritten
-    (atomically) after each with the byte lengths the two files had then, so that a resume
-    cuts anything written after the last whole pair and plays that pair again."""
+    """The run folder. ``run.json`` holds the run's settings (written once, atomically) and,
+    at the end, how far it got. Each pair's games are appended to the records, games.csv and
+    times.jsonl, then one line to ``progress.jsonl`` with the pairs done and the byte length
+    of each file: appending a line costs far less than renaming a file after every pair. A
+    resume takes the last whole line there, cuts anything written after it, and plays on
+    from the next pair (a pair cut short is played again, so no game is lost or doubled)."""
+
+    FILES = (RECORDS_FILE, GAMES_FILE, TIMES_FILE)
 
     def __init__(self, out: str, spec: MatchSpec, resume: bool) -> None:
         self.path = Path(out)
@@ -629,24 +649,43 @@ class _Folder:
         self.stderr = str(self.path / "stderr")
         run = self.path / RUN_FILE
         if resume:
-            try:
-                state = json.loads(run.read_text(encoding="utf-8"))
-                self.done = int(state["pairs_done"])
-                sizes = state["sizes"]
-            except (OSError, ValueError, KeyError, TypeError) as exc:
-                raise MatchError(f"cannot resume from {out}: {exc}") from None
-            for name in (RECORDS_FILE, GAMES_FILE):
+            self.done, sizes = self._progress(out)
+            for name, size in sizes.items():
                 with open(self.path / name, "r+b") as handle:
-                    handle.truncate(int(sizes[name]))
+                    handle.truncate(size)
         else:
             if run.exists():
                 raise MatchError(f"{out} already holds a run: --resume it, or choose another --out")
             self.path.mkdir(parents=True, exist_ok=True)
             (self.path / RECORDS_FILE).write_bytes(b"")
+            (self.path / TIMES_FILE).write_bytes(b"")
             (self.path / GAMES_FILE).write_text(",".join(GAMES_HEADER) + "\n", encoding="utf-8")
+            (self.path / PROGRESS_FILE).write_bytes(b"")
             self.done = 0
-            self._save(0)
+            self.save(0)
         os.makedirs(self.stderr, exist_ok=True)
+        self.handles = {name: open(self.path / name, "a", encoding="utf-8", newline="")  # noqa: SIM115
+                        for name in (*self.FILES, PROGRESS_FILE)}
+
+    def _progress(self, out: str) -> tuple[int, dict[str, int]]:
+        """The pairs done and the files' lengths then, from progress.jsonl's last whole line."""
+        done, sizes = 0, {RECORDS_FILE: 0, GAMES_FILE: len(",".join(GAMES_HEADER)) + 1, TIMES_FILE: 0}
+        kept = 0
+        try:
+            raw = (self.path / PROGRESS_FILE).read_bytes()
+        except OSError as exc:
+            raise MatchError(f"cannot resume from {out}: {exc}") from None
+        for line in raw.splitlines(keepends=True):
+            if not line.endswith(b"\n"):
+                break
+            try:
+                state = json.loads(line)
+                done, sizes = int(state["pairs_done"]), {k: int(state["sizes"][k]) for k in self.FILES}
+            except (ValueError, KeyError, TypeError):
+                break
+            kept += len(line)
+        sizes[PROGRESS_FILE] = kept
+        return done, sizes
 
     def earlier(self) -> Iterator[tuple[GameResult, GameResult]]:
         """The games already in the folder, a pair at a time (from games.csv)."""
@@ -657,21 +696,33 @@ class _Folder:
             yield games[at], games[at + 1]
 
     def write(self, result: PairResult, played: int) -> None:
-        with open(self.path / RECORDS_FILE, "a", encoding="utf-8") as records:
-            for game in result.games:
-                records.write(game.record + "\n")
-        with open(self.path / GAMES_FILE, "a", encoding="utf-8", newline="") as games:
-            writer = csv.writer(games, lineterminator="\n")
-            for game in result.games:
-                writer.writerow(_row_of_game(game))
-        self._save(played)
+        records, games, times = (self.handles[name] for name in self.FILES)
+        writer = csv.writer(games, lineterminator="\n")
+        for game in result.games:
+            records.write(game.record + "\n")
+            writer.writerow(_row_of_game(game))
+            times.write(json.dumps({"pair": game.pair, "leg": game.leg, "wall": round(game.wall, 6),
+                                    "moves": game.move_times}) + "\n")
+        sizes = {}
+        for name in self.FILES:
+            self.handles[name].flush()
+            sizes[name] = self.handles[name].tell()
+        progress = self.handles[PROGRESS_FILE]
+        progress.write(json.dumps({"pairs_done": played, "sizes": sizes}) + "\n")
+        progress.flush()
+        self.done = played
 
-    def _save(self, played: int) -> None:
-        sizes = {name: (self.path / name).stat().st_size for name in (RECORDS_FILE, GAMES_FILE)}
-        state = {"spec": msgspec.to_builtins(self.spec), "pairs_done": played, "sizes": sizes}
+    def save(self, played: int) -> None:
+        """Write run.json: the settings, and the pairs done so far."""
+        state = {"spec": msgspec.to_builtins(self.spec), "pairs_done": played}
         temporary = self.path / (RUN_FILE + ".tmp")
         temporary.write_text(json.dumps(state, indent=1, sort_keys=True) + "\n", encoding="utf-8")
         os.replace(temporary, self.path / RUN_FILE)
+
+    def close(self) -> None:
+        for handle in self.handles.values():
+            handle.close()
+        self.save(self.done)
 
 
 def spec_of_run(out: str) -> MatchSpec:

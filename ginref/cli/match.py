@@ -201,10 +201,11 @@ def _check(spec: MatchSpec) -> None:
 @click.command("bot")
 @click.argument("name", type=click.Choice(["random", "greedy", "simple"]))
 def bot(name: str) -> None:
-    """Run a bundled bot over the bot protocol, on standard input and output.
+    """Play a bundled bot over the bot protocol.
 
-    The bot answers hello, act and ping as docs/match.md says, until quit or the end of
-    its input: a partner to test a server or an arena against.
+    The bot reads the protocol's messages on standard input and answers hello, act and
+    ping on standard output as docs/match.md says, until quit or the end of its input: a
+    partner to test a server or an arena against.
 
     \b
     Examples:
