@@ -16,8 +16,12 @@ def say(obj):
 
 if MODE == "crash_start":
     sys.exit(3)
+LOG = open(sys.argv[2], "a") if MODE == "log" else None  # noqa: SIM115 - kept for the run
 acts = 0
 for line in sys.stdin:
+    if LOG is not None:
+        LOG.write(line)
+        LOG.flush()
     message = json.loads(line)
     kind = message.get("type")
     if kind == "hello":
