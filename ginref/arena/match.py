@@ -28,6 +28,7 @@ import json
 import multiprocessing
 import os
 import random
+import signal
 import time
 from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations
@@ -463,6 +464,30 @@ class MatchSummary(msgspec.Struct, frozen=True):
         return shown
 
 
+def check_spec(spec: MatchSpec) -> list[PlayerSpec]:
+    """The bots of ``spec``, once everything it asks for is known to be playable; else a
+    :class:`MatchError` (or :class:`GinrefError`) saying what is not."""
+    specs = _specs(spec)
+    policy_of(spec.on_illegal)
+    if policy_of(spec.on_timeout)[0] == "retry":
+        raise MatchError("a policy for a timeout is forfeit or random")
+    find_rules(spec.rules)
+    if spec.pairs < 1 or spec.concurrency < 1:
+        raise MatchError("a match plays one pair or more, in one process or more")
+    if spec.sprt is not None:
+        if len(specs) != 2:
+            raise MatchError("the SPRT compares two bots: name two")
+        from ginref.stats import MODELS, StatsError, sprt_bounds
+
+        try:
+            sprt_bounds(spec.sprt.alpha, spec.sprt.beta)
+        except StatsError as exc:
+            raise MatchError(f"--sprt: {exc}") from None
+        if spec.sprt.model not in MODELS or not spec.sprt.elo0 < spec.sprt.elo1:
+            raise MatchError(f"--sprt: elo0 below elo1, and a model of {', '.join(MODELS)}")
+    return specs
+
+
 def _specs(spec: MatchSpec) -> list[PlayerSpec]:
     if len(spec.bots) < 2:
         raise MatchError("a match needs two bots or more")
@@ -481,7 +506,7 @@ def run_match(spec: MatchSpec, out: str | None = None, *, resume: bool = False,
     writing each pair's games to ``out`` as they finish, in pair order; ``on_pair`` hears of
     each pair with the tallies so far. Returns the summary; a fatal failure without
     ``recover`` stops the run after that pair (the summary's ``stopped``)."""
-    specs = _specs(spec)
+    specs = check_spec(spec)
     labels = labels_of(specs)
     work = schedule(spec)
     folder = _Folder(out, spec, resume) if out is not None else None
@@ -610,8 +635,19 @@ _worker: _Worker | None = None
 
 
 def _setup(spec: MatchSpec, specs: Sequence[PlayerSpec], labels: Sequence[str], stderr: str | None) -> None:
+    """A worker's start: Ctrl-C is the main process's to handle; when the pool ends the worker
+    (SIGTERM), its subprocess bots are stopped first, so that none is left running."""
     global _worker
     _worker = _Worker(spec, specs, labels, stderr)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _stop_worker)
+
+
+def _stop_worker(signum: int, frame: object) -> None:
+    if _worker is not None:
+        for player in _worker.players.values():
+            player.close()
+    os._exit(0)
 
 
 def _play(item: tuple[int, tuple[int, int]]) -> PairResult:

@@ -7,15 +7,11 @@ import os
 import sys
 import tempfile
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import click
 
 from ginref.cli.exits import InputError
 from ginref.cli.output import check_output_file, output_width, write_text_file
-
-if TYPE_CHECKING:
-    from ginref.arena.match import MatchSpec
 
 SPRT_WORDS = ("elo0", "elo1", "alpha", "beta", "model")
 
@@ -103,6 +99,7 @@ def match(bots: tuple[str, ...], pairs: int, seed: int, unit: str, rules_name: s
         PairResult,
         SprtSpec,
         Tally,
+        check_spec,
         load_deals,
         match_standings,
         run_match,
@@ -133,7 +130,7 @@ def match(bots: tuple[str, ...], pairs: int, seed: int, unit: str, rules_name: s
                              on_timeout=on_timeout, recover=recover, sprt=sprt, concurrency=concurrency,
                              report_every=report_every, auto_defence=auto_defence == "best",
                              deals=load_deals(deals_path) if deals_path else ())
-        _check(spec)
+        check_spec(spec)
         check_output_file(html_path, "--html")
         total = len(schedule(spec))
     except (GinrefError, ValueError) as exc:
@@ -185,17 +182,6 @@ def _check_bot(command: str, move_time: float | None) -> None:
     click.echo(f"{failed} of {len(lines)} steps failed" if failed else f"all {len(lines)} steps passed")
     if failed:
         sys.exit(1)
-
-
-def _check(spec: MatchSpec) -> None:
-    from ginref.arena.match import policy_of, schedule
-    from ginref.rules import find_rules
-
-    policy_of(spec.on_illegal)
-    if policy_of(spec.on_timeout)[0] == "retry":
-        raise InputError("--on-timeout is forfeit or random")
-    find_rules(spec.rules)
-    schedule(spec)
 
 
 @click.command("bot")

@@ -99,6 +99,9 @@ def test_ctrl_c_then_resume_gives_the_records_of_a_run_never_stopped(tmp_path: P
     (["greedy", "nobot"], "not a bot"),
     (["greedy", "random", "--on-illegal", "sometimes"], "policy"),
     (["greedy", "random", "--sprt", "elo0=0"], "elo1"),
+    (["greedy", "random", "simple", "--sprt", "elo0=0", "elo1=5"], "two bots"),
+    (["greedy", "random", "--sprt", "elo0=5", "elo1=0"], "elo0 below elo1"),
+    (["greedy", "random", "--on-timeout", "retry:2"], "forfeit or random"),
 ])
 def test_bad_usage_is_one_line(args: list[str], words: str) -> None:
     result = CliRunner().invoke(cli, ["match", *args])
