@@ -10,6 +10,7 @@ kind (:mod:`ginref.arena.match`).
 from __future__ import annotations
 
 import importlib
+import inspect
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, Literal, Protocol
@@ -143,7 +144,7 @@ class InProcess:
         assert self._factory is not None
         made = self._factory
         try:
-            bot = made(rules, seed) if isinstance(made, type) else made
+            bot = _made(made, rules, seed) if isinstance(made, type) else made
         except Exception as exc:
             raise BotFailure("crash", f"{type(exc).__name__}: {exc}"[:200]) from None
         act: Callable[[View, Sequence[Move]], Any] | None = getattr(bot, "act", bot)
@@ -168,6 +169,17 @@ class InProcess:
 
     def close(self) -> None:
         return
+
+
+def _made(made: type, rules: Rules, seed: int) -> Any:
+    """An instance of a bot class: made with the rules and a seed when it takes them, else
+    with nothing."""
+    try:
+        signature = inspect.signature(made)
+        signature.bind(rules, seed)
+    except (TypeError, ValueError):
+        return made()
+    return made(rules, seed)
 
 
 def _loaded(target: str) -> Callable[..., Any]:

@@ -20,3 +20,10 @@ class Last:
 
     def act(self, view: View, legal: Sequence[Move]) -> Move:
         return legal[-1]
+
+
+class Plain:
+    """A class made with nothing: the first legal move."""
+
+    def act(self, view: View, legal: Sequence[Move]) -> Move:
+        return legal[0]

@@ -77,7 +77,8 @@ def test_the_node_example_plays_clean(tmp_path: Path) -> None:
     assert verified.exit_code == 0
 
 
-@pytest.mark.parametrize("target", ["tests.match.samplebot:first_legal", "tests.match.samplebot:Last"])
+@pytest.mark.parametrize("target", ["tests.match.samplebot:first_legal", "tests.match.samplebot:Last",
+                                    "tests.match.samplebot:Plain"])
 def test_python_callables_play_in_process(target: str, tmp_path: Path) -> None:
     summary = run_match(MatchSpec(bots=(f"py:{target}", "random"), pairs=4, seed=3), str(tmp_path / "run"))
     assert summary.stopped is None and not summary.tallies[0].failures
