@@ -58,6 +58,8 @@ def _sprt_words(text: str | None, bots: tuple[str, ...]) -> tuple[dict[str, str]
               help="A move or game out of time: forfeit or random.")
 @click.option("--recover", is_flag=True,
               help="Restart a bot that died (crash, stall, no handshake) and go on.")
+@click.option("--disqualify", type=click.FloatRange(0, 1), default=0.5, show_default=True,
+              help="Stop the run when a bot fails in more than this share of its games (from its tenth).")
 @click.option("--sprt", "sprt_text", metavar="elo0=.. elo1=.. [alpha=.. beta=.. model=..]",
               help="Stop as soon as the SPRT accepts a hypothesis (two bots).")
 @click.option("--report-every", type=click.IntRange(0), default=0, help="Print the block every N pairs.")
@@ -75,7 +77,8 @@ def _sprt_words(text: str | None, bots: tuple[str, ...]) -> tuple[dict[str, str]
 @click.option("--json", "as_json", is_flag=True, help="The summary as JSON.")
 def match(bots: tuple[str, ...], pairs: int, seed: int, unit: str, rules_name: str, gauntlet: bool,
           concurrency: int, move_time: float | None, game_time: float | None, bank: float, margin: float,
-          on_illegal: str, on_timeout: str, recover: bool, sprt_text: str | None, report_every: int,
+          on_illegal: str, on_timeout: str, recover: bool, disqualify: float, sprt_text: str | None,
+          report_every: int,
           out: str | None, resume: str | None, deals_path: str | None, auto_defence: str | None,
           check_command: str | None, html_path: str | None, as_json: bool) -> None:
     """Play bots against each other on duplicate deals.
@@ -127,7 +130,8 @@ def match(bots: tuple[str, ...], pairs: int, seed: int, unit: str, rules_name: s
             spec = MatchSpec(bots=bots, pairs=pairs, seed=seed, unit=unit, rules=rules_name,  # type: ignore[arg-type]
                              mode="gauntlet" if gauntlet else "round_robin", move_time=move_time,
                              game_time=game_time, bank=bank, margin=margin, on_illegal=on_illegal,
-                             on_timeout=on_timeout, recover=recover, sprt=sprt, concurrency=concurrency,
+                             on_timeout=on_timeout, recover=recover, disqualify=disqualify, sprt=sprt,
+                             concurrency=concurrency,
                              report_every=report_every, auto_defence=auto_defence == "best",
                              deals=load_deals(deals_path) if deals_path else ())
         check_spec(spec)
