@@ -3,7 +3,7 @@
 Exit codes (:func:`ginref.cli.process.main`; README's "Exit codes" says the same for users):
 
 - 0 done (``knock``: may knock; ``adjudicate``/``verify``: every record clean)
-- 1 a "no" or findings
+- 1 a "no" or findings; ``match``: the run stopped on a bot's failure, or ``--check`` found one
 - 2 usage or bad input, a path that does not exist, an ``-o`` or ``--plot`` that cannot be
   written to (its folder does not exist, found before any work),
   a record the output form cannot express (``convert --to openspiel`` of other rules)
