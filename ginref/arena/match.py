@@ -140,6 +140,8 @@ class GameResult(msgspec.Struct, frozen=True):
     """each move's wall time as its bot took it: (bot, seconds), in the order played"""
     wall: float = 0.0
     """the game's wall time, bots and referee, in seconds"""
+    referee: float = 0.0
+    """the seconds the table took over the bots' moves: legal_moves, view and push_as_seat"""
 
 
 class PairResult(msgspec.Struct, frozen=True):
@@ -202,6 +204,8 @@ class _Game:
         self.seconds: dict[str, float] = {n: 0.0 for n in names}
         self.move_times: list[tuple[str, float]] = []
         self.started = time.perf_counter()
+        self.referee = 0.0
+        """seconds in the table's legal_moves, view and push_as_seat for the bots' moves"""
         self.forfeit: str | None = None
         self.fatal: str | None = None
         self.rng = random.Random(_derived(spec.seed, "policy", pair, leg))
@@ -278,13 +282,18 @@ class _Game:
         mover = table.to_move
         assert mover is not None
         player = self.players[mover]
+        start = time.perf_counter()
         legal = table.legal_moves()
+        self.referee += time.perf_counter() - start
         refusal: str | None = None
         kind, count = policy_of(self.spec.on_illegal)
         tries = 0
         while True:
+            start = time.perf_counter()
+            view = table.view(mover)
+            self.referee += time.perf_counter() - start
             try:
-                answer = player.act(table.view(mover), legal, self.clocks[mover], refusal)
+                answer = player.act(view, legal, self.clocks[mover], refusal)
             except BotFailure as failure:
                 if failure.kind in TIME_KINDS:
                     self._timed_out(table, mover, failure)
@@ -301,6 +310,7 @@ class _Game:
                 if late is not None:
                     self._timed_out(table, mover, BotFailure(late, f"the move took {answer.seconds:.3f}s"))
                     return
+                start = time.perf_counter()
                 try:
                     played = table.push_as_seat(answer.move, mover)
                 except IllegalMove as refused:
@@ -311,6 +321,7 @@ class _Game:
                     problem = BotFailure("bad_move", f"{str(answer.move)[:60]!r}: {exc}")
                     refusal = f"not a move: {exc}"
                 else:
+                    self.referee += time.perf_counter() - start
                     self._tell_move(table, mover, played)
                     return
             self.failures.append((mover, problem.kind, problem.detail))
@@ -375,7 +386,7 @@ class _Game:
             first_score=score, forfeit=self.forfeit, failures=tuple(self.failures),
             record=format_jsonl(table.record()),
             seconds=tuple((n, round(s, 6)) for n, s in self.seconds.items()),
-            move_times=tuple(self.move_times), wall=time.perf_counter() - self.started,
+            move_times=tuple(self.move_times), wall=time.perf_counter() - self.started, referee=self.referee,
         )
 
 
