@@ -208,7 +208,9 @@ class _Game:
         """seconds in the table's legal_moves, view and push_as_seat for the bots' moves"""
         self.forfeit: str | None = None
         self.fatal: str | None = None
-        self.rng = random.Random(_derived(spec.seed, "policy", pair, leg))
+        # the policies' random moves follow the seating, not the leg, so that naming the bots the
+        # other way round plays the same games
+        self.rng = random.Random(_derived(spec.seed, "policy", pair, *self.seated))
         self.clocks = {n: Clock(spec.move_time, spec.game_time, spec.bank, spec.margin) for n in names}
 
     def play(self) -> GameResult:
