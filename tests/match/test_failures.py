@@ -91,3 +91,13 @@ def test_the_command_exits_1_when_a_bot_dies_and_finishes_with_recover(tmp_path:
     finished = runner.invoke(cli, [*args, "--out", str(tmp_path / "b"), "--recover"])
     assert finished.exit_code == 0, finished.output
     assert "crash 4" in finished.output
+
+
+def test_a_swapped_run_mirrors_under_the_random_policy(tmp_path: Path) -> None:
+    def records(*bots: str) -> list[str]:
+        out = tmp_path / "-".join(b[:3] for b in bots)
+        run_match(MatchSpec(bots=bots, pairs=3, seed=9, on_illegal="random"), str(out))
+        return (out / "records.jsonl").read_text().splitlines()
+
+    one, other = records(bot("illegal"), "greedy"), records("greedy", bot("illegal"))
+    assert one == [other[i ^ 1] for i in range(len(other))]
