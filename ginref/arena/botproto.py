@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import select
 import shlex
 import subprocess
 import threading
@@ -95,6 +96,8 @@ class Subprocess:
             if stderr is not subprocess.DEVNULL:
                 stderr.close()
         self.lines = queue.Queue()
+        assert self.process.stdin is not None
+        os.set_blocking(self.process.stdin.fileno(), False)
         threading.Thread(target=_read_lines, args=(self.process.stdout, self.lines), daemon=True).start()
         self._send({"type": "hello", "protocol": PROTOCOL_VERSION})
         line = self._next(self.handshake_time)
@@ -107,13 +110,27 @@ class Subprocess:
         self.bot_name = name if isinstance(name, str) else None
 
     def _send(self, message: dict[str, object]) -> None:
+        """Write one line to the bot. Its input is non-blocking, so that a bot that stops
+        reading cannot hang the arena: a line it will not take within ``stall_after`` seconds
+        is a stall."""
         process = self.process
         assert process is not None and process.stdin is not None
-        try:
-            process.stdin.write(json_line(message).encode() + b"\n")
-            process.stdin.flush()
-        except (BrokenPipeError, OSError):
-            raise self._crashed() from None
+        data = memoryview(json_line(message).encode() + b"\n")
+        fd = process.stdin.fileno()
+        deadline = time.monotonic() + self.stall_after
+        while data:
+            try:
+                written = os.write(fd, data)
+            except BlockingIOError:
+                left = deadline - time.monotonic()
+                if left <= 0 or not select.select([], [fd], [], left)[1]:
+                    self._kill()
+                    why = f"the bot has not read its input for {self.stall_after:g}s"
+                    raise BotFailure("stall", why) from None
+                continue
+            except OSError:  # a broken pipe: the bot is gone
+                raise self._crashed() from None
+            data = data[written:]
 
     def _crashed(self) -> BotFailure:
         process = self.process

@@ -16,6 +16,10 @@ def say(obj):
 
 if MODE == "crash_start":
     sys.exit(3)
+if MODE == "deaf":  # ready, then never reads its input again
+    sys.stdin.readline()
+    say({"type": "ready", "name": "deaf", "options": {}})
+    time.sleep(60)
 LOG = open(sys.argv[2], "a") if MODE == "log" else None  # noqa: SIM115 - kept for the run
 acts = 0
 for line in sys.stdin:

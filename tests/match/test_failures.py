@@ -34,6 +34,7 @@ CASES = [
     ("crash_start", "crash", {}),
     ("crash_mid", "crash", {}),
     ("stall", "stall", {}),
+    ("deaf", "stall", {}),
     ("slow_move", "move_timeout", {"move_time": 0.2, "margin": 0.05}),
     ("slow_game", "game_timeout", {"game_time": 0.5, "margin": 0.05}),
     ("illegal", "illegal_move", {}),
@@ -101,3 +102,19 @@ def test_a_swapped_run_mirrors_under_the_random_policy(tmp_path: Path) -> None:
 
     one, other = records(bot("illegal"), "greedy"), records("greedy", bot("illegal"))
     assert one == [other[i ^ 1] for i in range(len(other))]
+
+
+def test_a_bot_that_stops_reading_cannot_hang_the_arena() -> None:
+    from ginref.arena.botproto import Subprocess
+    from ginref.arena.players import BotFailure
+    from ginref.rules import STANDARD
+
+    deaf = Subprocess("deaf", f"{sys.executable} {SCRIPT} deaf", stall_after=0.5)
+    try:
+        deaf.new_game(("deaf", "other"), "deaf", 1, STANDARD)
+        with pytest.raises(BotFailure) as failed:
+            for _ in range(100):  # far more than a pipe holds
+                deaf.told({"type": "opponent", "player": "other", "move": "x" * 10_000})
+        assert failed.value.kind == "stall"
+    finally:
+        deaf.close()
