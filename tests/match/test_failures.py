@@ -118,3 +118,11 @@ def test_a_bot_that_stops_reading_cannot_hang_the_arena() -> None:
         assert failed.value.kind == "stall"
     finally:
         deaf.close()
+
+
+@pytest.mark.parametrize("mode", ["crash_mid", "illegal", "slow_move"])
+def test_forfeited_games_are_records_verify_rules_clean(mode: str, tmp_path: Path) -> None:
+    run(mode, tmp_path, recover=True, move_time=0.2)
+    result = CliRunner().invoke(cli, ["verify", str(tmp_path / "run" / "records.jsonl")])
+    assert result.exit_code == 0, result.output
+    assert "clean            2" in result.output
