@@ -66,6 +66,8 @@ def test_a_round_robin_plays_every_pairing(tmp_path: Path) -> None:
     assert [(t.first, t.second) for t in summary.tallies] == [
         ("greedy", "simple"), ("greedy", "random"), ("simple", "random")]
     assert all(sum(t.pairs) == 3 for t in summary.tallies)
+    gauntlet = run_match(MatchSpec(bots=("greedy", "simple", "random"), pairs=2, seed=1, mode="gauntlet"))
+    assert [(t.first, t.second) for t in gauntlet.tallies] == [("greedy", "simple"), ("greedy", "random")]
 
 
 def test_ctrl_c_then_resume_gives_the_records_of_a_run_never_stopped(tmp_path: Path) -> None:
