@@ -332,6 +332,53 @@ def standings() -> Schema:
     return document("standings", "ginref report --standings --json: the report, then the standings", body)
 
 
+def view_schema() -> Schema:
+    """A seat's view, as ``ginref table`` and the bot protocol show it."""
+    return record({
+        "player": NAME, "phase": {"type": "string"}, "to_move": nullable(NAME),
+        "hand": {"$ref": "#/$defs/cards"},
+        "pile": {"$ref": "#/$defs/cards"}, "upcard": nullable({"$ref": "#/$defs/card"}),
+        "taken": nullable({"$ref": "#/$defs/card"}), "opponent_took": {"$ref": "#/$defs/cards"},
+        "opponent_cards": COUNT, "stock": COUNT, "unknown": COUNT, "knocker": nullable(NAME),
+        "melds": {"$ref": "#/$defs/melds"},
+        "layoffs": {"type": "array", "items": record({"card": {"$ref": "#/$defs/card"}, "onto": COUNT})},
+    })
+
+
+def bot() -> Schema:
+    """One line of the bot protocol (docs/match.md), to the bot or from it."""
+    ident: Schema = {"type": "integer", "minimum": 1}
+    seconds = nullable({"type": "number"})
+    to_bot = [
+        record({"type": {"const": "hello"}, "protocol": {"const": 1}}),
+        record({"type": {"const": "new_game"}, "players": {"type": "array", "items": NAME, "minItems": 2,
+                                                          "maxItems": 2},
+                "seat": NAME, "rules": NAME, "seed": COUNT}),
+        record({"type": {"const": "new_hand"}, "hand": {"type": "integer", "minimum": 1}, "dealer": NAME}),
+        record({"type": {"const": "act"}, "id": ident, "view": view_schema(),
+                "legal": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+                "clock": record({"move": seconds, "game_left": seconds, "bank_left": {"type": "number"}}),
+                "refusal": nullable({"type": "string"})}),
+        record({"type": {"const": "opponent"}, "player": NAME,
+                "move": {"type": "string",
+                         "description": "as the seat may see it: a knock names no discard"}}),
+        record({"type": {"const": "hand_over"},
+                "ruling": {"type": "object", "required": ["outcome", "winner", "points"],
+                           "description": "the ruling on the hand, as adjudicate --json gives each hand"}}),
+        record({"type": {"const": "ping"}, "id": ident}),
+        record({"type": {"const": "quit"}}),
+    ]
+    from_bot = [
+        record({"type": {"const": "ready"}, "name": NAME, "protocol": {"const": 1},
+                "options": {"type": "object"}}, optional=("protocol", "options"), closed=False),
+        record({"id": ident, "move": {"type": "string", "maxLength": 1000},
+                "comment": nullable({"type": "string"})}, optional=("comment",), closed=False),
+        record({"id": ident, "type": {"const": "pong"}}),
+    ]
+    body = {"anyOf": [*to_bot, *from_bot]}
+    return document("bot", "the bot protocol (ginref match, ginref bot): one line, either way", body)
+
+
 def table() -> Schema:
     """One answer line of ``ginref table``: a refusal, or what the request asked for."""
     from ginref.referee.protocol import ERRORS
@@ -344,15 +391,7 @@ def table() -> Schema:
                                  "description": "the referee's own words: the operator's only"},
                       "id": ident},
                      optional=("code", "rule", "place", "detail", "id"))
-    view = record({
-        "player": NAME, "phase": {"type": "string"}, "to_move": nullable(NAME),
-        "hand": {"$ref": "#/$defs/cards"},
-        "pile": {"$ref": "#/$defs/cards"}, "upcard": nullable({"$ref": "#/$defs/card"}),
-        "taken": nullable({"$ref": "#/$defs/card"}), "opponent_took": {"$ref": "#/$defs/cards"},
-        "opponent_cards": COUNT, "stock": COUNT, "unknown": COUNT, "knocker": nullable(NAME),
-        "melds": {"$ref": "#/$defs/melds"},
-        "layoffs": {"type": "array", "items": record({"card": {"$ref": "#/$defs/card"}, "onto": COUNT})},
-    })
+    view = view_schema()
     game = record({"game_over": {"type": "boolean"}, "winner": nullable(NAME),
                    "hand_totals": {"type": "object", "additionalProperties": SIGNED},
                    "final_totals": {"type": "object", "additionalProperties": SIGNED}})
@@ -379,7 +418,7 @@ def table() -> Schema:
 SCHEMAS = {"analysis": analysis, "analysis-line": analysis_line, "score": score, "layoffs": layoffs,
            "rules": rules, "rules-list": rules_list, "rules-fit": rules_fit, "game": game,
            "adjudicate": adjudicate, "verify": verify, "advise": advise, "report": report,
-           "standings": standings, "table": table}
+           "standings": standings, "table": table, "bot": bot}
 
 
 def texts() -> dict[str, str]:

@@ -31,6 +31,7 @@ COMMANDS: Mapping[str, tuple[str, str]] = {
     "convert": ("records", "convert"),
     "report": ("report", "report"),
     "table": ("live", "table"),
+    "match": ("match", "match"), "bot": ("match", "bot"),
 }
 """Each command but ``completion``: the module of :mod:`ginref.cli` that defines it and its name
 there, imported only when the command is asked for (click's lazy group), so that one command

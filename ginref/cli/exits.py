@@ -3,7 +3,8 @@
 Exit codes (:func:`ginref.cli.process.main`; README's "Exit codes" says the same for users):
 
 - 0 done (``knock``: may knock; ``adjudicate``/``verify``: every record clean)
-- 1 a "no" or findings (``rules --fit``: no preset gives back every recorded point, or none is recorded)
+- 1 a "no" or findings (``rules --fit``: no preset gives back every recorded point, or none is recorded);
+  ``match``: the run stopped on a bot's failure, or ``--check`` found one
 - 2 usage or bad input, a path that does not exist, an ``-o`` or ``--plot`` that cannot be
   written to (its folder does not exist, found before any work),
   a record the output form cannot express (``convert --to openspiel`` of other rules),

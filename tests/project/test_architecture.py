@@ -15,7 +15,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[2] / "ginref"
 
 LAYERS: dict[str, float] = {
-    "errors": 0, "jsonwrite": 0.2, "files": 0.5,
+    "errors": 0, "jsonwrite": 0.2, "files": 0.5, "stats": 0.6,
     "cards": 1,
     "notation": 2, "grammar": 2.5,
     "rules": 3,
@@ -36,10 +36,14 @@ LAYERS: dict[str, float] = {
     "batch.results": 9, "batch.tasks": 9.02, "batch.workers": 9.03, "batch.run": 9.04, "batch.cluster": 9.06,
     "batch": 9.08,
     "advice": 9.4, "audit": 9.45, "rulefit": 9.47, "ranking": 9.5,
+    "arena.bots": 9.6, "arena.players": 9.62, "arena.botproto": 9.64, "arena.check": 9.65,
+    "arena.match": 9.66,
+    "arena": 9.7,
     "render": 10, "render.tables": 10.05, "render.hands": 10.1, "render.games": 10.1, "render.records": 10.1,
-    "render.advice": 10.1, "render.report": 10.1, "render.html": 10.2, "plot": 10.5,
+    "render.advice": 10.1, "render.report": 10.1, "render.match": 10.15, "render.html": 10.2, "plot": 10.5,
     "cli.exits": 11, "cli.importing": 11, "cli.options": 11.05, "cli.output": 11.05,
-    "cli.hands": 11.1, "cli.games": 11.1, "cli.records": 11.1, "cli.live": 11.1, "cli.report": 11.15,
+    "cli.hands": 11.1, "cli.games": 11.1, "cli.records": 11.1, "cli.live": 11.1, "cli.match": 11.1,
+    "cli.report": 11.15,
     "cli.completing": 11.15,
     "cli.app": 11.2, "cli.process": 11.3, "cli": 11.4, "__init__": 11, "__main__": 12,
 }
@@ -48,7 +52,7 @@ render and cli are the faces."""
 
 ONLY_IN = {
     "click": {"cli.exits", "cli.options", "cli.output", "cli.hands", "cli.games", "cli.records", "cli.report",
-              "cli.completing", "cli.live",
+              "cli.completing", "cli.live", "cli.match",
               "cli.app", "cli.process"},
     "tabulate": {"render.tables"},
     "matplotlib": {"plot"},
@@ -62,9 +66,12 @@ ONLY_IN = {
         "records.names", "records.eaai", "records.units", "records.decoding", "records.io", "rulefit",
         "referee.findings", "referee.state", "referee.knock", "referee.replay", "referee.verdict",
         "referee.table", "referee.position", "referee.protocol",
-        "batch.shards", "batch.results", "batch.tasks", "batch.run", "audit", "ranking",
+        "batch.shards", "batch.results", "batch.tasks", "batch.run", "audit", "ranking", "stats",
+        "arena.players", "arena.check", "arena.match",
     },
     "dask": {"batch.cluster"},
+    "numpy": {"stats"},
+    "scipy": {"stats"},
     "distributed": {"batch.cluster"},
 }
 

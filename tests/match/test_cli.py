@@ -1,0 +1,90 @@
+"""``ginref match``'s options through click's CliRunner: the compliance run, a deal file,
+the referee's defence, the page, the JSON summary, disqualification; ``ginref bot``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from ginref.arena.match import MatchSpec, run_match
+from ginref.cards import card_name
+from ginref.cli import cli
+
+SCRIPT = Path(__file__).with_name("misbehave.py")
+
+
+def invoke(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, list(args))
+    return result.exit_code, result.output
+
+
+def test_check_passes_a_bundled_bot() -> None:
+    code, output = invoke("match", "--check", f"{sys.executable} -m ginref bot simple")
+    assert code == 0, output
+    assert output.splitlines()[0] == "ok    handshake: ready as 'simple'"
+    assert "all 6 steps passed" in output
+
+
+def test_check_names_what_a_bot_got_wrong() -> None:
+    code, output = invoke("match", "--check", f"{sys.executable} {SCRIPT} illegal")
+    assert code == 1
+    assert "FAIL  move 2 of the hand (discard): 'discard " in output
+    assert "(card_not_in_hand)" in output and "1 of 6 steps failed" in output
+    code, output = invoke("match", "--check", f"{sys.executable} {SCRIPT} crash_start")
+    assert code == 1 and output.startswith("FAIL  handshake: crash")
+
+
+def test_a_deal_file_gives_the_deals(tmp_path: Path) -> None:
+    deck = " ".join(card_name(c) for c in range(52))
+    deals = tmp_path / "deals.txt"
+    deals.write_text(f"# two deals\n7\n{deck}\n")
+    code, output = invoke("match", "greedy", "simple", "--pairs", "2", "--deals", str(deals), "--out",
+                          str(tmp_path / "run"))
+    assert code == 0, output
+    records = [json.loads(line) for line in (tmp_path / "run" / "records.jsonl").read_text().splitlines()]
+    assert records[2]["hands"][0]["deal"]["greedy"][:3] == ["AC", "2C", "3C"]
+    deals.write_text("7\nAC 2C\n")
+    code, output = invoke("match", "greedy", "simple", "--deals", str(deals))
+    assert code == 2 and "deals.txt:2: not a deal" in output
+
+
+def test_auto_defence_leaves_no_missed_layoff(tmp_path: Path) -> None:
+    code, output = invoke("match", "greedy", "random", "--pairs", "30", "--auto-defence", "best",
+                          "--out", str(tmp_path / "run"))
+    assert code == 0, output
+    code, output = invoke("verify", str(tmp_path / "run" / "records.jsonl"))
+    assert code == 0 and "with advisories  0" in output
+
+
+def test_html_json_and_standings(tmp_path: Path) -> None:
+    page = tmp_path / "match.html"
+    code, output = invoke("match", "greedy", "simple", "--pairs", "5", "--html", str(page))
+    assert code == 0, output
+    assert "standings: 10 games" in output and "duplicate deals: 5 pairs" in output
+    assert page.read_text().startswith("<!DOCTYPE html>")
+    code, output = invoke("match", "greedy", "simple", "--pairs", "5", "--json")
+    document = json.loads(output)
+    assert document["pairs_played"] == 5 and sum(document["tallies"][0]["pairs"]) == 5
+
+
+def test_a_bot_that_keeps_failing_is_disqualified(tmp_path: Path) -> None:
+    bad = f"bad=cmd:{sys.executable} {SCRIPT} unknown_word"
+    summary = run_match(MatchSpec(bots=(bad, "greedy"), pairs=20, seed=1))
+    assert summary.stopped is not None and "bad is disqualified" in summary.stopped
+    assert summary.pairs_played == 5  # ten games, every one failed
+
+
+def test_the_bot_command_answers_the_protocol() -> None:
+    lines = [{"type": "hello", "protocol": 1}, {"type": "ping", "id": 9}, {"type": "quit"}]
+    code, output = invoke_input(["bot", "random"], "".join(json.dumps(m) + "\n" for m in lines))
+    assert code == 0
+    assert [json.loads(line) for line in output.splitlines()] == [
+        {"type": "ready", "name": "random", "protocol": 1, "options": {}}, {"id": 9, "type": "pong"}]
+
+
+def invoke_input(args: list[str], text: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, args, input=text)
+    return result.exit_code, result.output
