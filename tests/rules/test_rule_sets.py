@@ -258,8 +258,8 @@ def test_aliases() -> None:
 
 
 CHOICES = ("choose from: cardhearth, eaai, hollywood, hoyle, oklahoma, "
-           "openspiel, rlcard, round_the_corner, standard, straight")
-SEE_ALL = " (`ginref rules` lists every rule set)"
+           "openspiel, rlcard, round_the_corner, standard, straight (`ginref rules` lists their aliases)")
+SEE_ALL = " (`ginref rules` lists every rule set and its aliases)"
 
 
 @pytest.mark.parametrize(
