@@ -575,8 +575,8 @@ def find_rules(name: str) -> Rules:
     31
 
     ``name`` is a preset's name or alias. Returns the :class:`Rules`. Raises
-    :class:`UnknownRulesError` for any other name, listing the names or the closest one
-    and pointing to ``ginref rules``, which lists the aliases too.
+    :class:`UnknownRulesError` for any other name, naming the closest one and pointing to
+    ``ginref rules``, which lists every name and alias.
     """
     if not isinstance(name, str):
         raise UnknownRulesError(f"a rule set name is text, not {_shown(name)}")
@@ -587,8 +587,6 @@ def find_rules(name: str) -> Rules:
     shown = excerpt(name.strip().lower(), 16)
     if len(key) > 40:
         raise UnknownRulesError(f"unknown rules {shown}: no rule set has a name that long; {_SEE_RULES}")
-    if len(key) > 16:  # shown cut: the list of every name would make the message too long
-        raise UnknownRulesError(f"unknown rules {shown}; {_rules_choices(key, listed=False)}")
     raise UnknownRulesError(f"unknown rules {shown}; {_rules_choices(key)}")
 
 
@@ -600,19 +598,17 @@ _SEE_RULES = "`ginref rules` lists every rule set and its aliases"
 """Where every unknown-rules message sends the reader: the one place that shows the aliases too."""
 
 
-def _rules_choices(key: str, listed: bool = True) -> str:
+def _rules_choices(key: str) -> str:
     """The one wording of what a rule set may be called: the closest name or alias to ``key``
-    when one is close, else every preset (its aliases left out: with ten presets the list must
-    stay short enough for a one-line message), or with ``listed`` False where the message must
-    stay shorter still, only where to find them. Each points to ``ginref rules``."""
+    when one is close, and always where every name is listed. The presets are not listed in the
+    message: without their aliases the list misleads, and with them it is too long for one line
+    (a rules file's path and line come before it)."""
     import difflib  # only a misspelt name needs it
 
     close = difflib.get_close_matches(key, RULE_NAMES, n=1)
     if close:
         return f"did you mean {close[0]!r}? ({_SEE_RULES})"
-    if not listed:
-        return _SEE_RULES
-    return f"choose from: {', '.join(PRESET_NAMES)} (`ginref rules` lists their aliases)"
+    return _SEE_RULES
 
 
 def parse_override(text: str) -> tuple[str, str]:

@@ -105,8 +105,7 @@ def test_a_caret_in_a_long_line_stays_under_its_column() -> None:
     assert shown[caret.index("^")] == "x"
 
 
-CHOICES = ("choose from: cardhearth, eaai, hollywood, hoyle, oklahoma, "
-           "openspiel, rlcard, round_the_corner, standard, straight (`ginref rules` lists their aliases)")
+CHOICES = "`ginref rules` lists every rule set and its aliases"
 SEE_ALL = " (`ginref rules` lists every rule set and its aliases)"
 
 
