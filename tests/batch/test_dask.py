@@ -30,9 +30,6 @@ from ginref.records.model import GameRecord
 from ginref.render.records import result_json_line
 from tests.support.randomplay import corrupt, random_hand
 
-# the files that start a Dask LocalCluster share one worker (and its module fixtures)
-pytestmark = pytest.mark.xdist_group("dask")
-
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples" / "records"
 HOSTILE = ["[" * 1000, '{"a":' * 3000, "\x00\x01junk", "not json at all", '{"rules": "standard"',

@@ -37,9 +37,6 @@ from ginref.referee.findings import RECORD_CODES
 from ginref.rules import PRESET_NAMES
 from tests.support.randomplay import corrupt, random_game, random_hand
 
-# the files that start a Dask LocalCluster share one worker (and its module fixtures)
-pytestmark = pytest.mark.xdist_group("dask")
-
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples" / "records"
 TOURNAMENT = ROOT / "samples" / "tournament"

@@ -23,8 +23,6 @@ from ginref.cli import cli
 from ginref.records import format_jsonl
 from tests.support.randomplay import random_hand
 
-pytestmark = pytest.mark.xdist_group("chromium")  # one Chromium at a time, on one xdist worker
-
 ROOT = Path(__file__).resolve().parents[2]
 TOURNAMENT = ROOT / "samples" / "tournament"
 PHONE = (375, 740)

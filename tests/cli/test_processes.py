@@ -27,9 +27,6 @@ from hypothesis import strategies as st
 
 from ginref.cli import cli
 
-# real processes, signals and their workers, over files built once: one xdist worker
-pytestmark = pytest.mark.xdist_group("processes")
-
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ROOT / "samples" / "records" / "openspiel" / "games.jsonl"
 GOOD = "3C 4C 5C 9D 9S 9H KH 2D 6S 7S"

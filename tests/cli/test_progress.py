@@ -24,9 +24,6 @@ from ginref.render.records import progress_text
 from tests.support.randomplay import random_hand
 from tests.support.terminal import read_until_closed
 
-# real processes on pseudo-terminals, over batches built once: one xdist worker
-pytestmark = pytest.mark.xdist_group("progress")
-
 
 @pytest.fixture(scope="module")
 def batch(tmp_path_factory: pytest.TempPathFactory) -> Path:

@@ -80,11 +80,7 @@ def test_every_entry_point_has_a_count() -> None:
     assert set(FAST_COUNTS) == set(fuzz.ENTRY_POINTS)
 
 
-SLICES = [pytest.param(name, marks=pytest.mark.xdist_group(f"fuzz-{name}")) for name in fuzz.ENTRY_POINTS]
-"""The entry points, each with its xdist group: the two tests of one slice share its tally on one worker."""
-
-
-@pytest.mark.parametrize("name", SLICES)
+@pytest.mark.parametrize("name", list(fuzz.ENTRY_POINTS))
 def test_seeded_inputs_never_escape(name: str) -> None:
     tally = _fast_tally(name)
     assert tally.tried == FAST_COUNTS[name]
@@ -92,7 +88,7 @@ def test_seeded_inputs_never_escape(name: str) -> None:
     _fail_on_escapes(tally)
 
 
-@pytest.mark.parametrize("name", SLICES)
+@pytest.mark.parametrize("name", list(fuzz.ENTRY_POINTS))
 def test_seeded_errors_are_one_short_printable_line(name: str) -> None:
     tally = _fast_tally(name)
     if tally.bad_messages:

@@ -19,8 +19,6 @@ from ginref.records.eaai import decode_log
 from ginref.referee import adjudicate
 from ginref.rules import find_rules
 
-pytestmark = pytest.mark.xdist_group("eaai")  # the 300 games are read once: one xdist worker
-
 DATA = Path(__file__).resolve().parents[1] / "data" / "eaai"
 GAMES, FIRST_FIT = DATA / "simple-300.log.gz", DATA.parents[2] / "samples" / "research" / "eaai-games.txt"
 

@@ -25,8 +25,6 @@ from ginref.referee import Verdict, adjudicate
 from ginref.rules import PRESETS, Rules, find_rules, with_overrides
 from tests.support.randomplay import CORRUPTIONS, Style, corrupt, play_hand, random_game, random_hand
 
-pytestmark = pytest.mark.xdist_group("random_games")  # the random games are made once: one xdist worker
-
 PRESET_NAMES = ["standard", "hoyle", "cardhearth", "oklahoma", "straight", "openspiel"]
 MORE = ["eaai", "hollywood", "round_the_corner"]
 VARIANTS = [

@@ -16,8 +16,6 @@ from ginref.errors import RecordError
 from ginref.records import GameRecord, read_records
 from ginref.rulefit import fit_rules
 
-pytestmark = pytest.mark.xdist_group("rules_fit")  # the logs are read once: one xdist worker
-
 DATA = Path(__file__).resolve().parents[1] / "data"
 FIRST_FIT = DATA.parent.parent / "samples" / "research" / "eaai-games.txt"
 
