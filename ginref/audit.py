@@ -119,17 +119,17 @@ class PlayerReport(msgspec.Struct, frozen=True):
 
     @property
     def average_knock_deadwood(self) -> float | None:
-        """the deadwood at a knock, on average over the knocks shown"""
+        """The deadwood at a knock, on average over the knocks shown (None before any)."""
         return self.knock_deadwood / self.knocks_shown if self.knocks_shown else None
 
     @property
     def wall_share(self) -> float | None:
-        """the share of the hands ended by the wall"""
+        """The share of the hands ended by the wall (None before any hand)."""
         return self.wall_hands / self.hands if self.hands else None
 
     @property
     def illegal_move_count(self) -> int:
-        """the illegal moves, every code"""
+        """The illegal moves, of every code."""
         return sum(count for _, count in self.illegal_moves)
 
     def to_dict(self) -> dict[str, object]:
@@ -191,7 +191,7 @@ class BatchReport(msgspec.Struct, frozen=True):
 
     @property
     def exit_code(self) -> int:
-        """As ``verify``'s: 1 any record with findings (wins), 3 any unreadable, else 0."""
+        """The exit code, as ``verify``'s: 1 any record with findings (wins), 3 any unreadable, else 0."""
         return 1 if self.with_findings else 3 if self.unreadable else 0
 
     def to_dict(self) -> dict[str, object]:

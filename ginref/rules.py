@@ -234,13 +234,14 @@ class Rules(msgspec.Struct, frozen=True):
 
     @property
     def label(self) -> str:
-        """``"standard"``, or ``"standard + gin_bonus=25, tie_policy=no_score"``."""
+        """The name and the knobs changed: ``"standard"``, or
+        ``"standard + gin_bonus=25, tie_policy=no_score"``."""
         if not self.overrides:
             return self.name
         return f"{self.name} + " + ", ".join(f"{k}={v}" for k, v in self.overrides)
 
     def to_dict(self) -> dict[str, object]:
-        """JSON-ready: name, label, aliases, description, every knob, then overrides.
+        """The rules as JSON-ready data: name, label, aliases, description, every knob, then overrides.
 
         Values use the TOML spelling (``None`` is ``"off"``), so any knob value can be
         fed back to :func:`with_overrides` or written to a rules file.
@@ -574,7 +575,8 @@ def find_rules(name: str) -> Rules:
     31
 
     ``name`` is a preset's name or alias. Returns the :class:`Rules`. Raises
-    :class:`UnknownRulesError` for any other name, listing the names and the closest one.
+    :class:`UnknownRulesError` for any other name, naming the closest one and pointing to
+    ``ginref rules``, which lists every name and alias.
     """
     if not isinstance(name, str):
         raise UnknownRulesError(f"a rule set name is text, not {_shown(name)}")
@@ -584,9 +586,7 @@ def find_rules(name: str) -> Rules:
         return PRESETS[key]
     shown = excerpt(name.strip().lower(), 16)
     if len(key) > 40:
-        raise UnknownRulesError(f"unknown rules {shown}: no rule set has a name that long")
-    if len(key) > 16:  # shown cut: the list of every name would make the message too long
-        raise UnknownRulesError(f"unknown rules {shown}; {_rules_choices(key, listed=False)}")
+        raise UnknownRulesError(f"unknown rules {shown}: no rule set has a name that long; {_SEE_RULES}")
     raise UnknownRulesError(f"unknown rules {shown}; {_rules_choices(key)}")
 
 
@@ -594,19 +594,21 @@ RULE_NAMES: tuple[str, ...] = tuple(sorted({*PRESET_NAMES, *ALIASES}))
 """Every name :func:`find_rules` takes: the presets and their aliases."""
 
 
-def _rules_choices(key: str, listed: bool = True) -> str:
+_SEE_RULES = "`ginref rules` lists every rule set and its aliases"
+"""Where every unknown-rules message sends the reader: the one place that shows the aliases too."""
+
+
+def _rules_choices(key: str) -> str:
     """The one wording of what a rule set may be called: the closest name or alias to ``key``
-    when one is close, else every preset (its aliases left out: with ten presets the list must
-    stay short enough for a one-line message), or with ``listed`` False where the message must
-    stay shorter still, where to find them."""
+    when one is close, and always where every name is listed. The presets are not listed in the
+    message: without their aliases the list misleads, and with them it is too long for one line
+    (a rules file's path and line come before it)."""
     import difflib  # only a misspelt name needs it
 
     close = difflib.get_close_matches(key, RULE_NAMES, n=1)
     if close:
-        return f"did you mean {close[0]!r}? (`ginref rules` lists every rule set)"
-    if not listed:
-        return "`ginref rules` lists every rule set and its aliases"
-    return f"choose from: {', '.join(PRESET_NAMES)}"
+        return f"did you mean {close[0]!r}? ({_SEE_RULES})"
+    return _SEE_RULES
 
 
 def parse_override(text: str) -> tuple[str, str]:
@@ -646,7 +648,7 @@ def with_overrides(rules: Rules, overrides: Mapping[str, object]) -> Rules:
     Returns the new :class:`Rules`, which keeps ``rules.name`` and records in
     ``overrides`` every knob that now differs from that preset.
 
-    >>> with_overrides(STANDARD, {"tie_policy": "no_score", "gin_bonus": 25}).label
+    >>> with_overrides(find_rules("standard"), {"tie_policy": "no_score", "gin_bonus": 25}).label
     'standard + gin_bonus=25, tie_policy=no_score'
     """
     if not isinstance(overrides, Mapping):

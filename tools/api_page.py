@@ -43,6 +43,12 @@ def _signature(obj: object) -> str:
         return ""
 
 
+def summary(doc: str) -> str:
+    """A member's line: its docstring's first paragraph, on one line. The first line alone is not
+    enough, as a docstring wrapped at the line length would stop mid-sentence."""
+    return " ".join(doc.split("\n\n", 1)[0].split())
+
+
 def _members(cls: type) -> list[str]:
     """The documented public methods and properties a class adds, one line each."""
     lines = []
@@ -54,7 +60,7 @@ def _members(cls: type) -> list[str]:
         if doc:
             call = "" if isinstance(function, property) else _signature(function)
             call = call.replace("(self, ", "(").replace("(cls, ", "(").replace("(self)", "()")
-            lines.append(f"- `{name}{call}`: {doc.splitlines()[0]}")
+            lines.append(f"- `{name}{call}`: {summary(doc)}")
     return lines
 
 

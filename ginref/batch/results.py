@@ -72,7 +72,7 @@ class RecordResult(msgspec.Struct, frozen=True, dict=True, array_like=True):
 
     @property
     def rows(self) -> tuple[FindingRow, ...]:
-        """its findings, or the reason it is unreadable, as rows"""
+        """Its findings, or the reason it is unreadable, as rows."""
         if self.ruling is None:
             return (FindingRow(self.line, self.column, "", "error", "unreadable", self.error),)
         verdict = self.__dict__.get("verdict")  # decoded already, or only its findings now
@@ -135,7 +135,7 @@ class BatchSummary(msgspec.Struct):
 
     @property
     def exit_code(self) -> int:
-        """0 all clean, 1 any record with findings (wins), 3 any unreadable record."""
+        """The run's exit code: 0 all clean, 1 any record with findings (wins), 3 any unreadable record."""
         if self.with_findings:
             return 1
         if self.unreadable:

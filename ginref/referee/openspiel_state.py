@@ -273,7 +273,8 @@ class OpenSpielState:
         return copy
 
     def action_to_string(self, player: int, action: int) -> str:
-        """``Player: 0 Action: draw stock``; ``Chance outcome: 7H`` for a card dealt."""
+        """The text pyspiel gives an action: ``Player: 0 Action: draw stock``; ``Chance outcome: 7H``
+        for a card dealt."""
         if type(action) is not int or not 0 <= action < NUM_ACTIONS:
             raise IllegalAction(f"{str(action)[:40]!r} is not an action id 0..{NUM_ACTIONS - 1}")
         if player == CHANCE:

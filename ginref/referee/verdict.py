@@ -180,7 +180,7 @@ class Verdict(msgspec.Struct, frozen=True):
 
     @property
     def clean(self) -> bool:
-        """No error findings (advisories allowed)."""
+        """True when no finding is an error (advisories allowed)."""
         return not any(f.severity == "error" for f in self.findings)
 
     @property

@@ -8,7 +8,7 @@ from click.testing import CliRunner
 from ginref.cli import cli
 from ginref.errors import NotationError, UnknownRulesError
 from ginref.notation import parse_card, parse_cards, parse_melds
-from ginref.rules import find_rules
+from ginref.rules import ALIASES, find_rules
 
 runner = CliRunner()
 REST = "4C 5C 9D 9S 9H KH 2D 6S"
@@ -105,9 +105,8 @@ def test_a_caret_in_a_long_line_stays_under_its_column() -> None:
     assert shown[caret.index("^")] == "x"
 
 
-CHOICES = ("choose from: cardhearth, eaai, hollywood, hoyle, oklahoma, "
-           "openspiel, rlcard, round_the_corner, standard, straight")
-SEE_ALL = " (`ginref rules` lists every rule set)"
+CHOICES = "`ginref rules` lists every rule set and its aliases"
+SEE_ALL = " (`ginref rules` lists every rule set and its aliases)"
 
 
 @pytest.mark.parametrize(
@@ -131,3 +130,15 @@ def test_an_unknown_rules_name_too_long_to_show_whole_points_at_the_list() -> No
         find_rules("carinfinitydlahoma")
     assert str(info.value) == ("unknown rules 'carinfinitydlaho'... (cut; 18 characters); "
                                "`ginref rules` lists every rule set and its aliases")
+
+
+@pytest.mark.parametrize("name", ["hollyw00d", "zzz", "", "gin rummy", "carinfinitydlahoma", "x" * 50])
+def test_every_unknown_rules_message_points_to_ginref_rules_which_lists_the_aliases(name: str) -> None:
+    with pytest.raises(UnknownRulesError) as info:
+        find_rules(name)
+    assert "`ginref rules` lists" in str(info.value)
+    listing = runner.invoke(cli, ["rules"])
+    assert listing.exit_code == 0
+    for alias, preset in ALIASES.items():
+        assert any(line.startswith(f"{preset} ") and alias in line.replace(",", " ").split()
+                   for line in listing.stdout.splitlines())

@@ -151,6 +151,8 @@ NOT_HANDS = [
 def _label(value: object) -> str:
     if isinstance(value, int) and value.bit_length() > 64:
         return f"int of {value.bit_length()} bits"
+    if type(value) is object:  # its repr holds an address: no id that two collections agree on
+        return "object()"
     return repr(value)[:30]
 
 

@@ -45,6 +45,28 @@ def test_the_api_page_is_the_docstrings() -> None:
     assert page == api_page.page(), "docs/api.md is stale: run python tools/api_page.py"
 
 
+def test_every_member_summary_is_a_whole_sentence() -> None:
+    page = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    summaries = re.findall(r"^- `[^`]*`: (.*)$", page, flags=re.M)
+    assert len(summaries) > 50
+    cut = [s for s in summaries if not (s[0].isupper() and s.endswith((".", "?")))]
+    assert cut == [], f"summaries that are not whole sentences: {cut}"
+
+
+def test_a_summary_is_the_whole_first_paragraph() -> None:
+    assert api_page.summary("The deal of ``hand``, under ``rules``\n(None: its own).\n\nMore.") == (
+        "The deal of ``hand``, under ``rules`` (None: its own).")
+
+
+def test_the_api_page_examples_run_as_written() -> None:
+    """The page says every name is ``ginref.NAME``: its examples run with those names and no others."""
+    page = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    test = doctest.DocTestParser().get_doctest(page, dict(NAMESPACE), "docs/api.md", "docs/api.md", 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test)
+    assert runner.failures == 0 and runner.tries >= 4
+
+
 @pytest.mark.parametrize("name", api_page.public_names())
 def test_every_public_class_and_function_has_a_docstring(name: str) -> None:
     obj = getattr(ginref, name)
@@ -103,18 +125,26 @@ def test_arrangements_and_analyses_paste_back(cards: set[int]) -> None:
     assert eval(repr(analysis.arrangement), dict(NAMESPACE)) == analysis.arrangement
 
 
-def readme_example() -> str:
-    """The README's library example as a script: the doctest's source lines, in order."""
+def readme_examples() -> list[str]:
+    """Each of the README's Python examples as a script: the doctest's source lines, in order,
+    after the imports of the examples before it (the README reads as one session)."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    block = readme.split("## Using it as a library", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
-    examples = doctest.DocTestParser().get_examples(block)
-    return "".join(example.source for example in examples)
+    scripts, imports = [], ""
+    for block in re.findall(r"```python\n(.*?)```", readme, flags=re.S):
+        source = "".join(example.source for example in doctest.DocTestParser().get_examples(block))
+        scripts.append(imports + source)
+        imports += "".join(line + "\n" for line in source.splitlines() if line.startswith("import "))
+    return scripts
 
 
-def test_the_readme_library_example_passes_mypy_strict(tmp_path: Path) -> None:
+def test_the_readme_library_examples_pass_mypy_strict(tmp_path: Path) -> None:
     api = pytest.importorskip("mypy.api")
-    script = tmp_path / "readme_example.py"
-    script.write_text(readme_example(), encoding="utf-8")
+    scripts = readme_examples()
+    assert len(scripts) >= 3 and "def choose(table: ginref.Table) -> ginref.Move:" in scripts[0]
+    paths = []
+    for number, script in enumerate(scripts, 1):
+        paths.append(tmp_path / f"readme_example_{number}.py")
+        paths[-1].write_text(script, encoding="utf-8")
     out, err, status = api.run(["--strict", "--no-incremental", "--cache-dir", str(tmp_path / "cache"),
-                                str(script)])
+                                *map(str, paths)])
     assert status == 0, out + err

@@ -1,6 +1,6 @@
 """Every parse entry point answers ANY input with a result or a GinrefError, and round-trips what it accepts.
 
-A seeded slice runs here (counts in ``FAST_COUNTS``, about a minute in all); ``pytest -m slow``
+A seeded slice runs here (counts in ``FAST_COUNTS``, about half a minute of CPU in all); ``pytest -m slow``
 runs ``GINREF_FUZZ_COUNT`` inputs per entry point (default 1,000,000) and ``tools/fuzz.py`` runs
 big counts in parallel. The harness and the inputs are in ``tests/support/fuzz.py``.
 """
@@ -22,27 +22,27 @@ from tests.support import fuzz
 
 FAST_SEED = 0
 FAST_COUNTS = {
-    "hand": 20_000,
-    "cards": 20_000,
-    "card": 20_000,
-    "melds": 20_000,
-    "library": 1_500,
-    "override": 20_000,
-    "rules_file": 3_000,
-    "sheet": 1_500,
-    "table": 1_500,
-    "records_gin": 3_000,
-    "records_json": 6_000,
-    "records_jsonl": 2_000,
-    "records_sniffed": 2_500,
-    "records_compressed": 400,
-    "records_openspiel": 1_500,
-    "records_kaggle": 1_000,
-    "records_eaai": 300,
-    "records_rlcard": 600,
+    "hand": 10_000,
+    "cards": 10_000,
+    "card": 10_000,
+    "melds": 10_000,
+    "library": 750,
+    "override": 10_000,
+    "rules_file": 1_500,
+    "sheet": 750,
+    "table": 750,
+    "records_gin": 1_500,
+    "records_json": 3_000,
+    "records_jsonl": 1_000,
+    "records_sniffed": 1_250,
+    "records_compressed": 200,
+    "records_openspiel": 750,
+    "records_kaggle": 500,
+    "records_eaai": 150,
+    "records_rlcard": 300,
 }
-"""Inputs per entry point in the CI slice: 20,000 where an input costs about 0.25 ms, fewer where the
-entry point (or its round trips and the referee) costs more, so the whole file stays near a minute."""
+"""Inputs per entry point in the CI slice: 10,000 where an input costs about 0.25 ms, fewer where the
+entry point (or its round trips and the referee) costs more, so the whole file stays near half a minute."""
 
 TEXT_ENTRIES = [name for name, entry in fuzz.ENTRY_POINTS.items() if not entry.binary]
 BINARY_ENTRIES = [name for name, entry in fuzz.ENTRY_POINTS.items() if entry.binary]

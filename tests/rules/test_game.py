@@ -526,7 +526,7 @@ ERRORS = [
     ("players Ann Bo", 1, 9, "expected ':', found 'Ann'"),
     ("player: Ann Bo", 1, 1, "unknown header 'player'; expected 'players:', 'rules:' or 'dealer:'"),
     ("players: Ann Bo\nrules: hollywod", 2, 8, "unknown rules 'hollywod'; did you mean 'hollywood'?"),
-    ("players: Ann Bo\nrules: zzz", 2, 8, "unknown rules 'zzz'; choose from: cardhearth, eaai, "),
+    ("players: Ann Bo\nrules: zzz", 2, 8, "unknown rules 'zzz'; `ginref rules` lists every rule set"),
     ("players: Ann Bo\ndealer: Cy", 2, 9, "unknown dealer 'Cy'; the players are 'Ann' and 'Bo'"),
     ("players: Ann Bo\nplayers: Ann Bo", 2, 1, "'players:' is given twice (first on line 1)"),
     ("players: Ann Bo\nAnn wins 5\nrules: hoyle", 3, 1, "'rules:' must come before the first hand (line 2)"),

@@ -257,9 +257,8 @@ def test_aliases() -> None:
     assert not set(ALIASES) & set(PRESETS)
 
 
-CHOICES = ("choose from: cardhearth, eaai, hollywood, hoyle, oklahoma, "
-           "openspiel, rlcard, round_the_corner, standard, straight")
-SEE_ALL = " (`ginref rules` lists every rule set)"
+CHOICES = "`ginref rules` lists every rule set and its aliases"
+SEE_ALL = " (`ginref rules` lists every rule set and its aliases)"
 
 
 @pytest.mark.parametrize(
