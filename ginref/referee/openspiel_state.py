@@ -297,7 +297,7 @@ class OpenSpielState:
             return [*legal, KNOCK] if moves and moves[-1].kind == "knock" else legal  # the knocks come last
         if phase is Phase.WALL:  # the last discard is taken only to knock
             return sorted([KNOCK if m.kind == "take" else PASS for m in moves])
-        return sorted([_MOVE_ACTIONS[m.kind] for m in moves])
+        return sorted({_MOVE_ACTIONS[m.kind] for m in moves})  # a draw is listed by each card it may deal
 
     def _knock_steps(self, table: Table) -> list[int]:
         """The knock's discard, then the melds that still allow a legal knock and pass once

@@ -14,6 +14,7 @@ from ginref.notation import excerpt
 from ginref.records.model import Defence, Pass, Turn
 from ginref.referee.findings import FindingCode
 from ginref.referee.knock import KnockSteps
+from ginref.referee.rules_of_play import at_the_floor, takes_only_to_knock
 from ginref.referee.state import (
     ABANDON,
     ELEVEN,
@@ -213,6 +214,8 @@ class HandReplay(KnockSteps):
         if phase == RITUAL:
             self.passes += 1
             self.phase, self.expected = (FORCED, nd) if self.passes >= 2 else (RITUAL, 1 - p)
+            if self.phase == FORCED and at_the_floor(self.rules, self.stock_left):
+                self.turn_over(1 - nd)  # no stock card to draw: the floor's end, as after a turn
         elif phase == WALL:
             self.phase, self.end = OVER, "wall"
         elif phase in (FORCED, ELEVEN) or (self.rules.first_turn == "none" and not self.turns):
@@ -266,7 +269,7 @@ class HandReplay(KnockSteps):
         if phase == NORMAL:
             return source, True
         if phase == WALL:
-            if source == "discard" and (ev.knock is not None or self.rules.stock_end == "take_or_dead"):
+            if source == "discard" and (ev.knock is not None or not takes_only_to_knock(self.rules)):
                 return source, False
             if source in ("discard", "stock"):
                 if source == "discard":
@@ -413,7 +416,7 @@ class HandReplay(KnockSteps):
     def turn_over(self, p: int) -> None:
         """The turn passes; at the stock floor the hand ends (void) or reaches the wall."""
         self.expected = 1 - p
-        if self.stock_left <= self.rules.stock_floor:
+        if at_the_floor(self.rules, self.stock_left):
             if self.rules.stock_end == "void":
                 self.phase, self.end = OVER, "stock"
             else:

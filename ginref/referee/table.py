@@ -77,7 +77,7 @@ from typing import Literal, Union
 
 import msgspec
 
-from ginref.cards import Card, Mask, card_name, scan
+from ginref.cards import Card, CardSet, Mask, card_name, scan
 from ginref.errors import GinrefError, NotationError, RecordError, RulingError, tidy_message
 from ginref.layoffs import fits
 from ginref.melds import (
@@ -102,6 +102,7 @@ from ginref.records.model import (
 from ginref.records.text import read_event
 from ginref.referee.findings import Finding, FindingCode
 from ginref.referee.replay import HandReplay
+from ginref.referee.rules_of_play import may_draw_stock, takes_only_to_knock
 from ginref.referee.state import (
     ABANDON,
     ELEVEN,
@@ -169,41 +170,48 @@ class Move(msgspec.Struct, frozen=True):
     onto: int = -1
     bare: bool = False
 
+    def __post_init__(self) -> None:
+        problem = _move_problem(self)
+        if problem:
+            raise NotationError(f"not a move: {problem}")
+
     @classmethod
-    def take(cls, card: Card | None = None) -> Move:
+    def take(cls, card: Card | str | None = None) -> Move:
         """Take the top of the pile (the upcard, or the last discard); ``card`` checks what it is."""
-        return cls("take", card)
+        return cls("take", _card_or_none(card))
 
     @classmethod
     def pass_(cls) -> Move:
         """Pass the first upcard, or the last discard at the wall."""
-        return cls("pass")
+        return _PASS
 
     @classmethod
-    def draw(cls, card: Card | None = None) -> Move:
+    def draw(cls, card: Card | str | None = None) -> Move:
         """Draw from the stock; ``card``, when given, must be the stock's top card."""
-        return cls("draw", card)
+        return cls("draw", _card_or_none(card))
 
     @classmethod
-    def discard(cls, card: Card) -> Move:
-        """Discard ``card`` face up, ending the turn."""
-        return cls("discard", card)
+    def discard(cls, card: Card | str) -> Move:
+        """Discard ``card`` (a card or its name, ``"7H"``) face up, ending the turn."""
+        return cls("discard", _card(card))
 
     @classmethod
-    def knock(cls, card: Card | None, melds: Iterable[Mask], ending: Ending = "knock") -> Move:
+    def knock(cls, card: Card | str | None, melds: Iterable[Mask | CardSet],
+              ending: Ending = "knock") -> Move:
         """A knock (gin, big gin) discarding ``card`` face down (None: big gin) and declaring ``melds``."""
-        return cls("knock", card, tuple(melds), ending)
+        return cls("knock", _card_or_none(card), _masks(melds), ending)
 
     @classmethod
-    def layoff(cls, card: Card, onto: int) -> Move:
+    def layoff(cls, card: Card | str, onto: int) -> Move:
         """Lay ``card`` off onto the knocker's meld ``onto`` (0-based, as declared)."""
-        return cls("layoff", card, onto=onto)
+        return cls("layoff", _card(card), onto=onto)
 
     @classmethod
-    def finish(cls, melds: Iterable[Mask] = (), *, bare: bool = False) -> Move:
+    def finish(cls, melds: Iterable[Mask | CardSet] = (), *, bare: bool = False) -> Move:
         """End the defence showing ``melds`` (none: the least-deadwood arrangement of the rest,
         or with ``bare`` no meld at all: text ``finish []``)."""
-        return cls("finish", None, tuple(melds), bare=bare and not melds)
+        shown = _masks(melds)
+        return cls("finish", None, shown, bare=bare and not shown)
 
     @property
     def sort_key(self) -> tuple[int, ...]:
@@ -232,8 +240,55 @@ def _move_words(move: Move) -> list[str]:
     return [kind, *named]
 
 
+_CARD_KINDS = frozenset({"take", "draw", "discard", "knock", "layoff"})
+"""the kinds of move that may name a card"""
+_NO_MELD = 1 << 52
+
+
+def _is_card_value(value: object) -> bool:
+    return type(value) is int and 0 <= value < 52
+
+
+def _move_problem(move: Move) -> str:
+    """What makes ``move`` no move at all (a field its kind does not have, a value of the
+    wrong type), or "" when it is one; whether the rules allow it is :meth:`Table.push`'s."""
+    kind = move.kind
+    if kind not in _KIND_ORDER:
+        return f"unknown kind {excerpt(kind)}; choose from: {', '.join(MOVE_KINDS)}"
+    card = move.card
+    if card is not None and not _is_card_value(card):
+        return f"{excerpt(card)} is not a card (an int 0..51)"
+    if card is not None and kind not in _CARD_KINDS:
+        return f"a {kind} names no card"
+    if card is None and kind in ("discard", "layoff"):
+        return f"a {kind} names its card"
+    if move.ending not in _ENDINGS[kind]:
+        return f"a {kind} has no ending {excerpt(move.ending)}"
+    if type(move.melds) is not tuple or (move.melds and kind not in ("knock", "finish")):
+        return f"a {kind} declares no melds"
+    for meld in move.melds:
+        if type(meld) is not int or not 0 < meld < _NO_MELD:
+            return f"{excerpt(meld)} is not a set of cards (a 52-bit mask)"
+    if type(move.onto) is not int or (kind == "layoff") != (move.onto >= 0) or move.onto < -1:
+        if kind == "layoff":
+            return f"a layoff goes onto a meld numbered from 0; {excerpt(move.onto)} is not one"
+        return f"a {kind} goes onto no meld"
+    if type(move.bare) is not bool or (move.bare and (kind != "finish" or move.melds)):
+        return "only a finish with no melds may be bare"
+    return ""
+
+
+def _card_or_none(value: Card | str | None) -> Card | None:
+    return None if value is None else _card(value)
+
+
+def _masks(melds: Iterable[Mask | CardSet]) -> tuple[Mask, ...]:
+    return tuple(m.mask if isinstance(m, CardSet) else m for m in melds)
+
+
 _TAKE, _PASS, _DRAW, _FINISH = Move("take"), Move("pass"), Move("draw"), Move("finish")
 _DISCARD_MOVES = tuple(Move("discard", c) for c in range(52))
+_DRAW_MOVES = tuple(Move("draw", c) for c in range(52))
 """the moves :meth:`Table.legal_moves` lists most, made once (a Move is immutable)"""
 _DISCARDS_BY_BYTE = tuple(
     tuple(tuple(_DISCARD_MOVES[c] for c in range(8 * i, min(8 * i + 8, 52)) if bits >> (c - 8 * i) & 1)
@@ -357,7 +412,7 @@ def _card(value: Card | str) -> Card:
     if isinstance(value, str):
         return parse_card(value)
     if type(value) is not int or not 0 <= value < 52:
-        raise RulingError(f"{value!r} is not a card")
+        raise RulingError(f"{excerpt(value)} is not a card")
     return value
 
 
@@ -602,7 +657,7 @@ class Table:
         if phase is Phase.DRAW:
             return self._draws()
         if phase is Phase.WALL:
-            return [_TAKE, _PASS] if self._wall_knocks(core.pile[-1]) else [_PASS]
+            return [_TAKE, _PASS] if self._may_take_at_wall(core.pile[-1]) else [_PASS]
         if phase is Phase.DISCARD:
             return self._discards()
         if phase is Phase.DEFENCE:
@@ -614,12 +669,18 @@ class Table:
         moves = []
         if core.phase != FORCED and core.pile:
             moves.append(_TAKE)
-        if core.stock_left > self.rules.stock_floor:
-            moves.append(_DRAW)
+        if may_draw_stock(self.rules, core.stock_left):
+            if self._stock_at_draw:  # each draw names the card it deals: any card not yet seen
+                moves += [_DRAW_MOVES[c] for c in scan(core.unseen)]
+            else:
+                moves.append(_DRAW)
         return moves
 
-    def _wall_knocks(self, top: Card) -> bool:
-        """Whether taking ``top`` at the wall leaves a knock (the only reason to take it)."""
+    def _may_take_at_wall(self, top: Card) -> bool:
+        """Whether the last discard ``top`` may be taken at the wall: under ``take_or_dead``
+        always, else only when a knock is left with it (:func:`takes_only_to_knock`)."""
+        if not takes_only_to_knock(self.rules):
+            return True
         core = self._core
         hand = core.held[core.expected] | 1 << top
         banned = top if self.rules.no_same_card_discard else -1
@@ -631,7 +692,7 @@ class Table:
         seat = core.expected
         hand = core.held[seat]
         banned = core.taken if self.rules.no_same_card_discard else -1
-        wall = core.phase == WALL
+        wall = core.phase == WALL and takes_only_to_knock(self.rules)
         moves = [] if wall else _discard_moves(hand & ~(1 << banned) if banned >= 0 else hand)
         if core.unknown[seat]:
             return moves
@@ -866,7 +927,7 @@ class Table:
         """A draw or take: the card it moved, and the replay's step."""
         core = self._core
         source = "stock" if move.kind == "draw" else "discard"
-        wall = core.phase == WALL and source == "discard"
+        wall = core.phase == WALL and source == "discard" and takes_only_to_knock(self.rules)
         event = Turn(name, "stock" if move.kind == "draw" else "discard", move.card, None,
                      _WALL_TAKE if wall else None)
         if core.seat(event) < 0:
@@ -908,7 +969,8 @@ class Table:
             return core.step(event, False)  # the eleven-card opening, else a turn with no draw
         if core.seat(event) < 0:
             return ABANDON
-        if core.phase == WALL and knock is None:  # the replay rules on the whole turn
+        if core.phase == WALL and knock is None and takes_only_to_knock(self.rules):
+            # the replay rules on the whole turn: a take at the wall with no knock
             self._restore(self._history[-1])
             before = len(core.findings)
             self._check(before, move, core.step(self._turn_so_far(name, discard), False))

@@ -455,9 +455,8 @@ def test_any_move_value_is_played_or_refused_with_the_table_unchanged(
     table = Table(PLAYERS, "standard", seed=moves)
     play_to(table, random.Random(moves), moves)
     state = table_state(table)
-    move = Move(kind, card, tuple(melds), ending, onto)  # type: ignore[arg-type]
     try:
-        table.push(move)
+        table.push(Move(kind, card, tuple(melds), ending, onto))  # type: ignore[arg-type]
     except ginref.GinrefError:
         assert table_state(table) == state
         return
@@ -503,7 +502,11 @@ def at_draw_table() -> Table:
 
 def test_a_stock_dealt_at_the_draw_takes_the_card_each_draw_names() -> None:
     table = pushed(at_draw_table(), "pass", "pass")
-    assert table.legal_moves() == [Move.draw()]
+    unseen = [c for c in range(52) if not cards(f"{ANN} {BO} {UPCARD}") >> c & 1]
+    assert table.legal_moves() == [Move.draw(c) for c in unseen]  # each pushable, none plain
+    for move in table.legal_moves():
+        table.push(move)
+        table.pop()
     with pytest.raises(IllegalMove) as caught:
         table.push(Move.draw())
     assert caught.value.code == "bad_card"
@@ -526,7 +529,8 @@ def test_a_whole_hand_with_the_stock_dealt_at_the_draw_is_ruled_as_with_it_known
         move = rng.choice(known.legal_moves())
         known.push(move)
         blind.push(Move.draw(stock.pop(0)) if move.kind == "draw" else move)
-        assert blind.legal_moves() == known.legal_moves()
+        plain = [Move.draw() if m.kind == "draw" else m for m in blind.legal_moves()]
+        assert list(dict.fromkeys(plain)) == known.legal_moves()
     assert blind.outcome() == known.outcome()
 
 
@@ -621,3 +625,39 @@ def test_declaration_agrees_with_push(rules: str) -> None:
                 compared += _declarations_agree(table, rng)
             table.push(rng.choice(table.legal_moves()))
     assert compared > 200
+
+
+# -- a move is a move: fields its kind does not have, values of the wrong type -----------------
+
+@pytest.mark.parametrize("build", [
+    lambda: Move("pass", card=41),  # its text would be "pass 3S", which reads back as no move
+    lambda: Move("discard", 2**64),
+    lambda: Move("discard", True),
+    lambda: Move.take(21.0),  # type: ignore[arg-type]
+    lambda: Move.discard("7X"),
+    lambda: Move("discard"),
+    lambda: Move("draw", ending="gin"),
+    lambda: Move("discard", 3, melds=(7,)),
+    lambda: Move("knock", 3, melds=(1 << 52,)),
+    lambda: Move("layoff", 3),
+    lambda: Move("discard", 3, onto=1),
+    lambda: Move("knock", 3, bare=True),
+    lambda: Move("fold"),  # type: ignore[arg-type]
+])
+def test_a_move_that_is_no_move_is_refused_when_built(build: object) -> None:
+    with pytest.raises(ginref.GinrefError):
+        build()  # type: ignore[operator]
+
+
+def test_a_move_takes_card_names_as_the_table_does() -> None:
+    assert Move.discard("7H") == Move.discard(cards("7H").bit_length() - 1)
+    assert Move.layoff("6C", 0) == Move("layoff", cards("6C").bit_length() - 1, onto=0)
+    assert str(Move.take("9H")) == "take 9H"
+
+
+def test_two_passes_over_a_stock_at_its_floor_end_the_hand_or_reach_the_wall() -> None:
+    for rules, phase in (("standard", Phase.OVER), ("openspiel", Phase.WALL)):
+        table = Table(PLAYERS, with_overrides(find_rules(rules), {"stock_floor": 31}), seed=3)
+        pushed(table, "pass", "pass")
+        assert table.phase is phase
+        assert table.legal_moves() or table.is_over()
