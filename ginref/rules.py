@@ -239,6 +239,11 @@ class Rules(msgspec.Struct, frozen=True):
             return self.name
         return f"{self.name} + " + ", ".join(f"{k}={v}" for k, v in self.overrides)
 
+    def setting(self, knob: str) -> str:
+        """``knob=value`` as a rules file spells the value: ``"layoff_chain_limit=2"``,
+        ``"no_same_card_discard=true"``, ``"big_gin_bonus=off"``."""
+        return f"{knob}={_text_value(getattr(self, knob))}"
+
     def to_dict(self) -> dict[str, object]:
         """JSON-ready: name, label, aliases, description, every knob, then overrides.
 

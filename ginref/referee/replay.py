@@ -204,9 +204,11 @@ class HandReplay(KnockSteps):
         if self.end == "stock" and self.rules.stock_end == "void":
             self.add(FindingCode.STOCK_EXHAUSTED,
                      f"the hand ended when the stock was down to {self.rules.stock_floor} cards, "
-                     "but play went on", ev.place)
+                     "but play went on", ev.place, knobs=("stock_end",))
         else:
-            self.add(FindingCode.MOVES_AFTER_END, "play went on after the end of the hand", ev.place)
+            ended_by = (self.end,) if self.end in ("max_discard_draws", "repeat_discard_draw") else ()
+            self.add(FindingCode.MOVES_AFTER_END, "play went on after the end of the hand", ev.place,
+                     knobs=ended_by)
         return STOP
 
     def on_pass(self, ev: Pass, p: int) -> Flow:
@@ -225,7 +227,7 @@ class HandReplay(KnockSteps):
                 message = f"{players[nd]} was dealt 11 cards and must open by discarding"
             else:
                 message = "these rules have no upcard ritual: the first turn is a normal turn"
-            self.add(FindingCode.UPCARD_RITUAL, message, ev.place)
+            self.add(FindingCode.UPCARD_RITUAL, message, ev.place, knobs=("first_turn",))
             self.expected = 1 - p  # a pass, legal or not, hands the turn over
             if phase == NORMAL:
                 self.turns += 1
@@ -275,26 +277,29 @@ class HandReplay(KnockSteps):
                 if source == "discard":
                     message = (f"{who} took the last discard without knocking; at the wall it may be "
                                "taken only to knock, so the hand is a draw")
-                    self.add(FindingCode.STOCK_EXHAUSTED, message, ev.place)
+                    self.add(FindingCode.STOCK_EXHAUSTED, message, ev.place, knobs=("stock_end",))
                 else:
                     self.add(FindingCode.DRAW_FROM_EMPTY_STOCK,
                              f"{who} drew from the stock, which is down to its last "
-                             f"{self.rules.stock_floor} cards; the hand is a draw", ev.place)
+                             f"{self.rules.stock_floor} cards; the hand is a draw", ev.place,
+                             knobs=("stock_floor",))
                 self.phase, self.end = OVER, "wall"
                 return None, GO
             return source, True
         if phase in (RITUAL, FORCED):
             if source == "stock" and phase == RITUAL:
                 self.add(FindingCode.UPCARD_RITUAL,
-                         f"{who} drew from the stock before both players passed the upcard", ev.place)
+                         f"{who} drew from the stock before both players passed the upcard", ev.place,
+                         knobs=("first_turn",))
             elif source == "discard" and phase == FORCED:
                 self.add(FindingCode.UPCARD_RITUAL, f"{who} took the upcard after both players passed it",
-                         ev.place)
+                         ev.place, knobs=("first_turn",))
             self.phase = NORMAL
             return source, False
         if source != "none":  # the eleven-card opening
             self.add(FindingCode.UPCARD_RITUAL,
-                     f"{who} was dealt 11 cards and must open by discarding, not drawing", ev.place)
+                     f"{who} was dealt 11 cards and must open by discarding, not drawing", ev.place,
+                     knobs=("first_turn",))
             return None, ABANDON
         self.phase = NORMAL
         return "open", True
@@ -304,7 +309,8 @@ class HandReplay(KnockSteps):
         who, c, floor = ev.player, ev.card, self.rules.stock_floor
         if self.stock_left <= floor:
             self.add(FindingCode.DRAW_FROM_EMPTY_STOCK,
-                     f"{who} drew from the stock, which is down to its last {floor} cards", ev.place)
+                     f"{who} drew from the stock, which is down to its last {floor} cards", ev.place,
+                     knobs=("stock_floor",))
             return ABANDON
         self.stock_left -= 1
         self.taken = -1
@@ -373,7 +379,8 @@ class HandReplay(KnockSteps):
             return GO
         self.add(FindingCode.MOVES_AFTER_END,
                  f"the hand ended as a draw with the {_ordinal(cap)} draw from the discard pile, so "
-                 f"{who}'s " + ("knock" if ev.knock is not None else "discard") + " does not count", ev.place)
+                 f"{who}'s " + ("knock" if ev.knock is not None else "discard") + " does not count", ev.place,
+                 knobs=("max_discard_draws",))
         return STOP
 
     def on_knock(self, ev: Turn, p: int) -> Flow:
@@ -403,7 +410,8 @@ class HandReplay(KnockSteps):
             return ABANDON
         if x == self.taken and self.rules.no_same_card_discard:
             self.add(FindingCode.SAME_CARD_DISCARD,
-                     f"{who} discarded {card_name(x)}, the card just taken from the discard pile", ev.place)
+                     f"{who} discarded {card_name(x)}, the card just taken from the discard pile", ev.place,
+                     knobs=("no_same_card_discard",))
         self.pile.append(x)
         if self.rules.repeat_discard_draw:
             if x == self.taken and self.repeat:

@@ -242,11 +242,13 @@ class HandState:
 
     # -- findings -----------------------------------------------------------------
 
-    def add(self, code: FindingCode, message: str, place: Place | None = None, points: int = 0) -> None:
-        """Record a finding at ``place`` (an event's), else at the hand; ``points`` given away."""
+    def add(self, code: FindingCode, message: str, place: Place | None = None, points: int = 0,
+            knobs: tuple[str, ...] = ()) -> None:
+        """Record a finding at ``place`` (an event's), else at the hand; ``points`` given away;
+        ``knobs``: the rule knobs that decided it."""
         if place is None or not (place.line or place.pointer):
             place = self.hand.place
-        self.findings.append(finding(code, message, place, self.index, self.mover_at(place), points))
+        self.findings.append(finding(code, message, place, self.index, self.mover_at(place), points, knobs))
 
     def stranger(self, name: object) -> str:
         """A name the record gives that is not a player's, quoted short, and who the players are."""

@@ -73,7 +73,7 @@ import enum
 import os
 import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Literal, Union
+from typing import Literal, NoReturn, Union
 
 import msgspec
 
@@ -340,56 +340,20 @@ class NotADeal(RulingError):
 
 
 class IllegalMove(GinrefError, ValueError):
-    """A move the rules forbid: ``code`` is the finding the replay makes of it, ``rule`` the
-    knob that forbids it (``"no_same_card_discard=true"``; None for a rule of every game),
-    ``place`` the hand and move (``"hand 1, move 7"``). The table is left as it was."""
+    """A move the rules forbid: ``code`` is the finding the replay makes of it, ``knobs`` the
+    rule knobs that decided it (the finding's, as data), ``rule`` the first of them with its
+    value (``"no_same_card_discard=true"``; None for a rule of every game), ``place`` the hand
+    and move (``"hand 1, move 7"``). The table is left as it was."""
 
     def __init__(self, message: str, code: str, place: str, rule: str | None = None,
-                 move: Move | None = None) -> None:
+                 move: Move | None = None, knobs: tuple[str, ...] = ()) -> None:
         super().__init__(tidy_message(f"{place}: {code}" + (f" ({rule})" if rule else "") + f": {message}"))
         self.message = message
         self.code = code
         self.place = place
         self.rule = rule
         self.move = move
-
-
-_RULE_KNOBS: dict[str, tuple[str, ...]] = {
-    "same_card_discard": ("no_same_card_discard",),
-    "upcard_ritual": ("first_turn",),
-    "draw_from_empty_stock": ("stock_floor",),
-    "stock_exhausted": ("stock_end",),
-    "knock_over_limit": ("oklahoma", "knock_limit"),
-    "knock_not_max": ("knocker_must_meld_max",),
-    "big_gin_not_recognised": ("big_gin_bonus",),
-}
-"""The knobs that can forbid a move reported with a code, in the order asked: the first one
-whose value is not its "off" value is cited."""
-
-
-def _knob_text(rules: Rules, knob: str) -> str:
-    value = getattr(rules, knob)
-    shown = "true" if value is True else "false" if value is False else "off" if value is None else value
-    return f"{knob}={shown}"
-
-
-def _rule_of(rules: Rules, code: str, message: str, end: str) -> str | None:
-    """The ``knob=value`` that forbids a move the replay reported with ``code`` (``end``: how
-    the hand ended, if it did)."""
-    if code == "layoff_on_gin":
-        return _knob_text(rules, "layoff_on_big_gin" if "big gin" in message else "layoff_on_gin")
-    if code == "illegal_layoff":
-        if rules.layoff_chain_limit is not None and "beyond a run's end" in message:
-            return _knob_text(rules, "layoff_chain_limit")
-        chained = not rules.layoff_chaining and "chain" in message
-        return _knob_text(rules, "layoff_chaining") if chained else None
-    if code == "moves_after_end":
-        return _knob_text(rules, end) if end in ("max_discard_draws", "repeat_discard_draw") else None
-    knobs = _RULE_KNOBS.get(code, ())
-    for knob in knobs:
-        if getattr(rules, knob) not in (None, False, "off") or knob == knobs[-1]:
-            return _knob_text(rules, knob)
-    return None
+        self.knobs = knobs
 
 
 # -- building a table ----------------------------------------------------------------------------
@@ -909,19 +873,21 @@ class Table:
         core = self._core
         for found in core.findings[before:]:
             if found.severity == "error":
-                self._refuse_with(found.code, found.message, move)
+                self._refuse_with(found.code, found.message, move, found.knobs)
         if step is ABANDON:
             last = core.findings[before] if len(core.findings) > before else None
-            self._refuse_with(last.code if last else "cards_unknown",
-                              last.message if last else "the cards cannot be followed", move)
+            if last is None:
+                self._refuse_with("cards_unknown", "the cards cannot be followed", move)
+            self._refuse_with(last.code, last.message, move, last.knobs)
 
-    def _refuse(self, code: FindingCode, message: str, move: Move) -> None:
-        self._refuse_with(code.value, message, move)
+    def _refuse(self, code: FindingCode, message: str, move: Move, knobs: tuple[str, ...] = ()) -> NoReturn:
+        self._refuse_with(code.value, message, move, knobs)
 
-    def _refuse_with(self, code: str, message: str, move: Move) -> None:
+    def _refuse_with(self, code: str, message: str, move: Move, knobs: tuple[str, ...] = ()) -> NoReturn:
+        """Refuse ``move`` with the finding's code and the knobs that decided it."""
         place = f"hand {self._index + 1}, move {len(self.moves) + 1}"
-        rule = _rule_of(self.rules, code, message, self._core.end)
-        raise IllegalMove(message, code, place, rule, move)
+        rule = self.rules.setting(knobs[0]) if knobs else None
+        raise IllegalMove(message, code, place, rule, move, knobs)
 
     def _draw(self, move: Move, seat: int, name: str) -> tuple[Card | None, Flow | None]:
         """A draw or take: the card it moved, and the replay's step."""
@@ -943,7 +909,7 @@ class Table:
         if wall and not self._wall_knocks_after_take(seat):
             self._refuse(FindingCode.STOCK_EXHAUSTED,
                          f"{name} may take the last discard at the wall only to knock, and no knock "
-                         "is left with it", move)
+                         "is left with it", move, ("stock_end",))
         self._drawn = core.phase != OVER
         if source == "discard":
             return top, step
@@ -998,7 +964,7 @@ class Table:
         del core.findings[before:]
         core.__dict__.update(saved)
         if found:
-            self._refuse_with(found[0].code, found[0].message, move)
+            self._refuse_with(found[0].code, found[0].message, move, found[0].knobs)
 
     def _finish(self, move: Move, name: str) -> None:
         core = self._core
@@ -1170,7 +1136,7 @@ def _rules_named(rules: Rules) -> tuple[str, tuple[tuple[str, str], ...]]:
     changed = []
     for knob in KNOB_NAMES:
         if getattr(rules, knob) != getattr(preset, knob):
-            changed.append((knob, _knob_text(rules, knob).partition("=")[2]))
+            changed.append((knob, rules.setting(knob).partition("=")[2]))
     return preset.name, tuple(changed)
 
 
