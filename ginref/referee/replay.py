@@ -23,7 +23,6 @@ from ginref.referee.state import (
     KNOCKED,
     NORMAL,
     OVER,
-    PHASE_WORDS,
     RITUAL,
     STOP,
     WALL,
@@ -33,6 +32,7 @@ from ginref.referee.state import (
     card_text,
     fast_mask,
     is_card,
+    phase_of,
 )
 
 
@@ -537,7 +537,7 @@ class HandReplay(KnockSteps):
             return False
         if self.phase == KNOCKED and (self.defence is not None or self.end == "illegal"):
             return False
-        phase = "discard" if self.awaiting_discard else PHASE_WORDS[self.phase]
+        phase = phase_of(self.phase, self.awaiting_discard).value
         seat = 1 - self.knocker if self.phase == KNOCKED else self.expected
         result = self.result
         result.outcome = result.end = "unfinished"

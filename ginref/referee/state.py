@@ -23,10 +23,32 @@ from ginref.scoring import Ending, Step
 
 # -- one hand ---------------------------------------------------------------------------
 
+class Phase(str, enum.Enum):
+    """Where play stands: what the player to move must do. The one vocabulary of the table,
+    the line protocol and ``Unfinished.phase`` (the value is the word); :func:`phase_of`
+    reads it off the machine's :class:`Stage`."""
+
+    UPCARD = "upcard"
+    """take or pass the first upcard"""
+    DRAW = "draw"
+    """draw from the stock, or take the top discard"""
+    DISCARD = "discard"
+    """discard, or knock (after taking the last discard at the wall: knock only)"""
+    WALL = "wall"
+    """the stock is at its floor: take the last discard (to knock, unless ``take_or_dead``), or pass"""
+    DEFENCE = "defence"
+    """the defender lays off, then finishes"""
+    OVER = "over"
+
+    def __str__(self) -> str:
+        return self.value
+
+
 class Stage(enum.IntEnum):
-    """The replay's stages of a hand: the upcard ritual, the forced stock draw after two passes,
-    the eleven-card opening, normal play, the wall (the stock at its floor), knocked, over. The
-    table's :class:`~ginref.referee.table.Phase` is what the player to move must do in each."""
+    """The machine's stages of a hand, finer than :class:`Phase`: the upcard ritual, the forced
+    stock draw after two passes, the eleven-card opening, normal play, the wall (the stock at
+    its floor), knocked, over. Kept as plain ints; :func:`phase_of` says what each means to
+    the player to move."""
 
     RITUAL = 0
     FORCED = 1
@@ -78,8 +100,16 @@ class Unfinished(msgspec.Struct, frozen=True):
                 "phase": self.phase}
 
 
-PHASE_WORDS = {RITUAL: "upcard", FORCED: "draw", ELEVEN: "discard", NORMAL: "draw", WALL: "wall",
-                KNOCKED: "defence"}
+_STAGE_PHASES = (Phase.UPCARD, Phase.DRAW, Phase.DISCARD, Phase.DRAW, Phase.WALL, Phase.DEFENCE, Phase.OVER)
+"""the :class:`Phase` of each :class:`Stage` at the start of a turn, by the stage's int"""
+
+
+def phase_of(stage: int, drawn: bool = False) -> Phase:
+    """The :class:`Phase` of a hand at ``stage``; ``drawn``: the mover has drawn and owes the
+    turn's discard or knock. The one reading of where play stands."""
+    if drawn and stage < KNOCKED:
+        return Phase.DISCARD
+    return _STAGE_PHASES[stage]
 
 
 class HandRuling:

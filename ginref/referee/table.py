@@ -69,7 +69,6 @@ trying every move that way (``tests/referee/test_table.py`` compares them).
 
 from __future__ import annotations
 
-import enum
 import os
 import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -105,14 +104,14 @@ from ginref.referee.replay import HandReplay
 from ginref.referee.rules_of_play import may_draw_stock, takes_only_to_knock
 from ginref.referee.state import (
     ABANDON,
-    ELEVEN,
     FORCED,
     KNOCKED,
     OVER,
-    RITUAL,
     WALL,
     Flow,
     HandRuling,
+    Phase,
+    phase_of,
 )
 from ginref.referee.verdict import HandVerdict, Verdict, adjudicate, ruled_hand
 from ginref.rules import KNOB_NAMES, PRESETS, Rules, find_rules, load_rules_file, record_rules
@@ -132,25 +131,6 @@ _ENDINGS["knock"] = (None, "knock", "gin", "big_gin")
 _ENDING_ORDER = {"big_gin": 0, "gin": 1, "knock": 2}
 _PLAIN_KINDS = frozenset({"take", "pass", "draw", "discard"})
 """the kinds of move with no ending, no melds and nothing bare to check"""
-
-
-class Phase(str, enum.Enum):
-    """What the player to move must do; the value is the word ``Unfinished.phase`` uses."""
-
-    UPCARD = "upcard"
-    """take or pass the first upcard"""
-    DRAW = "draw"
-    """draw from the stock, or take the top discard"""
-    DISCARD = "discard"
-    """discard, or knock (after taking the last discard at the wall: knock only)"""
-    WALL = "wall"
-    """the stock is at its floor: take the last discard to knock, or pass"""
-    DEFENCE = "defence"
-    """the defender lays off, then finishes"""
-    OVER = "over"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 class Move(msgspec.Struct, frozen=True):
@@ -581,16 +561,7 @@ class Table:
         return phase
 
     def _phase_now(self) -> Phase:
-        stage = self._core.phase
-        if stage == OVER or self._finished:
-            return Phase.OVER
-        if stage == KNOCKED:
-            return Phase.DEFENCE
-        if stage == RITUAL:
-            return Phase.UPCARD
-        if stage == ELEVEN or self._drawn:
-            return Phase.DISCARD
-        return Phase.WALL if stage == WALL else Phase.DRAW
+        return Phase.OVER if self._finished else phase_of(self._core.phase, self._drawn)
 
     @property
     def to_move(self) -> str | None:
