@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
+from typing import TypeVar
 
 import msgspec
 
@@ -214,6 +215,9 @@ def _movers(events: Sequence[Pass | Turn | Defence]) -> dict[Place, str | None]:
     return movers
 
 
+_State = TypeVar("_State", bound="HandState")
+
+
 class HandState:
     """One hand's cards, phase and findings, as the replay steps leave them.
 
@@ -247,6 +251,9 @@ class HandState:
     movers: dict[Place, str | None] | None = None
     """who moved at each event's place, built at the hand's first finding"""
 
+    FIXED = ("hand", "index", "players", "rules", "system", "non_dealer", "movers")
+    """the fields no move changes (``movers`` is a cache of the record's places)"""
+
     def __init__(
         self, hand: HandRecord, index: int, players: tuple[str, str], rules: Rules,
         system: MeldSystem, findings: list[Finding],
@@ -269,6 +276,15 @@ class HandState:
         upcard = hand.upcard if is_card(hand.upcard) else None
         result.knock_limit = rules.knock_limit_for(upcard)
         result.multiplier = rules.multiplier(upcard)
+
+    def clone(self: _State) -> _State:
+        """An independent state equal to this one, its findings list copied."""
+        twin = self.__class__.__new__(self.__class__)
+        for name in HandState.FIXED:
+            setattr(twin, name, getattr(self, name))
+        twin.findings = list(self.findings)
+        Snapshot(self).restore(twin)
+        return twin
 
     # -- findings -----------------------------------------------------------------
 
@@ -345,3 +361,38 @@ class HandState:
         )
         self.add(FindingCode.CARD_NOT_IN_HAND, f"{name} {verb} {card_name(c)}, {tail}", place)
 
+
+
+class Snapshot:
+    """The fields of a hand's state that a move changes, saved by name (as python-chess's
+    ``_BoardState``): the table takes one before each move, and :meth:`restore` puts the
+    state back exactly on a refused move or a :meth:`~ginref.referee.table.Table.pop`.
+
+    The ruling (``result``) is kept by reference: the moves that write it (a knock, a layoff,
+    the finish) give the state a copy first, so the saved one stays as it was.
+    """
+
+    SCALARS = (
+        "unseen", "stock", "stock_pos", "ending", "melds", "declared_index", "knocker_dw", "passes",
+        "draws", "repeat", "turns", "stock_left", "taken", "awaiting_discard", "end", "knocker", "defence",
+        "knock_place", "phase", "expected", "result",
+    )
+    """the fields held as immutable values (or, for ``result``, by reference)"""
+    __slots__ = (*SCALARS, "held", "unknown", "pile", "findings")
+
+    def __init__(self, state: HandState) -> None:
+        for name in Snapshot.SCALARS:
+            setattr(self, name, getattr(state, name))
+        self.held = tuple(state.held)
+        self.unknown = tuple(state.unknown)
+        self.pile = tuple(state.pile)
+        self.findings = len(state.findings)
+
+    def restore(self, state: HandState) -> None:
+        """Put ``state`` back as it was when this snapshot was taken (its findings list too)."""
+        for name in Snapshot.SCALARS:
+            setattr(state, name, getattr(self, name))
+        state.held = list(self.held)
+        state.unknown = list(self.unknown)
+        state.pile = list(self.pile)
+        del state.findings[self.findings:]

@@ -111,6 +111,7 @@ from ginref.referee.state import (
     Flow,
     HandRuling,
     Phase,
+    Snapshot,
     phase_of,
 )
 from ginref.referee.verdict import HandVerdict, Verdict, adjudicate, ruled_hand
@@ -416,21 +417,19 @@ that must follow (the table checks that one does)"""
 
 
 class _Saved(msgspec.Struct, frozen=True):
-    """The table before a move, for :meth:`Table.pop` and for a refused move."""
+    """The table before a move, for :meth:`Table.pop` and for a refused move: the hand's
+    :class:`Snapshot` and the half-turn the table keeps beside it."""
 
-    core: dict[str, object]
-    findings: int
+    core: Snapshot
     drawn: bool
     finished: bool
     layoffs: tuple[tuple[Card, int], ...]
 
 
-def _saved_core(core: HandReplay) -> dict[str, object]:
-    state = dict(core.__dict__)
-    state["held"] = list(core.held)
-    state["unknown"] = list(core.unknown)
-    state["pile"] = list(core.pile)
-    return state
+_FIELDS = ("players", "rules", "system", "_done", "_hand", "_index", "_core", "_history", "moves", "_cards",
+           "_drawn", "_finished", "_layoffs", "_stock_at_draw", "_phase")
+"""every field of a :class:`Table`, by name: what :meth:`Table.copy` copies and a refused
+:meth:`Table.next_hand` puts back"""
 
 
 class Table:
@@ -771,30 +770,20 @@ class Table:
     def copy(self) -> Table:
         """An independent table in the same state, with the same history."""
         twin = Table.__new__(Table)
-        twin.__dict__.update(self.__dict__)
+        for name in _FIELDS:
+            setattr(twin, name, getattr(self, name))
         twin._done = list(self._done)
         twin.moves = list(self.moves)
         twin._cards = list(self._cards)
         twin._history = list(self._history)
-        findings = list(self._core.findings)
-        core = HandReplay.__new__(HandReplay)
-        core.__dict__.update(_saved_core(self._core))
-        core.findings = findings
-        twin._core = core
+        twin._core = self._core.clone()
         return twin
 
     def _save(self) -> _Saved:
-        core = self._core
-        return _Saved(_saved_core(core), len(core.findings), self._drawn, self._finished, self._layoffs)
+        return _Saved(Snapshot(self._core), self._drawn, self._finished, self._layoffs)
 
     def _restore(self, saved: _Saved) -> None:
-        core = self._core
-        findings = core.findings
-        del findings[saved.findings:]
-        core.__dict__.clear()
-        core.__dict__.update(saved.core)
-        core.held, core.unknown, core.pile = list(core.held), list(core.unknown), list(core.pile)
-        core.findings = findings
+        saved.core.restore(self._core)
         self._drawn, self._finished, self._layoffs = saved.drawn, saved.finished, saved.layoffs
         self._phase = None
 
@@ -927,13 +916,12 @@ class Table:
     def _judge_defence(self, defence: Defence, move: Move) -> None:
         """Rule on ``defence`` as the replay would at the hand's end, then forget the ruling."""
         core = self._core
-        saved = _saved_core(core)
+        saved = Snapshot(core)
         before = len(core.findings)
         core.result = core.result.copy()
         core.defend(core.knocker, defence)
         found = [f for f in core.findings[before:] if f.severity == "error"]
-        del core.findings[before:]
-        core.__dict__.update(saved)
+        saved.restore(core)
         if found:
             self._refuse_with(found[0].code, found[0].message, move, found[0].knobs)
 
@@ -1079,13 +1067,14 @@ class Table:
         if verdict.game_over:
             raise RulingError("the game is over")
         dealer = verdict.hands[-1].next_dealer or self.dealer
-        before = dict(self.__dict__)
+        before = {name: getattr(self, name) for name in _FIELDS}
         self._done = list(record.hands)
         try:
             self._deal(dealer, deck=deck, hands=hands, upcard=upcard, stock=stock, seed=seed,
                        stock_at_draw=stock_at_draw)
         except GinrefError:
-            self.__dict__.update(before)  # a bad deal changes nothing
+            for name, value in before.items():  # a bad deal changes nothing
+                setattr(self, name, value)
             raise
 
 

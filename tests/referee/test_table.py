@@ -661,3 +661,33 @@ def test_two_passes_over_a_stock_at_its_floor_end_the_hand_or_reach_the_wall() -
         pushed(table, "pass", "pass")
         assert table.phase is phase
         assert table.legal_moves() or table.is_over()
+
+
+# -- the snapshot names every field a move changes ------------------------------------------------
+
+def _fields(table: Table) -> dict[str, object]:
+    """Every field of the table's hand state, set on it or left at the class's default, lists
+    copied (``movers`` is a cache)."""
+    core = table._core
+    names = {k for k in dir(core) if not k.startswith("__") and not callable(getattr(core, k))} - {"movers"}
+    fields = {k: (list(v) if isinstance(v, list) else v) for k in names for v in [getattr(core, k)]}
+    fields["result"] = {name: getattr(core.result, name) for name in type(core.result).__slots__}
+    return fields
+
+
+@pytest.mark.parametrize("rules", ["standard", "openspiel", "rlcard", "oklahoma", "hollywood"])
+def test_a_pushed_and_popped_or_refused_move_leaves_every_field_as_it_was(rules: str) -> None:
+    for seed in range(1):
+        table = Table(PLAYERS, rules, seed=seed)
+        rng = random.Random(seed)
+        while not table.is_over():
+            before = _fields(table)
+            for move in every_move(table):
+                try:
+                    table.push(move)
+                except ginref.GinrefError:
+                    assert _fields(table) == before, move
+                    continue
+                table.pop()
+                assert _fields(table) == before, move
+            table.push(rng.choice(table.legal_moves()))
