@@ -30,6 +30,7 @@ from ginref.melds import (
 from ginref.notation import excerpt
 from ginref.records.model import Defence, Knock, Place, Turn
 from ginref.referee.findings import FindingCode
+from ginref.referee.rules_of_play import within_knock_limit
 from ginref.referee.state import HandState, card_count, card_names, is_card
 from ginref.scoring import Ending, settle
 
@@ -84,7 +85,7 @@ class KnockSteps(HandState):
         if not self.take_from_hand(p, discard):
             self.not_held(p, "discarded", discard, place)
             return False
-        if discard == taken and self.rules.no_same_card_discard:
+        if discard == self.rules.banned_discard(taken):
             self.add(FindingCode.SAME_CARD_DISCARD,
                      f"{who} discarded {card_name(discard)} face down, the card just taken "
                      "from the discard pile", place, knobs=("no_same_card_discard",))
@@ -164,7 +165,7 @@ class KnockSteps(HandState):
         if ending != "knock":
             return True
         who, limit = self.players[p], self.result.knock_limit
-        if dw > limit:
+        if not within_knock_limit(dw, limit):
             what = "only gin ends a hand" if limit == 0 else f"the knock limit is {limit}"
             self.add(FindingCode.KNOCK_OVER_LIMIT,
                      f"{who} knocked with {dw} deadwood ({card_names(dead)}), but {what}", place,

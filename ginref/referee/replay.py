@@ -14,7 +14,7 @@ from ginref.notation import excerpt
 from ginref.records.model import Defence, Pass, Turn
 from ginref.referee.findings import FindingCode
 from ginref.referee.knock import KnockSteps
-from ginref.referee.rules_of_play import at_the_floor, takes_only_to_knock
+from ginref.referee.rules_of_play import at_the_floor, may_draw_stock, takes_only_to_knock
 from ginref.referee.state import (
     ABANDON,
     ELEVEN,
@@ -307,7 +307,7 @@ class HandReplay(KnockSteps):
     def draw_stock(self, ev: Turn, p: int) -> Flow | None:
         """A stock draw; None when the turn goes on to its discard or knock."""
         who, c, floor = ev.player, ev.card, self.rules.stock_floor
-        if self.stock_left <= floor:
+        if not may_draw_stock(self.rules, self.stock_left):
             self.add(FindingCode.DRAW_FROM_EMPTY_STOCK,
                      f"{who} drew from the stock, which is down to its last {floor} cards", ev.place,
                      knobs=("stock_floor",))
@@ -408,7 +408,7 @@ class HandReplay(KnockSteps):
         if not self.take_from_hand(p, x):
             self.not_held(p, "discarded", x, ev.place)
             return ABANDON
-        if x == self.taken and self.rules.no_same_card_discard:
+        if x == self.rules.banned_discard(self.taken):
             self.add(FindingCode.SAME_CARD_DISCARD,
                      f"{who} discarded {card_name(x)}, the card just taken from the discard pile", ev.place,
                      knobs=("no_same_card_discard",))
@@ -445,7 +445,7 @@ class HandReplay(KnockSteps):
         floor, cap = rules.stock_floor, rules.max_discard_draws
         if left <= floor:
             return i  # the wall: no turn here is plain
-        same_banned, repeat_ends, repeat = rules.no_same_card_discard, rules.repeat_discard_draw, self.repeat
+        repeat_ends, repeat = rules.repeat_discard_draw, self.repeat
         mover, waiting = self.players if expected == 0 else self.players[::-1]
         mine, theirs = held[expected], held[1 - expected]  # the mover's cards, the other's
         # Each plain turn is one stock draw (``left`` falls) or one discard draw (``draws``
@@ -478,7 +478,7 @@ class HandReplay(KnockSteps):
                 hand = mine | 1 << top
                 if (c is not None and c != top) or not hand & bit:
                     break
-                if x == top and (same_banned or (repeat_ends and repeat)):
+                if x == top and (x == rules.banned_discard(top) or (repeat_ends and repeat)):
                     break  # a same-card discard that is reported, or a repeat that ends the hand
                 pile[-1] = x
                 taken = top

@@ -2,25 +2,20 @@
 table and its :meth:`~ginref.referee.table.Table.legal_moves` all ask here.
 
 Each predicate reads the rule set and the few facts of the position it needs, so a rule is
-decided in one function: may this card be discarded now (:func:`banned_discard`), is the
-stock at its floor (:func:`at_the_floor`), what the wall allows (:func:`takes_only_to_knock`),
-may this deadwood knock (:func:`within_knock_limit`), may this player draw from the stock
-(:func:`may_draw_stock`).
+decided in one function: is the stock at its floor (:func:`at_the_floor`), what the wall
+allows (:func:`takes_only_to_knock`), may this deadwood knock (:func:`within_knock_limit`),
+may this player draw from the stock (:func:`may_draw_stock`). The questions a rule set
+answers alone, below the referee too, are :class:`~ginref.rules.Rules`' own: which card may
+not be discarded (:meth:`~ginref.rules.Rules.banned_discard`), the hand's knock limit
+(:meth:`~ginref.rules.Rules.knock_limit_for`); whether a card fits a meld is
+:func:`ginref.layoffs.fits`.
 """
 
 from __future__ import annotations
 
-from ginref.cards import Card
 from ginref.rules import Rules
 
-__all__ = ["at_the_floor", "banned_discard", "may_draw_stock", "takes_only_to_knock", "within_knock_limit"]
-
-
-def banned_discard(rules: Rules, taken: Card) -> Card:
-    """The card that may not be discarded now (face up, or face down with a knock): the card
-    ``taken`` from the discard pile this turn, under ``no_same_card_discard``; else -1.
-    ``taken`` is -1 after a stock draw."""
-    return taken if rules.no_same_card_discard else -1
+__all__ = ["at_the_floor", "may_draw_stock", "takes_only_to_knock", "within_knock_limit"]
 
 
 def at_the_floor(rules: Rules, stock_left: int) -> bool:

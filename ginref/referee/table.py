@@ -101,7 +101,7 @@ from ginref.records.model import (
 from ginref.records.text import read_event
 from ginref.referee.findings import Finding, FindingCode
 from ginref.referee.replay import HandReplay
-from ginref.referee.rules_of_play import may_draw_stock, takes_only_to_knock
+from ginref.referee.rules_of_play import may_draw_stock, takes_only_to_knock, within_knock_limit
 from ginref.referee.state import (
     ABANDON,
     FORCED,
@@ -591,7 +591,7 @@ class Table:
         if phase is Phase.DRAW:
             return self._draws()
         if phase is Phase.WALL:
-            return [_TAKE, _PASS] if self._may_take_at_wall(core.pile[-1]) else [_PASS]
+            return [_TAKE, _PASS] if self._may_take_at_wall(core.pile[-1], core.expected) else [_PASS]
         if phase is Phase.DISCARD:
             return self._discards()
         if phase is Phase.DEFENCE:
@@ -610,14 +610,14 @@ class Table:
                 moves.append(_DRAW)
         return moves
 
-    def _may_take_at_wall(self, top: Card) -> bool:
-        """Whether the last discard ``top`` may be taken at the wall: under ``take_or_dead``
-        always, else only when a knock is left with it (:func:`takes_only_to_knock`)."""
+    def _may_take_at_wall(self, top: Card, seat: int) -> bool:
+        """Whether player ``seat`` may take the last discard ``top`` at the wall: under
+        ``take_or_dead`` always, else only when a knock is left with it
+        (:func:`takes_only_to_knock`). The one home of the wall for the table."""
         if not takes_only_to_knock(self.rules):
             return True
-        core = self._core
-        hand = core.held[core.expected] | 1 << top
-        banned = top if self.rules.no_same_card_discard else -1
+        hand = self._core.held[seat] | 1 << top
+        banned = self.rules.banned_discard(top)
         return any(self._knock_for(hand, c) is not None for c in scan(hand) if c != banned)
 
     def _discards(self) -> list[Move]:
@@ -625,7 +625,7 @@ class Table:
         core = self._core
         seat = core.expected
         hand = core.held[seat]
-        banned = core.taken if self.rules.no_same_card_discard else -1
+        banned = self.rules.banned_discard(core.taken)
         wall = core.phase == WALL and takes_only_to_knock(self.rules)
         moves = [] if wall else _discard_moves(hand & ~(1 << banned) if banned >= 0 else hand)
         if core.unknown[seat]:
@@ -633,7 +633,7 @@ class Table:
         big_gin = self.rules.big_gin_bonus is not None and hand.bit_count() == 11
         if big_gin and not min_deadwood(hand, self.system):
             moves.append(Move.knock(None, _declared(hand, self.system), "big_gin"))
-        if min_deadwood_after_discard(hand, self.system) <= core.result.knock_limit:
+        if within_knock_limit(min_deadwood_after_discard(hand, self.system), core.result.knock_limit):
             for c in scan(hand):
                 knock = self._knock_for(hand, c) if c != banned else None
                 if knock is not None:
@@ -643,10 +643,11 @@ class Table:
     def _knock_for(self, hand: Mask, c: Card) -> Move | None:
         """The knock discarding ``c`` with the least deadwood, if within the limit."""
         kept = hand & ~(1 << c)
-        if min_deadwood(kept, self.system) > self._core.result.knock_limit:
+        limit = self._core.result.knock_limit
+        if not within_knock_limit(min_deadwood(kept, self.system), limit):
             return None  # the count alone is seven times cheaper than the arrangement
         arrangement = best_arrangement(kept, self.system)
-        if arrangement.deadwood_points > self._core.result.knock_limit:
+        if not within_knock_limit(arrangement.deadwood_points, limit):
             return None
         melds = tuple(m.mask for m in arrangement.melds)
         return Move.knock(c, melds, "knock" if arrangement.deadwood_points else "gin")
@@ -678,7 +679,7 @@ class Table:
         core, card, rules = self._core, move.card, self.rules
         seat = core.expected
         hand = core.held[seat]
-        banned = core.taken if rules.no_same_card_discard else -1
+        banned = rules.banned_discard(core.taken)
         if core.unknown[seat] or (card is not None and (type(card) is not int or not 0 <= card < 52
                                                          or not hand >> card & 1 or card == banned)):
             return None, False
@@ -694,8 +695,9 @@ class Table:
         if rules.knocker_must_meld_max:  # nothing above the least deadwood the cards allow
             limit = min(limit, min_deadwood(kept, self.system))
         dw = mask_points_in(self.system, rest)
-        played = Move.knock(card, move.melds, "knock" if dw else "gin") if dw <= limit else None
-        return played, least <= limit
+        legal = within_knock_limit(dw, limit)
+        played = Move.knock(card, move.melds, "knock" if dw else "gin") if legal else None
+        return played, within_knock_limit(least, limit)
 
     def _finish_declaration(self, move: Move) -> tuple[Move | None, bool]:
         core = self._core
@@ -866,7 +868,7 @@ class Table:
         before = len(core.findings)
         step = core.on_draw(event, seat)
         self._check(before, move, step)
-        if wall and not self._wall_knocks_after_take(seat):
+        if wall and top is not None and not self._may_take_at_wall(top, seat):
             self._refuse(FindingCode.STOCK_EXHAUSTED,
                          f"{name} may take the last discard at the wall only to knock, and no knock "
                          "is left with it", move, ("stock_end",))
@@ -875,12 +877,6 @@ class Table:
             return top, step
         stock = core.stock
         return (stock[position] if stock is not None and move.card is None else move.card), step
-
-    def _wall_knocks_after_take(self, seat: int) -> bool:
-        core = self._core
-        hand = core.held[seat]
-        banned = core.taken if self.rules.no_same_card_discard else -1
-        return any(self._knock_for(hand, c) is not None for c in scan(hand) if c != banned)
 
     def _end_turn(self, move: Move, seat: int, name: str) -> Flow:
         """A discard or knock: the replay's step."""
