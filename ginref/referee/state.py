@@ -7,6 +7,7 @@ the defence, :mod:`ginref.referee.replay` the deal and the play.
 from __future__ import annotations
 
 import enum
+import operator
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -378,11 +379,12 @@ class Snapshot:
         "knock_place", "phase", "expected", "result",
     )
     """the fields held as immutable values (or, for ``result``, by reference)"""
-    __slots__ = (*SCALARS, "held", "unknown", "pile", "findings")
+    __slots__ = ("findings", "held", "pile", "scalars", "unknown")
+    _read = operator.attrgetter(*SCALARS)
+    """the scalars' values in :data:`SCALARS` order, read in one call (a push takes a snapshot)"""
 
     def __init__(self, state: HandState) -> None:
-        for name in Snapshot.SCALARS:
-            setattr(self, name, getattr(state, name))
+        self.scalars: tuple[object, ...] = Snapshot._read(state)
         self.held = tuple(state.held)
         self.unknown = tuple(state.unknown)
         self.pile = tuple(state.pile)
@@ -390,8 +392,8 @@ class Snapshot:
 
     def restore(self, state: HandState) -> None:
         """Put ``state`` back as it was when this snapshot was taken (its findings list too)."""
-        for name in Snapshot.SCALARS:
-            setattr(state, name, getattr(self, name))
+        for name, value in zip(Snapshot.SCALARS, self.scalars, strict=True):
+            setattr(state, name, value)
         state.held = list(self.held)
         state.unknown = list(self.unknown)
         state.pile = list(self.pile)

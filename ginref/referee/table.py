@@ -72,12 +72,12 @@ from __future__ import annotations
 import os
 import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Literal, NoReturn, Union
+from typing import NoReturn, Union
 
 import msgspec
 
-from ginref.cards import Card, CardSet, Mask, card_name, scan
-from ginref.errors import GinrefError, NotationError, RecordError, RulingError, tidy_message
+from ginref.cards import Card, Mask, scan
+from ginref.errors import GinrefError, NotationError, RulingError
 from ginref.layoffs import fits
 from ginref.melds import (
     MeldSystem,
@@ -87,7 +87,7 @@ from ginref.melds import (
     min_deadwood,
     min_deadwood_after_discard,
 )
-from ginref.notation import excerpt, parse_card
+from ginref.notation import excerpt
 from ginref.records.model import (
     ClaimedResult,
     Defence,
@@ -98,8 +98,26 @@ from ginref.records.model import (
     Pass,
     Turn,
 )
-from ginref.records.text import read_event
 from ginref.referee.findings import Finding, FindingCode
+from ginref.referee.moves import (
+    _DRAW,
+    _DRAW_MOVES,
+    _ENDINGS,
+    _FINISH,
+    _KIND_ORDER,
+    _PASS,
+    _PLAIN_KINDS,
+    _TAKE,
+    MAX_MOVE_TEXT,
+    MOVE_KINDS,
+    IllegalMove,
+    Move,
+    MoveKind,
+    View,
+    _discard_moves,
+    as_card,
+    moves_of,
+)
 from ginref.referee.replay import HandReplay
 from ginref.referee.rules_of_play import may_draw_stock, takes_only_to_knock, within_knock_limit
 from ginref.referee.state import (
@@ -114,203 +132,13 @@ from ginref.referee.state import (
     Snapshot,
     phase_of,
 )
-from ginref.referee.verdict import HandVerdict, Verdict, adjudicate, ruled_hand
+from ginref.referee.verdict import HandVerdict, RuledHand, Verdict, adjudicate_after, ruled_hand
 from ginref.rules import KNOB_NAMES, PRESETS, Rules, find_rules, load_rules_file, record_rules
-from ginref.scoring import Ending
 
 __all__ = [
     "MAX_MOVE_TEXT", "MOVE_KINDS", "IllegalMove", "Move", "MoveKind", "NotADeal", "Phase", "Table", "View",
-    "moves_of", "parse_move",
+    "moves_of",
 ]
-
-MoveKind = Literal["take", "pass", "draw", "discard", "knock", "layoff", "finish"]
-MOVE_KINDS: tuple[MoveKind, ...] = ("take", "pass", "draw", "discard", "knock", "layoff", "finish")
-"""The kinds of move, in the order :meth:`Table.legal_moves` lists them."""
-_KIND_ORDER = {kind: i for i, kind in enumerate(MOVE_KINDS)}
-_ENDINGS: dict[str, tuple[str | None, ...]] = {kind: (None,) for kind in MOVE_KINDS}
-_ENDINGS["knock"] = (None, "knock", "gin", "big_gin")
-_ENDING_ORDER = {"big_gin": 0, "gin": 1, "knock": 2}
-_PLAIN_KINDS = frozenset({"take", "pass", "draw", "discard"})
-"""the kinds of move with no ending, no melds and nothing bare to check"""
-
-
-class Move(msgspec.Struct, frozen=True):
-    """One move. ``card``: the card discarded, laid off, or discarded face down with a knock
-    (None for big gin), or the card a draw names (None: whatever it is). ``melds``: the
-    knocker's declaration, or the defender's own melds at ``finish`` (empty: the referee
-    arranges them, unless ``bare``: no meld shown, every card left is deadwood).
-    ``ending``: ``knock``, ``gin`` or ``big_gin``. ``onto``: the knocker's meld a layoff
-    goes onto, 0-based. Build with the class methods; ``str`` gives the text
-    :meth:`Table.push` reads back.
-    """
-
-    kind: MoveKind
-    card: Card | None = None
-    melds: tuple[Mask, ...] = ()
-    ending: Ending | None = None
-    onto: int = -1
-    bare: bool = False
-
-    def __post_init__(self) -> None:
-        problem = _move_problem(self)
-        if problem:
-            raise NotationError(f"not a move: {problem}")
-
-    @classmethod
-    def take(cls, card: Card | str | None = None) -> Move:
-        """Take the top of the pile (the upcard, or the last discard); ``card`` checks what it is."""
-        return cls("take", _card_or_none(card))
-
-    @classmethod
-    def pass_(cls) -> Move:
-        """Pass the first upcard, or the last discard at the wall."""
-        return _PASS
-
-    @classmethod
-    def draw(cls, card: Card | str | None = None) -> Move:
-        """Draw from the stock; ``card``, when given, must be the stock's top card."""
-        return cls("draw", _card_or_none(card))
-
-    @classmethod
-    def discard(cls, card: Card | str) -> Move:
-        """Discard ``card`` (a card or its name, ``"7H"``) face up, ending the turn."""
-        return cls("discard", _card(card))
-
-    @classmethod
-    def knock(cls, card: Card | str | None, melds: Iterable[Mask | CardSet],
-              ending: Ending = "knock") -> Move:
-        """A knock (gin, big gin) discarding ``card`` face down (None: big gin) and declaring ``melds``."""
-        return cls("knock", _card_or_none(card), _masks(melds), ending)
-
-    @classmethod
-    def layoff(cls, card: Card | str, onto: int) -> Move:
-        """Lay ``card`` off onto the knocker's meld ``onto`` (0-based, as declared)."""
-        return cls("layoff", _card(card), onto=onto)
-
-    @classmethod
-    def finish(cls, melds: Iterable[Mask | CardSet] = (), *, bare: bool = False) -> Move:
-        """End the defence showing ``melds`` (none: the least-deadwood arrangement of the rest,
-        or with ``bare`` no meld at all: text ``finish []``)."""
-        shown = _masks(melds)
-        return cls("finish", None, shown, bare=bare and not shown)
-
-    @property
-    def sort_key(self) -> tuple[int, ...]:
-        """The canonical order of :meth:`Table.legal_moves`: kind, card, ending, meld."""
-        card = -1 if self.card is None else self.card
-        return (_KIND_ORDER[self.kind], card, _ENDING_ORDER.get(self.ending or "", 0), self.onto,
-                *self.melds)
-
-    def __str__(self) -> str:
-        return " ".join(_move_words(self))
-
-
-def _cards_text(mask: Mask) -> str:
-    return "[" + " ".join(card_name(c) for c in scan(mask)) + "]"
-
-
-def _move_words(move: Move) -> list[str]:
-    kind, card = move.kind, move.card
-    named = [] if card is None else [card_name(card)]
-    if kind == "layoff":
-        return [f"{card_name(card or 0)}>{move.onto + 1}"]
-    if kind == "knock":
-        return [move.ending or "knock", *named, *map(_cards_text, move.melds)]
-    if kind == "finish":
-        return ["finish", *map(_cards_text, move.melds)] if not move.bare else ["finish", "[]"]
-    return [kind, *named]
-
-
-_CARD_KINDS = frozenset({"take", "draw", "discard", "knock", "layoff"})
-"""the kinds of move that may name a card"""
-_NO_MELD = 1 << 52
-
-
-def _is_card_value(value: object) -> bool:
-    return type(value) is int and 0 <= value < 52
-
-
-def _move_problem(move: Move) -> str:
-    """What makes ``move`` no move at all (a field its kind does not have, a value of the
-    wrong type), or "" when it is one; whether the rules allow it is :meth:`Table.push`'s."""
-    kind = move.kind
-    if kind not in _KIND_ORDER:
-        return f"unknown kind {excerpt(kind)}; choose from: {', '.join(MOVE_KINDS)}"
-    card = move.card
-    if card is not None and not _is_card_value(card):
-        return f"{excerpt(card)} is not a card (an int 0..51)"
-    if card is not None and kind not in _CARD_KINDS:
-        return f"a {kind} names no card"
-    if card is None and kind in ("discard", "layoff"):
-        return f"a {kind} names its card"
-    if move.ending not in _ENDINGS[kind]:
-        return f"a {kind} has no ending {excerpt(move.ending)}"
-    if type(move.melds) is not tuple or (move.melds and kind not in ("knock", "finish")):
-        return f"a {kind} declares no melds"
-    for meld in move.melds:
-        if type(meld) is not int or not 0 < meld < _NO_MELD:
-            return f"{excerpt(meld)} is not a set of cards (a 52-bit mask)"
-    if type(move.onto) is not int or (kind == "layoff") != (move.onto >= 0) or move.onto < -1:
-        if kind == "layoff":
-            return f"a layoff goes onto a meld numbered from 0; {excerpt(move.onto)} is not one"
-        return f"a {kind} goes onto no meld"
-    if type(move.bare) is not bool or (move.bare and (kind != "finish" or move.melds)):
-        return "only a finish with no melds may be bare"
-    return ""
-
-
-def _card_or_none(value: Card | str | None) -> Card | None:
-    return None if value is None else _card(value)
-
-
-def _masks(melds: Iterable[Mask | CardSet]) -> tuple[Mask, ...]:
-    return tuple(m.mask if isinstance(m, CardSet) else m for m in melds)
-
-
-_TAKE, _PASS, _DRAW, _FINISH = Move("take"), Move("pass"), Move("draw"), Move("finish")
-_DISCARD_MOVES = tuple(Move("discard", c) for c in range(52))
-_DRAW_MOVES = tuple(Move("draw", c) for c in range(52))
-"""the moves :meth:`Table.legal_moves` lists most, made once (a Move is immutable)"""
-_DISCARDS_BY_BYTE = tuple(
-    tuple(tuple(_DISCARD_MOVES[c] for c in range(8 * i, min(8 * i + 8, 52)) if bits >> (c - 8 * i) & 1)
-          for bits in range(256))
-    for i in range(7))
-"""the discards of a hand's cards, eight cards (one byte of the mask) at a time, in card order"""
-
-
-def _discard_moves(hand: Mask) -> list[Move]:
-    moves: list[Move] = []
-    for chunk in _DISCARDS_BY_BYTE:
-        if hand & 255:
-            moves += chunk[hand & 255]
-        hand >>= 8
-    return moves
-
-
-class View(msgspec.Struct, frozen=True):
-    """What ``player`` may know: its own hand, the discard pile (bottom to top), the cards the
-    opponent took from the pile and still holds, how many cards each holds, the stock's size,
-    the first upcard, and after a knock the declared melds and the layoffs so far.
-
-    ``unknown`` counts cards in ``hand`` that a record never showed (0 at a dealt table);
-    ``taken`` is the card this player has just taken from the pile, when that was the last move.
-    """
-
-    player: str
-    phase: Phase
-    to_move: str | None
-    hand: Mask
-    pile: tuple[Card, ...]
-    opponent_took: Mask
-    opponent_cards: int
-    stock: int
-    upcard: Card | None
-    taken: Card | None = None
-    unknown: int = 0
-    knocker: str | None = None
-    melds: tuple[Mask, ...] = ()
-    layoffs: tuple[tuple[Card, int], ...] = ()
-
 
 class NotADeal(RulingError):
     """A deal a table cannot be set to; ``finding`` is the replay's, when it made one."""
@@ -319,22 +147,6 @@ class NotADeal(RulingError):
         super().__init__(message)
         self.finding = finding
 
-
-class IllegalMove(GinrefError, ValueError):
-    """A move the rules forbid: ``code`` is the finding the replay makes of it, ``knobs`` the
-    rule knobs that decided it (the finding's, as data), ``rule`` the first of them with its
-    value (``"no_same_card_discard=true"``; None for a rule of every game), ``place`` the hand
-    and move (``"hand 1, move 7"``). The table is left as it was."""
-
-    def __init__(self, message: str, code: str, place: str, rule: str | None = None,
-                 move: Move | None = None, knobs: tuple[str, ...] = ()) -> None:
-        super().__init__(tidy_message(f"{place}: {code}" + (f" ({rule})" if rule else "") + f": {message}"))
-        self.message = message
-        self.code = code
-        self.place = place
-        self.rule = rule
-        self.move = move
-        self.knobs = knobs
 
 
 # -- building a table ----------------------------------------------------------------------------
@@ -353,18 +165,10 @@ def _rules(rules: RulesLike) -> Rules:
     raise TypeError(f"rules are a name, a Rules or a rules file, not {type(rules).__name__}")
 
 
-def _card(value: Card | str) -> Card:
-    if isinstance(value, str):
-        return parse_card(value)
-    if type(value) is not int or not 0 <= value < 52:
-        raise RulingError(f"{excerpt(value)} is not a card")
-    return value
-
-
 def _cards(cards: CardsLike) -> tuple[Card, ...]:
     if isinstance(cards, str):
         cards = cards.split()
-    return tuple(_card(c) for c in cards)
+    return tuple(as_card(c) for c in cards)
 
 
 def _shuffled(seed: int | None) -> tuple[Card, ...]:
@@ -398,7 +202,7 @@ def _hand_from_cards(
         if isinstance(hands, str) or len(hands) != 2:
             raise RulingError("the hands are two collections of cards, in the players' order")
         named = [(name, _cards(cards)) for name, cards in zip(players, hands, strict=True)]
-    up = None if upcard is None else _card(upcard)
+    up = None if upcard is None else as_card(upcard)
     return HandRecord(dealer, tuple(named), up, (), None if stock is None else _cards(stock))
 
 
@@ -426,7 +230,12 @@ class _Saved(msgspec.Struct, frozen=True):
     layoffs: tuple[tuple[Card, int], ...]
 
 
-_FIELDS = ("players", "rules", "system", "_done", "_hand", "_index", "_core", "_history", "moves", "_cards",
+_DOING = {Phase.UPCARD: "take or pass the upcard", Phase.DRAW: "draw", Phase.DISCARD: "discard or knock",
+          Phase.WALL: "take or pass the last discard", Phase.DEFENCE: "lay off or finish"}
+"""what the player to move is to do, for :meth:`Table.__repr__`"""
+
+_FIELDS = ("players", "rules", "system", "_done", "_ruled", "_hand", "_index", "_core", "_history", "moves",
+           "_cards",
            "_drawn", "_finished", "_layoffs", "_stock_at_draw", "_phase")
 """every field of a :class:`Table`, by name: what :meth:`Table.copy` copies and a refused
 :meth:`Table.next_hand` puts back"""
@@ -462,6 +271,8 @@ class Table:
         self.rules = _rules(rules)
         self.system = MeldSystem.from_rules(self.rules)
         self._done: list[HandRecord] = []
+        self._ruled: list[RuledHand] = []
+        """each hand done, replayed once: its ruling and findings"""
         self._deal(dealer or self.players[0], deck=deck, hands=hands, upcard=upcard, stock=stock, seed=seed,
                    stock_at_draw=stock_at_draw)
 
@@ -480,6 +291,7 @@ class Table:
         table.rules = rules
         table.system = MeldSystem.from_rules(rules)
         table._done = []
+        table._ruled = []
         bare = msgspec.structs.replace(dealt, events=(), result=None, score_after=None, next_dealer=None)
         table._start(bare, hand)
         return table
@@ -502,6 +314,7 @@ class Table:
                 raise RulingError("give the deal one way: a deck, the hands, or a seed")
             cards = _cards(deck) if deck is not None else _shuffled(seed)
             hand = _hand_from_deck(cards, self.players, dealer, self.rules)
+        hand = msgspec.structs.replace(hand, number=len(self._done) + 1)  # the record's hand numbers
         self._start(hand, len(self._done))
         self._stock_at_draw = stock_at_draw
         problems = [f for f in self._core.findings if f.severity == "error"]
@@ -579,6 +392,14 @@ class Table:
     def is_over(self) -> bool:
         """Whether the hand has ended (a knock defended, or a void end)."""
         return self.phase is Phase.OVER
+
+    def __repr__(self) -> str:
+        """``<Table Ann v Bo, standard, hand 1, move 3: Bo to draw, 31 in the stock>``."""
+        where = f"hand {self._index + 1}, move {len(self.moves) + 1}"
+        to_move = self.to_move
+        now = f"{to_move} to {_DOING[self.phase]}" if to_move is not None else "over"
+        return (f"<Table {self.players[0]} v {self.players[1]}, {self.rules.label}, {where}: {now}, "
+                f"{self._core.stock_left} in the stock>")
 
     # -- the moves -----------------------------------------------------------------------------
 
@@ -738,7 +559,7 @@ class Table:
         if type(move) is Move and move.kind in _PLAIN_KINDS and move.ending is None and not move.bare:
             pass  # the common moves, checked at once
         elif isinstance(move, str):
-            move = parse_move(move)
+            move = Move.parse(move)
         elif not isinstance(move, Move):
             raise TypeError(f"a move is a Move or its text, not {type(move).__name__}")
         elif move.kind not in _KIND_ORDER or move.ending not in _ENDINGS[move.kind] or (
@@ -761,6 +582,17 @@ class Table:
         self._cards.append(card)
         return move
 
+    def is_legal(self, move: Move | str, player: str | None = None) -> bool:
+        """Whether :meth:`push` would play ``move`` (a :class:`Move` or its text) now: every
+        move :meth:`legal_moves` lists, and any other legal declaration (a withheld meld).
+        Text that is not a move raises :class:`~ginref.errors.NotationError`."""
+        try:
+            self.push(move, player)
+        except IllegalMove:
+            return False
+        self.pop()
+        return True
+
     def pop(self) -> Move:
         """Take back the last move of this hand; the table is as it was before it."""
         if not self._history:
@@ -775,6 +607,7 @@ class Table:
         for name in _FIELDS:
             setattr(twin, name, getattr(self, name))
         twin._done = list(self._done)
+        twin._ruled = list(self._ruled)
         twin.moves = list(self.moves)
         twin._cards = list(self._cards)
         twin._history = list(self._history)
@@ -996,20 +829,25 @@ class Table:
 
     def game(self) -> Verdict:
         """The verdict on the game so far: every hand's ruling, the totals, whether it is over."""
-        return adjudicate(self._bare_record(), self.rules)
+        return adjudicate_after(self._bare_record(), self.rules, self._ruled)[0]
 
     def record(self) -> GameRecord:
         """The game so far as a record, its claims filled in from the ruling; a hand still in
         play claims ``unfinished``. ``ginref verify`` rules it clean."""
+        return self._record()[0]
+
+    def _record(self) -> tuple[GameRecord, Verdict, list[RuledHand]]:
+        """The record, its verdict, and every hand's ruling (the hands done replayed once, at
+        :meth:`next_hand`: the claims filled in change no ruling of a hand that is over)."""
         bare = self._bare_record()
-        verdict = adjudicate(bare, self.rules)
+        verdict, ruled = adjudicate_after(bare, self.rules, self._ruled)
         hands = list(bare.hands)
         last = hands[-1]
         if self.is_over():
             hands[-1] = _claimed(last, verdict.hands[-1], self.players)
         else:
             hands[-1] = msgspec.structs.replace(last, result=ClaimedResult("unfinished", reason="stopped"))
-        return msgspec.structs.replace(bare, hands=tuple(hands))
+        return msgspec.structs.replace(bare, hands=tuple(hands)), verdict, ruled
 
     def _bare_record(self) -> GameRecord:
         hand = msgspec.structs.replace(self._hand, events=tuple(self._events()))
@@ -1058,13 +896,13 @@ class Table:
         the constructor. Raises :class:`RulingError` before the hand is over or after the game."""
         if not self.is_over():
             raise RulingError("the hand is not over yet")
-        record = self.record()
-        verdict = adjudicate(record, self.rules)
+        record, verdict, ruled = self._record()
         if verdict.game_over:
             raise RulingError("the game is over")
         dealer = verdict.hands[-1].next_dealer or self.dealer
         before = {name: getattr(self, name) for name in _FIELDS}
         self._done = list(record.hands)
+        self._ruled = ruled
         try:
             self._deal(dealer, deck=deck, hands=hands, upcard=upcard, stock=stock, seed=seed,
                        stock_at_draw=stock_at_draw)
@@ -1103,79 +941,3 @@ def _claimed(hand: HandRecord, ruled: HandVerdict, players: tuple[str, str]) -> 
                                    next_dealer=ruled.next_dealer)
 
 
-# -- move text -----------------------------------------------------------------------------------
-
-_DRAW_WORDS = {("draw",): "draw ??", ("draw", "stock"): "draw ??", ("take",): "take ??",
-               ("draw", "pile"): "take ??", ("take", "pile"): "take ??", ("finish",): "defend"}
-MAX_MOVE_TEXT = 1000
-"""the longest move text read (a knock declaring every card is under 200 characters)"""
-_MOVER = "P"
-"""the player's name put before a move's text to read it as a record's event line"""
-
-
-def parse_move(text: str) -> Move:
-    """A move from its text in the ``.gin`` words; raises :class:`NotationError` (with the column)."""
-    if not isinstance(text, str):
-        raise NotationError(f"a move's text is a string, not {type(text).__name__}")
-    if len(text) > MAX_MOVE_TEXT:
-        raise NotationError(f"a move's text is at most {MAX_MOVE_TEXT} characters, not {len(text)}")
-    words = tuple(text.split())
-    line = _DRAW_WORDS.get(words, text)
-    if words and words[0] == "finish":
-        line = "defend " + text.split(None, 1)[1] if len(words) > 1 else "defend"
-    elif len(words) == 1 and ">" in words[0]:
-        line = "defend " + words[0]
-    try:
-        event = read_event(f"{_MOVER} {line}")
-    except RecordError as exc:
-        column = max(exc.column - len(_MOVER) - 1, 1) if line is text else 0
-        raise NotationError(f"not a move: {exc.message}", column) from None
-    return _move_of(event, text)
-
-
-def _move_of(event: Event, text: str) -> Move:
-    """The one move an event line states; two moves in one text are refused."""
-    if type(event) is Pass:
-        return Move.pass_()
-    if type(event) is Defence:
-        if len(event.layoffs) == 1 and not event.melds and event.deadwood is None and ">" in text:
-            card, onto = event.layoffs[0]
-            return Move.layoff(card, onto)
-        if event.melds == (0,) and not event.layoffs and event.deadwood is None:
-            return Move.finish(bare=True)  # finish []: no meld shown
-        if not event.layoffs and event.deadwood is None:
-            return Move.finish(event.melds)
-        raise NotationError("one move at a time: lay off one card (6C>1), then finish")
-    assert type(event) is Turn
-    parts = (event.source != "none") + (event.discard is not None) + (event.knock is not None)
-    if parts != 1:
-        raise NotationError("one move at a time: a draw, then a discard or a knock")
-    if event.source != "none":
-        return Move.take(event.card) if event.source == "discard" else Move.draw(event.card)
-    if event.discard is not None:
-        return Move.discard(event.discard)
-    knock = event.knock
-    assert knock is not None
-    return Move.knock(knock.discard, knock.melds, knock.ending)
-
-
-def moves_of(event: Event | Move) -> list[Move]:
-    """A record's event as the table's moves, in order (a turn is its draw, then its discard
-    or knock; a defence its layoffs, then the finish with its melds; a move is itself)."""
-    if type(event) is Move:
-        return [event]
-    if type(event) is Pass:
-        return [Move.pass_()]
-    if type(event) is Defence:
-        return [*(Move.layoff(c, at) for c, at in event.layoffs), Move.finish(event.melds, bare=True)]
-    assert type(event) is Turn
-    moves = []
-    if event.source != "none":
-        moves.append(Move.take(event.card) if event.source == "discard" else Move.draw(event.card))
-    if event.knock is not None:
-        knock = event.knock
-        moves.append(Move.knock(knock.discard if knock.discard is not None else event.discard,
-                                knock.melds, knock.ending))
-    elif event.discard is not None:
-        moves.append(Move.discard(event.discard))
-    return moves

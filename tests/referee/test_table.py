@@ -544,7 +544,7 @@ def test_a_deal_at_the_draw_goes_with_the_hands_and_no_stock() -> None:
 
 def test_a_bare_finish_shows_no_meld_and_reads_back() -> None:
     bare = Move.finish(bare=True)
-    assert str(bare) == "finish []" and ginref.referee.table.parse_move("finish []") == bare
+    assert str(bare) == "finish []" and Move.parse("finish []") == bare
     arranged = pushed(worked(), *TO_KNOCK, KNOCK, "finish")
     shown = pushed(worked(), *TO_KNOCK, KNOCK, "finish []")
     ruled, bare_ruled = arranged.outcome(), shown.outcome()
@@ -691,3 +691,64 @@ def test_a_pushed_and_popped_or_refused_move_leaves_every_field_as_it_was(rules:
                 table.pop()
                 assert _fields(table) == before, move
             table.push(rng.choice(table.legal_moves()))
+
+
+# -- a move's one text form: Move.parse, str, repr ------------------------------------------------
+
+@pytest.mark.parametrize(("text", "move"), [
+    ("pass", Move.pass_()),
+    ("take", Move.take()),
+    ("take 9H", Move.take("9H")),
+    ("draw", Move.draw()),
+    ("draw ??", Move.draw()),
+    ("draw stock", Move.draw()),
+    ("draw pile", Move.take()),
+    ("Draw 10h", Move.draw("TH")),
+    ("discard 7H", Move.discard("7H")),
+    ("knock KH [3C 4C 5C] [9D 9H 9S]", Move.knock("KH", [cards("3C 4C 5C"), cards("9D 9H 9S")])),
+    ("gin KH [3C 4C 5C]", Move.knock("KH", [cards("3C 4C 5C")], "gin")),
+    ("big_gin [3C 4C 5C]", Move.knock(None, [cards("3C 4C 5C")], "big_gin")),
+    ("6C>1", Move.layoff("6C", 0)),
+    ("finish", Move.finish()),
+    ("finish []", Move.finish(bare=True)),
+    ("defend [JC JD JH]", Move.finish([cards("JC JD JH")])),
+])
+def test_move_text_reads_to_its_move(text: str, move: Move) -> None:
+    assert Move.parse(text) == move
+    assert Move.parse(str(move)) == move
+    assert eval(repr(move)) == move
+
+
+@pytest.mark.parametrize(("text", "column"), [
+    ("discard 7X", 9), ("knock KH [3C 4C", 10), ("6C>0", 1), ("take stock", 6), ("pass now", 6),
+    ("fold", 1), ("knock [3C 4C 5C]", 1),
+])
+def test_text_that_is_no_move_names_its_column(text: str, column: int) -> None:
+    with pytest.raises(NotationError) as caught:
+        Move.parse(text)
+    assert caught.value.column == column, str(caught.value)
+
+
+def test_every_legal_move_reads_back_from_its_text() -> None:
+    for rules in ("standard", "oklahoma", "rlcard", "hoyle"):
+        table = Table(PLAYERS, rules, seed=5)
+        rng = random.Random(5)
+        while not table.is_over():
+            for move in table.legal_moves():
+                assert Move.parse(str(move)) == move and eval(repr(move)) == move
+                assert table.is_legal(move)
+            table.push(rng.choice(table.legal_moves()))
+
+
+def test_a_table_says_where_play_stands() -> None:
+    table = worked()
+    assert repr(table) == ("<Table Ann v Bo, standard, hand 1, move 1: Ann to take or pass the upcard, "
+                           "31 in the stock>")
+    assert not table.is_legal("draw") and table.is_legal("take") and table.moves == []
+
+
+def test_the_record_numbers_its_hands() -> None:
+    table = Table(PLAYERS, "standard", seed=3)
+    play(table, random.Random(3))
+    table.next_hand(seed=4)
+    assert [hand.number for hand in table.record().hands] == [1, 2]
