@@ -68,6 +68,14 @@ class Move(msgspec.Struct, frozen=True):
     bare: bool = False
 
     def __post_init__(self) -> None:
+        card = self.card
+        if self.kind == "knock" and self.onto == -1 and self.bare is False and type(self.melds) is tuple and (
+                type(card) is int and 0 <= card < 52 and self.ending in _CARD_ENDINGS):
+            for meld in self.melds:  # the knocks the table lists, made many times a move: checked at once
+                if type(meld) is not int or not 0 < meld < _NO_MELD:
+                    break
+            else:
+                return
         problem = _move_problem(self)
         if problem:
             raise NotationError(f"not a move: {problem}")
@@ -149,6 +157,8 @@ def _move_words(move: Move) -> list[str]:
 _CARD_KINDS = frozenset({"take", "draw", "discard", "knock", "layoff"})
 """the kinds of move that may name a card"""
 _NO_MELD = 1 << 52
+_CARD_ENDINGS = frozenset({"knock", "gin"})
+"""the endings of a knock that discards a card face down"""
 
 
 def _is_card_value(value: object) -> bool:
@@ -196,20 +206,39 @@ _TAKE, _PASS, _DRAW, _FINISH = Move("take"), Move("pass"), Move("draw"), Move("f
 _DISCARD_MOVES = tuple(Move("discard", c) for c in range(52))
 _DRAW_MOVES = tuple(Move("draw", c) for c in range(52))
 """the moves :meth:`Table.legal_moves` lists most, made once (a Move is immutable)"""
-_DISCARDS_BY_BYTE = tuple(
-    tuple(tuple(_DISCARD_MOVES[c] for c in range(8 * i, min(8 * i + 8, 52)) if bits >> (c - 8 * i) & 1)
-          for bits in range(256))
-    for i in range(7))
-"""the discards of a hand's cards, eight cards (one byte of the mask) at a time, in card order"""
+
+
+def _by_byte(made: tuple[Move, ...]) -> tuple[tuple[tuple[Move, ...], ...], ...]:
+    """``made`` (a move per card) for each set of eight cards (one byte of a mask), in card order."""
+    return tuple(
+        tuple(tuple(made[c] for c in range(8 * i, min(8 * i + 8, 52)) if bits >> (c - 8 * i) & 1)
+              for bits in range(256))
+        for i in range(7))
+
+
+_DISCARDS_BY_BYTE = _by_byte(_DISCARD_MOVES)
+"""the discards of a hand's cards, eight cards at a time"""
+_DRAWS_BY_BYTE = _by_byte(_DRAW_MOVES)
+"""the draws naming each card a stock dealt at the draw may deal, eight cards at a time"""
+
+
+def _moves_by_byte(chunks: tuple[tuple[tuple[Move, ...], ...], ...], cards: Mask) -> list[Move]:
+    moves: list[Move] = []
+    for chunk in chunks:
+        if cards & 255:
+            moves += chunk[cards & 255]
+        cards >>= 8
+    return moves
 
 
 def _discard_moves(hand: Mask) -> list[Move]:
-    moves: list[Move] = []
-    for chunk in _DISCARDS_BY_BYTE:
-        if hand & 255:
-            moves += chunk[hand & 255]
-        hand >>= 8
-    return moves
+    """A discard of each card of ``hand``, in card order."""
+    return _moves_by_byte(_DISCARDS_BY_BYTE, hand)
+
+
+def _draw_moves(unseen: Mask) -> list[Move]:
+    """A draw naming each card of ``unseen``, in card order."""
+    return _moves_by_byte(_DRAWS_BY_BYTE, unseen)
 
 
 class View(msgspec.Struct, frozen=True):

@@ -70,8 +70,7 @@ trying every move that way (``tests/referee/test_table.py`` compares them).
 from __future__ import annotations
 
 import os
-import random
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from typing import NoReturn, Union
 
 import msgspec
@@ -98,10 +97,10 @@ from ginref.records.model import (
     Pass,
     Turn,
 )
+from ginref.referee.deal import CardsLike, Deal, HandsLike
 from ginref.referee.findings import Finding, FindingCode
 from ginref.referee.moves import (
     _DRAW,
-    _DRAW_MOVES,
     _ENDINGS,
     _FINISH,
     _KIND_ORDER,
@@ -115,7 +114,7 @@ from ginref.referee.moves import (
     MoveKind,
     View,
     _discard_moves,
-    as_card,
+    _draw_moves,
     moves_of,
 )
 from ginref.referee.replay import HandReplay
@@ -136,8 +135,8 @@ from ginref.referee.verdict import HandVerdict, RuledHand, Verdict, adjudicate_a
 from ginref.rules import KNOB_NAMES, PRESETS, Rules, find_rules, load_rules_file, record_rules
 
 __all__ = [
-    "MAX_MOVE_TEXT", "MOVE_KINDS", "IllegalMove", "Move", "MoveKind", "NotADeal", "Phase", "Table", "View",
-    "moves_of",
+    "MAX_MOVE_TEXT", "MOVE_KINDS", "Deal", "IllegalMove", "Move", "MoveKind", "NotADeal", "Phase", "Table",
+    "View", "moves_of",
 ]
 
 class NotADeal(RulingError):
@@ -152,7 +151,6 @@ class NotADeal(RulingError):
 # -- building a table ----------------------------------------------------------------------------
 
 RulesLike = Union[str, Rules, "os.PathLike[str]"]
-CardsLike = str | Iterable[Card | str]
 
 
 def _rules(rules: RulesLike) -> Rules:
@@ -165,45 +163,15 @@ def _rules(rules: RulesLike) -> Rules:
     raise TypeError(f"rules are a name, a Rules or a rules file, not {type(rules).__name__}")
 
 
-def _cards(cards: CardsLike) -> tuple[Card, ...]:
-    if isinstance(cards, str):
-        cards = cards.split()
-    return tuple(as_card(c) for c in cards)
-
-
-def _shuffled(seed: int | None) -> tuple[Card, ...]:
-    deck = list(range(52))
-    random.Random(seed).shuffle(deck)
-    return tuple(deck)
-
-
-def _hand_from_deck(deck: Sequence[Card], players: tuple[str, str], dealer: str, rules: Rules) -> HandRecord:
-    """Deal ``deck`` from the top: the non-dealer's cards, the dealer's, the upcard, the stock."""
-    if len(deck) != 52 or len(set(deck)) != 52:
-        raise RulingError(f"a deck is the 52 cards once each; this one has {len(deck)} cards, "
-                          f"{len(set(deck))} of them different")
-    first = 11 if rules.first_turn == "eleven_card" else 10
-    non_dealer = players[1 - players.index(dealer)]
-    cards = {non_dealer: tuple(deck[:first]), dealer: tuple(deck[first:first + 10])}
-    rest = deck[first + 10:]
-    upcard = None if first == 11 else rest[0]
-    stock = tuple(rest[1:] if first == 10 else rest)
-    deal = tuple((name, cards[name]) for name in players)
-    return HandRecord(dealer, deal, upcard, (), stock)
-
-
-def _hand_from_cards(
-    hands: Mapping[str, CardsLike] | Sequence[CardsLike], upcard: Card | str | None,
-    stock: CardsLike | None, players: tuple[str, str], dealer: str,
-) -> HandRecord:
-    if isinstance(hands, Mapping):
-        named = [(str(name), _cards(cards)) for name, cards in hands.items()]
-    else:
-        if isinstance(hands, str) or len(hands) != 2:
-            raise RulingError("the hands are two collections of cards, in the players' order")
-        named = [(name, _cards(cards)) for name, cards in zip(players, hands, strict=True)]
-    up = None if upcard is None else as_card(upcard)
-    return HandRecord(dealer, tuple(named), up, (), None if stock is None else _cards(stock))
+def _one_deal(deal: Deal | None, named: Deal) -> Deal:
+    """``deal``, or the deal the keywords name (a fresh shuffle when they name none)."""
+    if deal is None:
+        return named
+    if not isinstance(deal, Deal):
+        raise RulingError(f"a deal is a Deal, not {type(deal).__name__}")
+    if named != Deal():
+        raise RulingError("give the deal one way: a Deal, or the deck, hands or seed")
+    return deal
 
 
 def _players(players: Sequence[str]) -> tuple[str, str]:
@@ -260,21 +228,23 @@ class Table:
         rules: RulesLike = "standard",
         dealer: str | None = None,
         *,
+        deal: Deal | None = None,
         deck: CardsLike | None = None,
-        hands: Mapping[str, CardsLike] | Sequence[CardsLike] | None = None,
+        hands: HandsLike | None = None,
         upcard: Card | str | None = None,
         stock: CardsLike | None = None,
         seed: int | None = None,
         stock_at_draw: bool = False,
     ) -> None:
+        deal = _one_deal(deal, Deal.of(deck=deck, hands=hands, upcard=upcard, stock=stock, seed=seed,
+                                       stock_at_draw=stock_at_draw))
         self.players = _players(players)
         self.rules = _rules(rules)
         self.system = MeldSystem.from_rules(self.rules)
         self._done: list[HandRecord] = []
         self._ruled: list[RuledHand] = []
         """each hand done, replayed once: its ruling and findings"""
-        self._deal(dealer or self.players[0], deck=deck, hands=hands, upcard=upcard, stock=stock, seed=seed,
-                   stock_at_draw=stock_at_draw)
+        self._deal(dealer or self.players[0], deal)
 
     @classmethod
     def from_record(cls, record: GameRecord, hand: int = 0, rules: Rules | None = None) -> Table:
@@ -296,27 +266,12 @@ class Table:
         table._start(bare, hand)
         return table
 
-    def _deal(self, dealer: str, *, deck: CardsLike | None, hands: Mapping[str, CardsLike]
-              | Sequence[CardsLike] | None, upcard: Card | str | None, stock: CardsLike | None,
-              seed: int | None, stock_at_draw: bool = False) -> None:
+    def _deal(self, dealer: str, deal: Deal) -> None:
         if dealer not in self.players:
             raise RulingError(f"the dealer {dealer!r} is not one of the players")
-        if stock_at_draw and (hands is None or stock is not None):
-            raise RulingError("a stock dealt at the draw goes with the hands and no stock")
-        if hands is not None:
-            if deck is not None or seed is not None:
-                raise RulingError("give the deal one way: a deck, the hands, or a seed")
-            hand = _hand_from_cards(hands, upcard, stock, self.players, dealer)
-        else:
-            if upcard is not None or stock is not None:
-                raise RulingError("an upcard and a stock go with the hands")
-            if deck is not None and seed is not None:
-                raise RulingError("give the deal one way: a deck, the hands, or a seed")
-            cards = _cards(deck) if deck is not None else _shuffled(seed)
-            hand = _hand_from_deck(cards, self.players, dealer, self.rules)
-        hand = msgspec.structs.replace(hand, number=len(self._done) + 1)  # the record's hand numbers
+        hand = deal.hand(self.players, dealer, self.rules, number=len(self._done) + 1)
         self._start(hand, len(self._done))
-        self._stock_at_draw = stock_at_draw
+        stock_at_draw = self._stock_at_draw = deal.stock_at_draw
         problems = [f for f in self._core.findings if f.severity == "error"]
         if problems or self._core.unknown != [0, 0] or (self._core.stock is None and not stock_at_draw):
             why = problems[0].message if problems else "the deal does not show every card"
@@ -426,7 +381,7 @@ class Table:
             moves.append(_TAKE)
         if may_draw_stock(self.rules, core.stock_left):
             if self._stock_at_draw:  # each draw names the card it deals: any card not yet seen
-                moves += [_DRAW_MOVES[c] for c in scan(core.unseen)]
+                moves += _draw_moves(core.unseen)
             else:
                 moves.append(_DRAW)
         return moves
@@ -471,7 +426,7 @@ class Table:
         if not within_knock_limit(arrangement.deadwood_points, limit):
             return None
         melds = tuple(m.mask for m in arrangement.melds)
-        return Move.knock(c, melds, "knock" if arrangement.deadwood_points else "gin")
+        return Move("knock", c, melds, "knock" if arrangement.deadwood_points else "gin")
 
     def declaration(self, move: Move) -> tuple[Move | None, bool]:
         """A knock or a finish declared meld by meld (as OpenSpiel's actions lay it): the move
@@ -517,7 +472,7 @@ class Table:
             limit = min(limit, min_deadwood(kept, self.system))
         dw = mask_points_in(self.system, rest)
         legal = within_knock_limit(dw, limit)
-        played = Move.knock(card, move.melds, "knock" if dw else "gin") if legal else None
+        played = Move("knock", card, move.melds, "knock" if dw else "gin") if legal else None
         return played, within_knock_limit(least, limit)
 
     def _finish_declaration(self, move: Move) -> tuple[Move | None, bool]:
@@ -885,8 +840,9 @@ class Table:
     def next_hand(
         self,
         *,
+        deal: Deal | None = None,
         deck: CardsLike | None = None,
-        hands: Mapping[str, CardsLike] | Sequence[CardsLike] | None = None,
+        hands: HandsLike | None = None,
         upcard: Card | str | None = None,
         stock: CardsLike | None = None,
         seed: int | None = None,
@@ -894,6 +850,8 @@ class Table:
     ) -> None:
         """Deal the next hand of the game, with the dealer the rules name; the deal as for
         the constructor. Raises :class:`RulingError` before the hand is over or after the game."""
+        deal = _one_deal(deal, Deal.of(deck=deck, hands=hands, upcard=upcard, stock=stock, seed=seed,
+                                       stock_at_draw=stock_at_draw))
         if not self.is_over():
             raise RulingError("the hand is not over yet")
         record, verdict, ruled = self._record()
@@ -904,8 +862,7 @@ class Table:
         self._done = list(record.hands)
         self._ruled = ruled
         try:
-            self._deal(dealer, deck=deck, hands=hands, upcard=upcard, stock=stock, seed=seed,
-                       stock_at_draw=stock_at_draw)
+            self._deal(dealer, deal)
         except GinrefError:
             for name, value in before.items():  # a bad deal changes nothing
                 setattr(self, name, value)

@@ -752,3 +752,22 @@ def test_the_record_numbers_its_hands() -> None:
     play(table, random.Random(3))
     table.next_hand(seed=4)
     assert [hand.number for hand in table.record().hands] == [1, 2]
+
+
+# -- a deal is one value -------------------------------------------------------------------------
+
+def test_a_deal_is_one_value_the_table_and_next_hand_take() -> None:
+    from ginref.referee import Deal
+
+    deck = list(range(52))
+    random.Random(9).shuffle(deck)
+    assert Table(PLAYERS, deal=Deal.from_deck(deck)).record() == Table(PLAYERS, deck=deck).record()
+    assert Table(PLAYERS, deal=Deal.shuffled(4)).record() == Table(PLAYERS, seed=4).record()
+    hands = Deal.from_hands({"Ann": ANN, "Bo": BO}, UPCARD, _stock(ANN, BO))
+    assert Table(PLAYERS, "standard", "Bo", deal=hands).record() == worked().record()
+    with pytest.raises(RulingError, match="one way"):
+        Table(PLAYERS, deal=Deal.shuffled(4), seed=4)
+    table = Table(PLAYERS, seed=3)
+    play(table, random.Random(3))
+    table.next_hand(deal=Deal.shuffled(5))
+    assert table.hand_index == 1
