@@ -253,16 +253,16 @@ class View(msgspec.Struct, frozen=True):
     player: str
     phase: Phase
     to_move: str | None
-    hand: Mask
+    hand: CardSet
     pile: tuple[Card, ...]
-    opponent_took: Mask
+    opponent_took: CardSet
     opponent_cards: int
     stock: int
     upcard: Card | None
     taken: Card | None = None
     unknown: int = 0
     knocker: str | None = None
-    melds: tuple[Mask, ...] = ()
+    melds: tuple[CardSet, ...] = ()
     layoffs: tuple[tuple[Card, int], ...] = ()
 
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ginref.cards import Card, Mask, card_name, scan
+from ginref.cards import Card, CardSet, Mask, card_name, scan
 from ginref.errors import GinrefError
 from ginref.records.openspiel import (
     DRAW_STOCK,
@@ -324,7 +324,7 @@ class OpenSpielState:
     def _hand_to_move(table: Table) -> Mask:
         to_move = table.to_move
         assert to_move is not None
-        return table.view(to_move).hand
+        return table.view(to_move).hand.mask
 
     def _laid_cards(self, table: Table) -> Mask:
         laid = 0
@@ -487,7 +487,7 @@ class OpenSpielState:
                 lines.append(f"Knock discard: {card_name(self._discard)}")
             lines.append(f"Player {stepper} laying: " + (" | ".join(map(_names, self._declared)) or "-"))
         if phase == _OVER:
-            other = table.view(PLAYERS[1 - player]).hand
+            other = table.view(PLAYERS[1 - player]).hand.mask
             lines.append(f"Opponent's hand: {_names(other) or '-'}")
         return "\n".join(lines)
 
@@ -546,5 +546,5 @@ def action_name(action: int) -> str:
     return {DRAW_UPCARD: "draw upcard", DRAW_STOCK: "draw stock", PASS: "pass", KNOCK: "knock"}[action]
 
 
-def _names(mask: Mask) -> str:
-    return " ".join(card_name(c) for c in scan(mask))
+def _names(cards: CardSet | Mask) -> str:
+    return " ".join(card_name(c) for c in (cards if isinstance(cards, CardSet) else scan(cards)))

@@ -128,7 +128,7 @@ def _replay_to(record: GameRecord, index: int, number: int, rules: Rules) -> Pos
     view = table.view(turn.player)
     if not drawn or view.unknown:
         raise RulingError(f"the record does not show the card {turn.player} drew")
-    return Position(turn.player, view.hand, mask_of(view.pile), view.opponent_took, view.stock,
+    return Position(turn.player, view.hand.mask, mask_of(view.pile), view.opponent_took.mask, view.stock,
                     hand.upcard, view.taken, rules)
 
 

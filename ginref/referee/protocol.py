@@ -32,7 +32,7 @@ from typing import IO, Any
 
 import msgspec
 
-from ginref.cards import Card, Mask, card_name, scan
+from ginref.cards import Card, CardSet, card_name
 from ginref.errors import GinrefError
 from ginref.jsonwrite import json_line
 from ginref.referee.table import IllegalMove, Table, View
@@ -247,8 +247,8 @@ def _guarded(call: Any) -> Any:
         raise _Refusal("bad_request", str(exc)[:200]) from None
 
 
-def _names(mask: Mask) -> list[str]:
-    return [card_name(c) for c in scan(mask)]
+def _names(cards: CardSet) -> list[str]:
+    return [card_name(c) for c in cards]
 
 
 def _card(c: Card | None) -> str | None:

@@ -75,7 +75,7 @@ from typing import NoReturn, Union
 
 import msgspec
 
-from ginref.cards import Card, Mask, scan
+from ginref.cards import Card, CardSet, Mask, scan
 from ginref.errors import GinrefError, NotationError, RulingError
 from ginref.layoffs import fits
 from ginref.melds import (
@@ -739,11 +739,12 @@ class Table:
         knocker = self.players[core.knocker] if knocked and core.knocker >= 0 else None
         mine = bool(self.moves) and self.moves[-1].kind == "take" and core.expected == seat
         return View(
-            player=player, phase=self.phase, to_move=self.to_move, hand=core.held[seat],
-            pile=tuple(core.pile), opponent_took=self._took_from_pile(1 - seat),
+            player=player, phase=self.phase, to_move=self.to_move, hand=CardSet(core.held[seat]),
+            pile=tuple(core.pile), opponent_took=CardSet(self._took_from_pile(1 - seat)),
             opponent_cards=core.held[1 - seat].bit_count() + core.unknown[1 - seat],
             stock=core.stock_left, upcard=self._hand.upcard, taken=self._cards[-1] if mine else None,
-            unknown=core.unknown[seat], knocker=knocker, melds=core.melds if knocked else (),
+            unknown=core.unknown[seat], knocker=knocker,
+            melds=tuple(map(CardSet, core.melds)) if knocked else (),
             layoffs=self._layoffs if knocked else (),
         )
 

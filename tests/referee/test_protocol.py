@@ -154,9 +154,9 @@ def _hidden(session: Session, player: str) -> set[str]:
     assert table is not None
     other = PLAYERS[1 - PLAYERS.index(player)]
     view = table.view(player)
-    unknown = table.view(other).hand & ~view.opponent_took
+    unknown = table.view(other).hand.mask & ~view.opponent_took.mask
     for meld in view.melds:
-        unknown &= ~meld
+        unknown &= ~meld.mask
     return {card_name(c) for c in scan(unknown)}
 
 
