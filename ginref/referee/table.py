@@ -1,18 +1,29 @@
 """The live table: one hand played move by move under any rule set, the referee inside the game loop.
 
-In the style of python-chess's ``Board``::
+In the style of python-chess's ``Board`` (a player that knocks when it can, else takes the
+last move listed: a pass, a stock draw, its highest discard):
 
-    table = Table(("Ann", "Bo"), "standard", dealer="Ann", seed=7)
-    while not table.is_over():
-        move = choose(table.view(table.to_move), table.legal_moves())
-        table.push(move)              # or table.push("discard 7H"); IllegalMove if refused
-    table.outcome()                   # the HandVerdict that adjudicate gives, with its steps
-    table.record()                    # a GameRecord that ``ginref verify`` rules clean
+>>> table = Table(("Ann", "Bo"), "standard", dealer="Ann", seed=3)
+>>> table.push("pass")                    # a Move or its text; IllegalMove if refused
+Move.parse('pass')
+>>> while not table.is_over():
+...     moves = table.legal_moves()
+...     knocks = [m for m in moves if m.kind == "knock"]
+...     _ = table.push(knocks[0] if knocks else moves[-1])
+>>> table.moves[-2:]
+[Move.parse('knock QC [7C 8C 9C] [4D 5D 6D]'), Move.parse('finish')]
+>>> verdict = table.outcome()             # the HandVerdict that adjudicate gives
+>>> verdict.outcome, verdict.winner, verdict.points
+('knock', 'Ann', 63)
+>>> from ginref.referee import adjudicate
+>>> adjudicate(table.record()).clean      # the record ``ginref verify`` rules clean
+True
 
 The contract (stable; the OpenSpiel adapter and the line protocol build on it):
 
-- ``Table(players=("North", "South"), rules="standard", dealer=None, *, deck=None, hands=None,
-  upcard=None, stock=None, seed=None)``: ``rules`` is a preset name, a :class:`Rules` or the
+- ``Table(players=("North", "South"), rules="standard", dealer=None, *, deal=None, deck=None,
+  hands=None, upcard=None, stock=None, seed=None)``: ``deal`` a :class:`~ginref.referee.deal.Deal`,
+  or the same deal by keywords; ``rules`` is a preset name, a :class:`Rules` or the
   path of a TOML rules file (an ``os.PathLike``, or a ``str`` ending in ``.toml``); ``dealer``
   defaults to the first player. The deal is one of: ``deck`` (52 cards from the top: the
   non-dealer's 10, or 11 with the eleven-card deal, then the dealer's 10, then the upcard
@@ -34,8 +45,9 @@ The contract (stable; the OpenSpiel adapter and the line protocol build on it):
   ``melds`` as masks), ``Move.layoff(card, onto)`` (``onto`` the knocker's meld, 0-based) and
   ``Move.finish(melds=(), bare=False)``, which ends the defence (no melds: the least-deadwood
   arrangement of the defender's cards left; ``bare``, text ``finish []``: no meld shown).
-  ``str(move)`` is its text, :func:`parse_move` reads it, and
-  :func:`moves_of` turns a record's event into its moves.
+  ``str(move)`` is its text, :meth:`Move.parse` reads it, ``repr(move)`` pastes back, and
+  :func:`moves_of` turns a record's event into its moves; a move that is no move (a field its
+  kind does not have, a value that is no card) is refused when built.
 - ``legal_moves()``: every move ``to_move`` may make, in canonical order (:data:`MOVE_KINDS`,
   then by card, then by meld): take and pass (the upcard, or the last discard at the wall),
   draw, every discard, one knock per discard that leaves deadwood within the knock limit
@@ -48,23 +60,27 @@ The contract (stable; the OpenSpiel adapter and the line protocol build on it):
 - ``push(move, player=None)``: a :class:`Move` or its text in the ``.gin`` words (``take``,
   ``pass``, ``draw``, ``discard 7H``, ``knock KH [3C 4C 5C] [9D 9H 9S]``, ``gin 9D [...]``,
   ``big_gin [...]``, ``6C>1`` to lay 6C off on meld 1, ``finish`` or ``defend [JC JD JH]``).
-  Raises :class:`IllegalMove` (its ``code``, ``rule`` and ``place``) and changes nothing;
+  Raises :class:`IllegalMove` (its ``code``, ``knobs``, ``rule`` and ``place``) and changes nothing;
   unreadable text raises :class:`~ginref.errors.NotationError`. ``player``, when given,
   must be ``to_move`` (else ``wrong_turn``).
+  ``is_legal(move)``: whether ``push`` would play it.
 - ``pop()`` takes back the last move (IndexError with none); ``copy()`` is independent.
-- ``view(player)``: a :class:`View`, everything that player may know and nothing else.
+- ``view(player)``: a :class:`View`, everything that player may know and nothing else (its
+  card sets as :class:`~ginref.cards.CardSet`).
 - ``outcome()``: the hand's :class:`~ginref.referee.verdict.HandVerdict` once it is over
   (None before): what :func:`~ginref.referee.verdict.adjudicate` rules on :meth:`record`.
 - ``record()``: the game so far as a :class:`~ginref.records.GameRecord` with the claims
   filled in (an unfinished hand claims ``unfinished``): ``ginref verify`` rules it clean.
 - A game: ``game()`` is the :class:`~ginref.referee.verdict.Verdict` on the hands so far (the
-  totals, ``game_over``, the winner); ``next_hand(deck=..., hands=..., seed=...)`` deals the
+  totals, ``game_over``, the winner); ``next_hand(deal=...)`` (or its keywords) deals the
   next hand, with the dealer the rules name, once the hand is over and the game is not.
 
-Every rule of play is the replay's (:mod:`ginref.referee.replay` on
-:mod:`ginref.referee.knock`): a move is fed to it as the event a record would show, and
-refused when the replay finds an error there. :meth:`legal_moves` is the fast twin of
-trying every move that way (``tests/referee/test_table.py`` compares them).
+The steps of play are the replay's (:mod:`ginref.referee.replay` on
+:mod:`ginref.referee.knock`): a move is fed to the step a record's event would take, and
+refused when that step finds an error there; the state is saved and restored by name
+(:class:`~ginref.referee.state.Snapshot`). :meth:`legal_moves` is the fast twin of trying
+every move that way, asking the same predicates (:mod:`ginref.referee.rules_of_play`,
+:meth:`Rules.banned_discard`); ``tests/referee/test_table.py`` compares them.
 """
 
 from __future__ import annotations
