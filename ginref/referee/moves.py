@@ -317,18 +317,19 @@ class _Words:
         try:
             return parse_card(word)
         except NotationError:
-            raise self.fail(f"unknown card {word!r}", column, word) from None
+            raise self.fail(f"unknown card {excerpt(word)}", column, word) from None
 
     def melds(self, words: list[tuple[str, int]]) -> tuple[Mask, ...]:
         melds = []
         for word, column in words:
             if not (word.startswith("[") and word.endswith("]")) or word == "[]":
-                raise self.fail(f"expected a meld in brackets, such as [7H 8H 9H], not {word!r}",
+                raise self.fail(f"expected a meld in brackets, such as [7H 8H 9H], not {excerpt(word)}",
                                 column, word)
             try:
                 melds.append(mask_of(parse_cards(word[1:-1])))
             except NotationError as exc:
-                raise self.fail(f"bad meld {word!r}: {exc}", column, word) from None
+                why = str(exc) if len(str(exc)) <= 80 else str(exc)[:77] + "..."
+                raise self.fail(f"bad meld {excerpt(word, 40)}: {why}", column, word) from None
         return tuple(melds)
 
 
@@ -371,8 +372,8 @@ def _parse(text: str) -> Move:
         if onto < 1:
             raise words.fail("melds are numbered from 1: 6C>1", column, first)
         return Move.layoff(words.card(layoff.group("card"), column), onto - 1)
-    raise words.fail(f"unknown move {first!r}; a move is take, pass, draw, discard 7H, knock KH [...], "
-                     "gin KH [...], big_gin [...], 6C>1 or finish", column, first)
+    raise words.fail(f"unknown move {excerpt(first, 40)}; choose from: take, pass, draw, discard, knock, "
+                     "gin, big_gin, finish, a layoff 6C>1", column, first)
 
 
 def _draw(words: _Words, keyword: str, rest: list[tuple[str, int]]) -> Move:
@@ -393,7 +394,7 @@ def _draw(words: _Words, keyword: str, rest: list[tuple[str, int]]) -> Move:
 def _nothing_after(words: _Words, rest: list[tuple[str, int]]) -> None:
     if rest:
         word, column = rest[0]
-        raise words.fail(f"one move at a time: unexpected {word!r}", column, word)
+        raise words.fail(f"one move at a time: unexpected {excerpt(word)}", column, word)
 
 
 def moves_of(event: Event | Move) -> list[Move]:
