@@ -17,8 +17,8 @@ documents each name):
   (``GameRecord``), ``adjudicate`` (``Verdict``), ``verify`` (``RecordResult``,
   ``BatchSummary``), ``report`` (``BatchReport``, ``PlayerReport``, ``Weighing``),
   ``standings`` (``Standings``); the subpackages ``records``, ``referee`` and ``batch``
-- the live table: ``Table`` (one hand move by move, and the game), ``Move``, ``Phase``,
-  ``IllegalMove``
+- the live table: ``Table`` (one hand move by move, and the game), ``Move`` (``Move.parse``,
+  ``str(move)``), ``Phase``, ``View`` (what one player may know), ``IllegalMove``, ``Deal``
 - errors, all under ``GinrefError``: ``NotationError``, ``DuplicateCardError``,
   ``HandSizeError``, ``UnknownRulesError``, ``RulingError``, ``RecordError``
 
@@ -93,6 +93,8 @@ _EXPORTS = {
     "Move": "ginref.referee",
     "Phase": "ginref.referee",
     "Table": "ginref.referee",
+    "Deal": "ginref.referee",
+    "View": "ginref.referee",
     "OpenSpielGame": "ginref.referee.openspiel_state",
     "OpenSpielState": "ginref.referee.openspiel_state",
     "openspiel_game": "ginref.referee.openspiel_state",
@@ -143,7 +145,7 @@ if TYPE_CHECKING:
     from ginref.notation import format_cards, hand_mask, parse_card, parse_cards, parse_hand, parse_melds
     from ginref.ranking import Standings, standings
     from ginref.records import GameRecord, read_records
-    from ginref.referee import IllegalMove, Move, Phase, Table, Verdict, adjudicate
+    from ginref.referee import Deal, IllegalMove, Move, Phase, Table, Verdict, View, adjudicate
     from ginref.referee.openspiel_state import OpenSpielGame, OpenSpielState, openspiel_game
     from ginref.rules import PRESETS, Rules, find_rules, load_rules_file, with_overrides
     from ginref.scoring import HandScore, Outcome, score_hand, settle
@@ -185,6 +187,7 @@ __all__ = [
     "BatchSummary",
     "Card",
     "CardSet",
+    "Deal",
     "DefenderResponse",
     "DiscardOption",
     "DuplicateCardError",
@@ -216,6 +219,7 @@ __all__ = [
     "Table",
     "UnknownRulesError",
     "Verdict",
+    "View",
     "Weighing",
     "__version__",
     "adjudicate",

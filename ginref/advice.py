@@ -304,7 +304,7 @@ def _choices(hand: Mask, rules: Rules, system: MeldSystem, limit: int, taken: Ca
         spreads = optimal_arrangements(hand, system)
         choices.append(_Choice(None, "big_gin", tuple(spreads[:1]), rules.layoff_on_big_gin))
     for discard in scan(hand):
-        if discard != taken or not rules.no_same_card_discard:
+        if discard != rules.banned_discard(taken):
             choices.extend(_knocks_with(discard, hand & ~(1 << discard), rules, system, limit))
     return choices
 

@@ -188,9 +188,10 @@ def system_for(rules: Rules) -> MeldSystem:
 
 def _forbidden_discard(cards: Mask, rules: Rules, upcard: Card | None) -> Card | None:
     """The upcard, when it was taken into an 11-card hand and the same-card rule forbids its discard."""
-    if upcard is None or cards.bit_count() != 11 or not cards >> upcard & 1 or not rules.no_same_card_discard:
+    if upcard is None or cards.bit_count() != 11 or not cards >> upcard & 1:
         return None
-    return upcard
+    banned = rules.banned_discard(upcard)
+    return None if banned < 0 else banned
 
 
 def _best_discard(cards: Mask, system: MeldSystem, forbidden: Card | None) -> Card:

@@ -435,7 +435,24 @@ def defence_as_declared(
     at most ``chain_limit`` cards beyond an end of a run.
     Illegal layoffs are reported and their cards stay in the deadwood.
     """
-    problems: list[str] = []
+    response, problems = declared_defence_cited(defender, own_melds, layoffs, knocker_melds, system,
+                                                chaining=chaining, chain_limit=chain_limit)
+    return response, [problem for problem, _ in problems]
+
+
+def declared_defence_cited(
+    defender: Mask,
+    own_melds: Sequence[Meld],
+    layoffs: Sequence[tuple[Card, int]],
+    knocker_melds: Sequence[Meld],
+    system: MeldSystem,
+    *,
+    chaining: bool = True,
+    chain_limit: int | None = None,
+) -> tuple[DefenderResponse, list[tuple[str, str | None]]]:
+    """:func:`defence_as_declared`, each problem with the rule knob that decided it
+    (``layoff_chaining``, ``layoff_chain_limit``; None for a rule of every game)."""
+    problems: list[tuple[str, str | None]] = []
     current = [meld.mask for meld in knocker_melds]
     laid: list[Layoff] = []
     laid_mask = 0
@@ -444,21 +461,24 @@ def defence_as_declared(
         melded |= meld.mask
     for card, index in layoffs:
         if not 0 <= index < len(current):
-            problems.append(f"{card_name(card)} laid off onto meld {index + 1}, which does not exist")
+            problems.append((f"{card_name(card)} laid off onto meld {index + 1}, which does not exist", None))
             continue
         if not defender >> card & 1 or (melded | laid_mask) >> card & 1:
-            problems.append(f"{card_name(card)} is not the defender's to lay off")
+            problems.append((f"{card_name(card)} is not the defender's to lay off", None))
             continue
         declared = knocker_melds[index].mask
         target = current[index] if chaining else declared
         if not fits(target, card, system):
-            problems.append(f"{card_name(card)} does not fit {Meld(target)}")
+            chained = not chaining and fits(current[index], card, system)
+            problems.append((f"{card_name(card)} does not fit {Meld(target)}",
+                             "layoff_chaining" if chained else None))
             continue
         if chain_limit is not None and not fits(target, card, system, declared=declared,
                                                 chain_limit=chain_limit):
             beyond = beyond_run_end(declared, target, card, system)
-            problems.append(f"{card_name(card)} would be card {beyond} beyond an end of {Meld(declared)}, "
-                            f"and these rules lay off at most {chain_limit} beyond a run's end")
+            problems.append((f"{card_name(card)} would be card {beyond} beyond an end of {Meld(declared)}, "
+                             f"and these rules lay off at most {chain_limit} beyond a run's end",
+                             "layoff_chain_limit"))
             continue
         current[index] = target | 1 << card
         laid.append(Layoff(card, knocker_melds[index]))

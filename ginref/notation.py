@@ -34,7 +34,7 @@ from functools import cached_property
 
 import msgspec
 
-from ginref.cards import FULL_DECK, RANKS, SUIT_GLYPHS, SUITS, Card, CardSet, Mask, card_name, mask_of
+from ginref.cards import FULL_DECK, RANKS, SUIT_GLYPHS, SUITS, Card, CardSet, Mask, card_name, mask_of, scan
 from ginref.errors import DuplicateCardError, HandSizeError, NotationError
 
 __all__ = [
@@ -609,12 +609,22 @@ def _format(cards: Iterable[Card], names: tuple[str, ...]) -> str:
     return " ".join(out)
 
 
-def format_cards(cards: Iterable[Card], *, glyphs: bool = False, ten: str = "T") -> str:
-    """Canonical text, in the order given: ``"3C 4C TD"`` (or ``"3♣ 4♣ 10♦"``).
+def format_cards(cards: Iterable[Card] | CardSet | Mask, *, glyphs: bool = False, ten: str = "T") -> str:
+    """Canonical text: ``"3C 4C TD"`` (or ``"3♣ 4♣ 10♦"``).
 
-    ``cards`` are cards 0 to 51; ``glyphs`` writes suit glyphs, ``ten`` is ``"T"`` or
+    ``cards`` are cards 0 to 51 in the order given, or a :class:`CardSet` or a mask (an int:
+    a set of cards, in card order); ``glyphs`` writes suit glyphs, ``ten`` is ``"T"`` or
     ``"10"``. Returns the text. Raises ``ValueError`` for a card out of range or another ``ten``.
+
+    >>> format_cards(CardSet.parse("3C 4C TD")) == format_cards(0b1100 | 1 << 22) == "3C 4C TD"
+    True
     """
+    if isinstance(cards, CardSet):
+        cards = cards.mask
+    if isinstance(cards, int):
+        if isinstance(cards, bool) or not 0 <= cards <= FULL_DECK:
+            raise ValueError(f"not a set of cards: {cards!r}")
+        return _format(scan(cards), _names(glyphs, ten))
     return _format(cards, _names(glyphs, ten))
 
 

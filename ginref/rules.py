@@ -202,6 +202,14 @@ class Rules(msgspec.Struct, frozen=True):
             return 0 if self.oklahoma == "gin_only" else min(1, self.knock_limit)
         return min(card_points(upcard), self.knock_limit)
 
+    def banned_discard(self, taken: Card | None) -> Card:
+        """The card that may not be discarded now, face up or face down with a knock: the card
+        ``taken`` from the discard pile this turn, under ``no_same_card_discard``; else -1
+        (``taken`` None or -1: the turn drew from the stock). The one home of the same-card rule."""
+        if taken is None or not self.no_same_card_discard:
+            return -1
+        return taken
+
     def is_spade_doubled(self, upcard: Card | None) -> bool:
         """True when spade doubling is on and the first upcard is a spade."""
         return self.spade_double and upcard is not None and suit_of(upcard) == _SPADES
@@ -239,6 +247,11 @@ class Rules(msgspec.Struct, frozen=True):
         if not self.overrides:
             return self.name
         return f"{self.name} + " + ", ".join(f"{k}={v}" for k, v in self.overrides)
+
+    def setting(self, knob: str) -> str:
+        """``knob=value`` as a rules file spells the value: ``"layoff_chain_limit=2"``,
+        ``"no_same_card_discard=true"``, ``"big_gin_bonus=off"``."""
+        return f"{knob}={_text_value(getattr(self, knob))}"
 
     def to_dict(self) -> dict[str, object]:
         """The rules as JSON-ready data: name, label, aliases, description, every knob, then overrides.

@@ -36,12 +36,12 @@ from typing import IO, Any
 
 from ginref.arena.bots import BOTS, bundled_bot
 from ginref.arena.players import Answer, BotFailure, Clock, FailureKind
-from ginref.cards import Card, Mask
+from ginref.cards import Card, CardSet, Mask
 from ginref.errors import GinrefError
 from ginref.jsonwrite import json_line
 from ginref.notation import parse_card
 from ginref.referee.protocol import view_document
-from ginref.referee.table import Move, Phase, View, parse_move
+from ginref.referee.table import Move, Phase, View
 from ginref.rules import STANDARD, Rules, find_rules
 
 __all__ = ["MAX_LINE", "PROTOCOL_VERSION", "Subprocess", "act_message", "seen_move", "serve_bot",
@@ -311,11 +311,12 @@ def _card(name: str | None) -> Card | None:
 def view_of_document(doc: dict[str, Any]) -> View:
     """A ``view`` document back as the :class:`View` it was made from."""
     return View(
-        player=doc["player"], phase=Phase(doc["phase"]), to_move=doc["to_move"], hand=_mask(doc["hand"]),
-        pile=tuple(parse_card(c) for c in doc["pile"]), opponent_took=_mask(doc["opponent_took"]),
+        player=doc["player"], phase=Phase(doc["phase"]), to_move=doc["to_move"],
+        hand=CardSet(_mask(doc["hand"])),
+        pile=tuple(parse_card(c) for c in doc["pile"]), opponent_took=CardSet(_mask(doc["opponent_took"])),
         opponent_cards=doc["opponent_cards"], stock=doc["stock"], upcard=_card(doc["upcard"]),
         taken=_card(doc["taken"]), unknown=doc["unknown"], knocker=doc["knocker"],
-        melds=tuple(_mask(m) for m in doc["melds"]),
+        melds=tuple(CardSet(_mask(m)) for m in doc["melds"]),
         layoffs=tuple((parse_card(x["card"]), int(x["onto"])) for x in doc["layoffs"]),
     )
 
@@ -347,7 +348,7 @@ def serve_bot(name: str, stdin: IO[bytes], stdout: IO[str]) -> int:
             seed = message.get("seed")
             bot = bundled_bot(name, rules, seed if isinstance(seed, int) else 0)
         elif kind == "act":
-            legal = [parse_move(m) for m in message["legal"]]
+            legal = [Move.parse(m) for m in message["legal"]]
             move = bot.act(view_of_document(message["view"]), legal)
             answer = {"id": message.get("id"), "move": str(move)}
             moves += 1

@@ -64,7 +64,7 @@ def _draw_or_pass(legal: Sequence[Move]) -> Move:
 
 
 def _knock_deadwood(view: View, knock: Move) -> int:
-    kept = view.hand & ~(0 if knock.card is None else 1 << knock.card)
+    kept = view.hand.mask & ~(0 if knock.card is None else 1 << knock.card)
     for meld in knock.melds:
         kept &= ~meld
     return mask_points(kept)
@@ -86,8 +86,8 @@ def _useful_layoff(system: MeldSystem, view: View, legal: Sequence[Move],
     if not layoffs:
         return None
     now = min_deadwood(view.hand, system)
-    best = min(layoffs, key=lambda m: (_laid_deadwood(system, view.hand, m), m.sort_key))
-    return best if _laid_deadwood(system, view.hand, best) < now else None
+    best = min(layoffs, key=lambda m: (_laid_deadwood(system, view.hand.mask, m), m.sort_key))
+    return best if _laid_deadwood(system, view.hand.mask, best) < now else None
 
 
 def _finish(legal: Sequence[Move]) -> Move:
@@ -105,7 +105,7 @@ class GreedyBot(Bot):
         if phase in (Phase.UPCARD, Phase.DRAW):
             takes = _kind(legal, "take")
             if takes and view.pile:
-                with_top = view.hand | 1 << view.pile[-1]
+                with_top = view.hand.mask | 1 << view.pile[-1]
                 if min_deadwood_after_discard(with_top, self.system) < min_deadwood(view.hand, self.system):
                     return takes[0]
             return _draw_or_pass(legal)
@@ -116,7 +116,7 @@ class GreedyBot(Bot):
             if knock is not None:
                 return knock
             discards = _kind(legal, "discard")
-            return min(discards, key=lambda m: self._after(view.hand, m.card)) if discards else legal[0]
+            return min(discards, key=lambda m: self._after(view.hand.mask, m.card)) if discards else legal[0]
         if phase is Phase.DEFENCE:
             layoff = _useful_layoff(self.system, view, legal, lambda m: True)
             return layoff if layoff is not None else _finish(legal)
@@ -138,7 +138,7 @@ class SimpleBot(Bot):
         phase = view.phase
         if phase in (Phase.UPCARD, Phase.DRAW, Phase.WALL):
             takes = _kind(legal, "take")
-            if takes and view.pile and self._melds_with(view.hand, view.pile[-1]):
+            if takes and view.pile and self._melds_with(view.hand.mask, view.pile[-1]):
                 return takes[0]
             return _draw_or_pass(legal)
         if phase is Phase.DISCARD:

@@ -258,7 +258,7 @@ class _Game:
         defender = table.to_move
         assert defender is not None
         view = table.view(defender)
-        _, laid = least_defence(view.hand, view.melds, self.rules, table.system,
+        _, laid = least_defence(view.hand.mask, tuple(m.mask for m in view.melds), self.rules, table.system,
                                 allow_layoffs=table.layoffs_allowed)
         pending = {(c, at) for at, mask in enumerate(laid) for c in scan(mask)}
         while pending:

@@ -13,14 +13,14 @@ from ginref.referee.findings import ADVISORY_CODES, Finding, FindingCode, Severi
 from ginref.referee.verdict import HandVerdict, Verdict, adjudicate
 
 if TYPE_CHECKING:
-    from ginref.referee.table import IllegalMove, Move, Phase, Table, View
+    from ginref.referee.table import Deal, IllegalMove, Move, Phase, Table, View
 
 __all__ = [
-    "ADVISORY_CODES", "Finding", "FindingCode", "HandVerdict", "IllegalMove", "Move", "Phase", "Severity",
-    "Table", "Verdict", "View", "adjudicate",
+    "ADVISORY_CODES", "Deal", "Finding", "FindingCode", "HandVerdict", "IllegalMove", "Move", "Phase",
+    "Severity", "Table", "Verdict", "View", "adjudicate",
 ]
 
-_TABLE_NAMES = frozenset({"IllegalMove", "Move", "Phase", "Table", "View"})
+_TABLE_NAMES = frozenset({"Deal", "IllegalMove", "Move", "Phase", "Table", "View"})
 
 
 def __getattr__(name: str) -> Any:

@@ -160,6 +160,9 @@ class Finding(msgspec.Struct, frozen=True):
     ``points`` are the deadwood points an advisory says the player gave away (declared or
     left over the least the cards allowed: ``knock_not_best``, ``missed_layoff``), as data
     for ``ginref report``; 0 for any other finding, and not in the JSON form either.
+    ``knobs`` name the rule knobs that decided the finding (``("layoff_chain_limit",)``),
+    set where the finding is made; empty for a rule of every game. :class:`IllegalMove` cites
+    the first as its ``rule``.
     """
 
     code: str
@@ -169,6 +172,7 @@ class Finding(msgspec.Struct, frozen=True):
     hand: int
     player: str | None = None
     points: int = 0
+    knobs: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -189,12 +193,14 @@ def severity_of(code: str) -> Severity:
 
 
 def finding(
-    code: FindingCode, message: str, place: Place, hand: int, player: str | None = None, points: int = 0
+    code: FindingCode, message: str, place: Place, hand: int, player: str | None = None, points: int = 0,
+    knobs: tuple[str, ...] = (),
 ) -> Finding:
-    """A finding; ``player`` made the move it stands at (dropped for :data:`RECORD_CODES`)."""
+    """A finding; ``player`` made the move it stands at (dropped for :data:`RECORD_CODES`);
+    ``knobs``: the rule knobs that decided it."""
     value = code.value
     mover = None if value in RECORD_CODES else player
-    return Finding(value, severity_of(value), message, place, hand, mover, points)
+    return Finding(value, severity_of(value), message, place, hand, mover, points, knobs)
 
 
 class FindingRow(NamedTuple):

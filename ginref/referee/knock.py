@@ -13,7 +13,7 @@ from ginref.cards import Card, Mask, card_name, mask_of, scan
 from ginref.layoffs import (
     Layoff,
     best_defence_from,
-    defence_as_declared,
+    declared_defence_cited,
     fits,
     layoff_options,
     layoff_order,
@@ -30,8 +30,13 @@ from ginref.melds import (
 from ginref.notation import excerpt
 from ginref.records.model import Defence, Knock, Place, Turn
 from ginref.referee.findings import FindingCode
+from ginref.referee.rules_of_play import within_knock_limit
 from ginref.referee.state import HandState, card_count, card_names, is_card
 from ginref.scoring import Ending, settle
+
+_UNCHAINED = -2
+""":meth:`KnockSteps.layoff_problem`'s target for a layoff refused because the rules allow no
+chained layoffs (``layoff_chaining``); -1 for any other problem"""
 
 
 class KnockSteps(HandState):
@@ -80,10 +85,10 @@ class KnockSteps(HandState):
         if not self.take_from_hand(p, discard):
             self.not_held(p, "discarded", discard, place)
             return False
-        if discard == taken and self.rules.no_same_card_discard:
+        if discard == self.rules.banned_discard(taken):
             self.add(FindingCode.SAME_CARD_DISCARD,
                      f"{who} discarded {card_name(discard)} face down, the card just taken "
-                     "from the discard pile", place)
+                     "from the discard pile", place, knobs=("no_same_card_discard",))
         return True
 
     def declared_melds(
@@ -135,7 +140,7 @@ class KnockSteps(HandState):
             if self.rules.big_gin_bonus is None:
                 self.add(FindingCode.BIG_GIN_NOT_RECOGNISED,
                          f"{who} melded all 11 cards without discarding, but these rules have "
-                         "no big gin; ruled as gin", place)
+                         "no big gin; ruled as gin", place, knobs=("big_gin_bonus",))
                 ending = "gin"
         else:
             ending = "gin" if dw == 0 else "knock"
@@ -160,10 +165,11 @@ class KnockSteps(HandState):
         if ending != "knock":
             return True
         who, limit = self.players[p], self.result.knock_limit
-        if dw > limit:
+        if not within_knock_limit(dw, limit):
             what = "only gin ends a hand" if limit == 0 else f"the knock limit is {limit}"
             self.add(FindingCode.KNOCK_OVER_LIMIT,
-                     f"{who} knocked with {dw} deadwood ({card_names(dead)}), but {what}", place)
+                     f"{who} knocked with {dw} deadwood ({card_names(dead)}), but {what}", place,
+                     knobs=("oklahoma",) if self.rules.oklahoma != "off" else ("knock_limit",))
             return False
         least = min_deadwood(self.held[p], self.system)
         if least >= dw:
@@ -171,7 +177,8 @@ class KnockSteps(HandState):
         if self.rules.knocker_must_meld_max:
             self.add(FindingCode.KNOCK_NOT_MAX,
                      f"{who} declared {dw} deadwood but could meld down to {least}; "
-                     "these rules require melding as far as possible", place)
+                     "these rules require melding as far as possible", place,
+                     knobs=("knocker_must_meld_max",))
             return False
         self.add(FindingCode.KNOCK_NOT_BEST,
                  f"{who} declared {dw} deadwood, but the same cards can be arranged with {least}", place,
@@ -256,7 +263,8 @@ class KnockSteps(HandState):
             what = "big gin" if self.ending == "big_gin" else "gin"
             self.add(FindingCode.LAYOFF_ON_GIN,
                      f"{self.players[q]} laid off {' '.join(card_name(c) for c in on_gin)} onto {what}, "
-                     "which these rules do not allow", place)
+                     "which these rules do not allow", place,
+                     knobs=("layoff_on_big_gin",) if self.ending == "big_gin" else ("layoff_on_gin",))
             for c in on_gin:
                 if self.reveal(q, 1 << c):
                     self.not_held(q, "laid off", c, place)
@@ -289,7 +297,8 @@ class KnockSteps(HandState):
                 continue
             problem, target = self.layoff_problem(q, c, at, knocker_melds, melded | laid_mask, laid_mask)
             if problem:
-                self.add(FindingCode.ILLEGAL_LAYOFF, problem, place)
+                knobs = ("layoff_chaining",) if target == _UNCHAINED else ()
+                self.add(FindingCode.ILLEGAL_LAYOFF, problem, place, knobs=knobs)
                 continue
             laid.append((c, target))
             laid_mask |= 1 << c
@@ -319,7 +328,7 @@ class KnockSteps(HandState):
             and meld_kind(meld.mask | bit, self.system) is not MeldKind.RUN
         ):
             return (f"{defender} laid off {name} onto {meld}, which it does not touch; "
-                    "these rules allow no chained layoffs"), -1
+                    "these rules allow no chained layoffs"), _UNCHAINED
         return "", target
 
     def defence_ruling(
@@ -329,12 +338,13 @@ class KnockSteps(HandState):
         """The declared defence as scored, with its deadwood checked and a better one named."""
         rules, system, place, defender = self.rules, self.system, event.place, self.players[q]
         hand = self.held[q]
-        declared, problems = defence_as_declared(
+        declared, problems = declared_defence_cited(
             hand, own, laid, knocker_melds, system, chaining=rules.layoff_chaining,
             chain_limit=rules.layoff_chain_limit,
         )
-        for problem in problems:
-            self.add(FindingCode.ILLEGAL_LAYOFF, f"{defender} cannot lay off: {problem}", place)
+        for problem, knob in problems:
+            self.add(FindingCode.ILLEGAL_LAYOFF, f"{defender} cannot lay off: {problem}", place,
+                     knobs=(knob,) if knob else ())
         dw = declared.deadwood_points
         if event.deadwood is not None and event.deadwood != dw:
             dead = declared.arrangement.deadwood

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ginref.cards import Card, Mask, card_name, scan
+from ginref.cards import Card, CardSet, Mask, card_name, scan
 from ginref.errors import GinrefError
 from ginref.records.openspiel import (
     DRAW_STOCK,
@@ -298,7 +298,7 @@ class OpenSpielState:
             return [*legal, KNOCK] if moves and moves[-1].kind == "knock" else legal  # the knocks come last
         if phase is Phase.WALL:  # the last discard is taken only to knock
             return sorted([KNOCK if m.kind == "take" else PASS for m in moves])
-        return sorted([_MOVE_ACTIONS[m.kind] for m in moves])
+        return sorted({_MOVE_ACTIONS[m.kind] for m in moves})  # a draw is listed by each card it may deal
 
     def _knock_steps(self, table: Table) -> list[int]:
         """The knock's discard, then the melds that still allow a legal knock and pass once
@@ -325,7 +325,7 @@ class OpenSpielState:
     def _hand_to_move(table: Table) -> Mask:
         to_move = table.to_move
         assert to_move is not None
-        return table.view(to_move).hand
+        return table.view(to_move).hand.mask
 
     def _laid_cards(self, table: Table) -> Mask:
         laid = 0
@@ -488,7 +488,7 @@ class OpenSpielState:
                 lines.append(f"Knock discard: {card_name(self._discard)}")
             lines.append(f"Player {stepper} laying: " + (" | ".join(map(_names, self._declared)) or "-"))
         if phase == _OVER:
-            other = table.view(PLAYERS[1 - player]).hand
+            other = table.view(PLAYERS[1 - player]).hand.mask
             lines.append(f"Opponent's hand: {_names(other) or '-'}")
         return "\n".join(lines)
 
@@ -547,5 +547,5 @@ def action_name(action: int) -> str:
     return {DRAW_UPCARD: "draw upcard", DRAW_STOCK: "draw stock", PASS: "pass", KNOCK: "knock"}[action]
 
 
-def _names(mask: Mask) -> str:
-    return " ".join(card_name(c) for c in scan(mask))
+def _names(cards: CardSet | Mask) -> str:
+    return " ".join(card_name(c) for c in (cards if isinstance(cards, CardSet) else scan(cards)))

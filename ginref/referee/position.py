@@ -20,7 +20,7 @@ from typing import IO, NoReturn
 import msgspec
 
 from ginref.cards import Card, Mask, mask_of
-from ginref.errors import RecordError, RulingError
+from ginref.errors import GinrefError, RecordError, RulingError
 from ginref.melds import MeldSystem
 from ginref.notation import excerpt
 from ginref.records import Event, GameRecord, HandRecord, Turn, read_records
@@ -122,23 +122,31 @@ def _replay_to(record: GameRecord, index: int, number: int, rules: Rules) -> Pos
             raise RulingError(f"{event.player} has already knocked")
     if table.view(turn.player).unknown:
         raise RulingError(f"the record does not show all of {turn.player}'s cards")
-    drawn = moves_of(turn)[:1] if turn.source != "none" else []
+    drawn = _moves_of(turn, turn)[:1] if turn.source != "none" else []
     for move in drawn:
         _push(table, move, turn)
     view = table.view(turn.player)
     if not drawn or view.unknown:
         raise RulingError(f"the record does not show the card {turn.player} drew")
-    return Position(turn.player, view.hand, mask_of(view.pile), view.opponent_took, view.stock,
+    return Position(turn.player, view.hand.mask, mask_of(view.pile), view.opponent_took.mask, view.stock,
                     hand.upcard, view.taken, rules)
 
 
 def _push(table: Table, what: Event | Move, event: Event) -> None:
     """Play ``what`` (an event's moves, or one move) for ``event``'s player, as the replay rules."""
-    for move in moves_of(what):
+    for move in _moves_of(what, event):
         try:
             table.push(move, event.player)
         except IllegalMove as exc:
             _refuse(exc.message, event.place.line)
+
+
+def _moves_of(what: Event | Move, event: Event) -> list[Move]:
+    """The moves of ``what``; a value in ``event`` that is no card or meld cannot be followed."""
+    try:
+        return moves_of(what)
+    except GinrefError as exc:
+        _refuse(str(exc), event.place.line)
 
 
 def _refuse(message: str, line: int) -> NoReturn:

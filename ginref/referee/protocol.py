@@ -31,10 +31,10 @@ from typing import IO, Any, cast
 
 import msgspec
 
-from ginref.cards import Card, Mask, card_name, scan
+from ginref.cards import Card, CardSet, card_name, scan
 from ginref.errors import GinrefError
 from ginref.jsonwrite import json_line
-from ginref.referee.table import IllegalMove, Table, View, parse_move
+from ginref.referee.table import IllegalMove, Move, Table, View
 from ginref.rules import RULE_NAMES, STANDARD, Rules, find_rules, with_overrides
 
 __all__ = [
@@ -174,9 +174,9 @@ class Session:
         if not isinstance(text, str):
             raise _Refusal("bad_request", "'move' is the move in .gin words, e.g. \"discard 7H\"")
         mover = player if player is not None else table.to_move
-        before = table.view(mover).hand if mover is not None else 0
+        before = table.view(mover).hand.mask if mover is not None else 0
         try:
-            move = parse_move(text.lower())
+            move = Move.parse(text.lower())
             played = table.push_as_seat(move, player) if player is not None else table.push(move)
         except IllegalMove as exc:
             finding: Answer = {"code": exc.code, "rule": exc.rule, "place": exc.place}
@@ -187,7 +187,7 @@ class Session:
             raise _Refusal("bad_move", f"{str(exc)[:200]}; ask 'legal' for the moves you may make") from None
         answer: Answer = {**self._state(table), "move": str(played)}
         if played.kind in ("draw", "take") and mover is not None:
-            drawn = table.view(mover).hand & ~before
+            drawn = table.view(mover).hand.mask & ~before
             if drawn:
                 answer["card"] = card_name(next(scan(drawn)))  # the mover's own card to know
         return answer
@@ -340,8 +340,8 @@ def _guarded(call: Callable[[], Any]) -> Any:
         raise _Refusal("bad_request", str(exc)[:200]) from None
 
 
-def _names(mask: Mask) -> list[str]:
-    return [card_name(c) for c in scan(mask)]
+def _names(cards: CardSet) -> list[str]:
+    return [card_name(c) for c in cards]
 
 
 def _card(c: Card | None) -> str | None:

@@ -15,6 +15,7 @@ from ginref.notation import excerpt
 from ginref.records.model import Defence, Pass, Turn
 from ginref.referee.findings import FindingCode
 from ginref.referee.knock import KnockSteps
+from ginref.referee.rules_of_play import at_the_floor, may_draw_stock, takes_only_to_knock
 from ginref.referee.state import (
     ABANDON,
     ELEVEN,
@@ -23,7 +24,6 @@ from ginref.referee.state import (
     KNOCKED,
     NORMAL,
     OVER,
-    PHASE_WORDS,
     RITUAL,
     STOP,
     WALL,
@@ -35,6 +35,7 @@ from ginref.referee.state import (
     card_text,
     fast_mask,
     is_card,
+    phase_of,
 )
 
 
@@ -206,9 +207,11 @@ class HandReplay(KnockSteps):
         if self.end == "stock" and self.rules.stock_end == "void":
             self.add(FindingCode.STOCK_EXHAUSTED,
                      f"the hand ended when the stock was down to {self.rules.stock_floor} cards, "
-                     "but play went on", ev.place)
+                     "but play went on", ev.place, knobs=("stock_end",))
         else:
-            self.add(FindingCode.MOVES_AFTER_END, "play went on after the end of the hand", ev.place)
+            ended_by = (self.end,) if self.end in ("max_discard_draws", "repeat_discard_draw") else ()
+            self.add(FindingCode.MOVES_AFTER_END, "play went on after the end of the hand", ev.place,
+                     knobs=ended_by)
         return STOP
 
     def on_pass(self, ev: Pass, p: int) -> Flow:
@@ -216,6 +219,8 @@ class HandReplay(KnockSteps):
         if phase == RITUAL:
             self.passes += 1
             self.phase, self.expected = (FORCED, nd) if self.passes >= 2 else (RITUAL, 1 - p)
+            if self.phase == FORCED and at_the_floor(self.rules, self.stock_left):
+                self.turn_over(1 - nd)  # no stock card to draw: the floor's end, as after a turn
         elif phase == WALL:
             self.phase, self.end = OVER, "wall"
         elif phase in (FORCED, ELEVEN) or (self.rules.first_turn == "none" and not self.turns):
@@ -225,7 +230,7 @@ class HandReplay(KnockSteps):
                 message = f"{players[nd]} was dealt 11 cards and must open by discarding"
             else:
                 message = "these rules have no upcard ritual: the first turn is a normal turn"
-            self.add(FindingCode.UPCARD_RITUAL, message, ev.place)
+            self.add(FindingCode.UPCARD_RITUAL, message, ev.place, knobs=("first_turn",))
             self.expected = 1 - p  # a pass, legal or not, hands the turn over
             if phase == NORMAL:
                 self.turns += 1
@@ -279,32 +284,35 @@ class HandReplay(KnockSteps):
         if phase == NORMAL:
             return source, True
         if phase == WALL:
-            if source == "discard" and (ev.knock is not None or self.rules.stock_end == "take_or_dead"):
+            if source == "discard" and (ev.knock is not None or not takes_only_to_knock(self.rules)):
                 return source, False
             if source in ("discard", "stock"):
                 if source == "discard":
                     message = (f"{who} took the last discard without knocking; at the wall it may be "
                                "taken only to knock, so the hand is a draw")
-                    self.add(FindingCode.STOCK_EXHAUSTED, message, ev.place)
+                    self.add(FindingCode.STOCK_EXHAUSTED, message, ev.place, knobs=("stock_end",))
                 else:
                     self.add(FindingCode.DRAW_FROM_EMPTY_STOCK,
                              f"{who} drew from the stock, which is down to its last "
-                             f"{self.rules.stock_floor} cards; the hand is a draw", ev.place)
+                             f"{self.rules.stock_floor} cards; the hand is a draw", ev.place,
+                             knobs=("stock_floor",))
                 self.phase, self.end = OVER, "wall"
                 return None, GO
             return source, True
         if phase in (RITUAL, FORCED):
             if source == "stock" and phase == RITUAL:
                 self.add(FindingCode.UPCARD_RITUAL,
-                         f"{who} drew from the stock before both players passed the upcard", ev.place)
+                         f"{who} drew from the stock before both players passed the upcard", ev.place,
+                         knobs=("first_turn",))
             elif source == "discard" and phase == FORCED:
                 self.add(FindingCode.UPCARD_RITUAL, f"{who} took the upcard after both players passed it",
-                         ev.place)
+                         ev.place, knobs=("first_turn",))
             self.phase = NORMAL
             return source, False
         if source != "none":  # the eleven-card opening
             self.add(FindingCode.UPCARD_RITUAL,
-                     f"{who} was dealt 11 cards and must open by discarding, not drawing", ev.place)
+                     f"{who} was dealt 11 cards and must open by discarding, not drawing", ev.place,
+                     knobs=("first_turn",))
             return None, ABANDON
         self.phase = NORMAL
         return "open", True
@@ -312,9 +320,10 @@ class HandReplay(KnockSteps):
     def draw_stock(self, ev: Turn, p: int) -> Flow | None:
         """A stock draw; None when the turn goes on to its discard or knock."""
         who, c, floor = ev.player, ev.card, self.rules.stock_floor
-        if self.stock_left <= floor:
+        if not may_draw_stock(self.rules, self.stock_left):
             self.add(FindingCode.DRAW_FROM_EMPTY_STOCK,
-                     f"{who} drew from the stock, which is down to its last {floor} cards", ev.place)
+                     f"{who} drew from the stock, which is down to its last {floor} cards", ev.place,
+                     knobs=("stock_floor",))
             return ABANDON
         self.stock_left -= 1
         self.taken = -1
@@ -383,7 +392,8 @@ class HandReplay(KnockSteps):
             return GO
         self.add(FindingCode.MOVES_AFTER_END,
                  f"the hand ended as a draw with the {_ordinal(cap)} draw from the discard pile, so "
-                 f"{who}'s " + ("knock" if ev.knock is not None else "discard") + " does not count", ev.place)
+                 f"{who}'s " + ("knock" if ev.knock is not None else "discard") + " does not count", ev.place,
+                 knobs=("max_discard_draws",))
         return STOP
 
     def on_knock(self, ev: Turn, p: int) -> Flow:
@@ -411,9 +421,10 @@ class HandReplay(KnockSteps):
         if not self.take_from_hand(p, x):
             self.not_held(p, "discarded", x, ev.place)
             return ABANDON
-        if x == self.taken and self.rules.no_same_card_discard:
+        if x == self.rules.banned_discard(self.taken):
             self.add(FindingCode.SAME_CARD_DISCARD,
-                     f"{who} discarded {card_name(x)}, the card just taken from the discard pile", ev.place)
+                     f"{who} discarded {card_name(x)}, the card just taken from the discard pile", ev.place,
+                     knobs=("no_same_card_discard",))
         self.pile.append(x)
         if self.rules.repeat_discard_draw:
             if x == self.taken and self.repeat:
@@ -426,7 +437,7 @@ class HandReplay(KnockSteps):
     def turn_over(self, p: int) -> None:
         """The turn passes; at the stock floor the hand ends (void) or reaches the wall."""
         self.expected = 1 - p
-        if self.stock_left <= self.rules.stock_floor:
+        if at_the_floor(self.rules, self.stock_left):
             if self.rules.stock_end == "void":
                 self.phase, self.end = OVER, "stock"
             else:
@@ -447,7 +458,7 @@ class HandReplay(KnockSteps):
         floor, cap = rules.stock_floor, rules.max_discard_draws
         if left <= floor:
             return i  # the wall: no turn here is plain
-        same_banned, repeat_ends, repeat = rules.no_same_card_discard, rules.repeat_discard_draw, self.repeat
+        repeat_ends, repeat = rules.repeat_discard_draw, self.repeat
         mover, waiting = self.players if expected == 0 else self.players[::-1]
         mine, theirs = held[expected], held[1 - expected]  # the mover's cards, the other's
         least_differs = self.least_differs
@@ -486,7 +497,7 @@ class HandReplay(KnockSteps):
                 hand = mine | 1 << top
                 if (c is not None and c != top) or not hand & bit or differs(hand ^ bit, ev):
                     break
-                if x == top and (same_banned or (repeat_ends and repeat)):
+                if x == top and (x == rules.banned_discard(top) or (repeat_ends and repeat)):
                     break  # a same-card discard that is reported, or a repeat that ends the hand
                 pile[-1] = x
                 taken = top
@@ -546,7 +557,7 @@ class HandReplay(KnockSteps):
             return False
         if self.phase == KNOCKED and (self.defence is not None or self.end == "illegal"):
             return False
-        phase = "discard" if self.awaiting_discard else PHASE_WORDS[self.phase]
+        phase = phase_of(self.phase, self.awaiting_discard).value
         seat = 1 - self.knocker if self.phase == KNOCKED else self.expected
         result = self.result
         result.outcome = result.end = "unfinished"

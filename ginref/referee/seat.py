@@ -22,7 +22,7 @@ from collections.abc import Callable
 from enum import Enum
 from typing import Protocol
 
-from ginref.cards import Card, Mask, card_name, mask_points, scan
+from ginref.cards import Card, CardSet, Mask, card_name, mask_points, scan
 from ginref.melds import MeldSystem, is_meld
 
 __all__ = ["LEGAL_HINT", "seat_wording"]
@@ -49,11 +49,11 @@ class View(Protocol):
     @property
     def to_move(self) -> str | None: ...
     @property
-    def hand(self) -> Mask: ...
+    def hand(self) -> CardSet: ...
     @property
     def pile(self) -> tuple[Card, ...]: ...
     @property
-    def melds(self) -> tuple[Mask, ...]: ...
+    def melds(self) -> tuple[CardSet, ...]: ...
 
 LEGAL_HINT = "ask 'legal' for the moves you may make"
 """what every seat wording ends with: where to find a move that will be taken"""
@@ -85,7 +85,7 @@ def _now(view: View) -> str:
 
 
 def _not_held(move: Move, view: View, system: MeldSystem, knock_limit: int) -> str:
-    missing = _named(move) & ~view.hand
+    missing = _named(move) & ~view.hand.mask
     if missing:
         first = next(scan(missing))
         return f"{card_name(first)} is not in your hand"
@@ -98,7 +98,7 @@ def _same_card(move: Move, view: View, system: MeldSystem, knock_limit: int) -> 
 
 
 def _over_limit(move: Move, view: View, system: MeldSystem, knock_limit: int) -> str:
-    kept = view.hand & ~(0 if move.card is None else 1 << move.card)
+    kept = view.hand.mask & ~(0 if move.card is None else 1 << move.card)
     melded = 0
     for meld in move.melds:
         melded |= meld

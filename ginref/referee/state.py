@@ -7,7 +7,9 @@ the defence, :mod:`ginref.referee.replay` the deal and the play.
 from __future__ import annotations
 
 import enum
+import operator
 from collections.abc import Sequence
+from typing import TypeVar
 
 import msgspec
 
@@ -23,10 +25,32 @@ from ginref.scoring import Ending, Step
 
 # -- one hand ---------------------------------------------------------------------------
 
+class Phase(str, enum.Enum):
+    """Where play stands: what the player to move must do. The one vocabulary of the table,
+    the line protocol and ``Unfinished.phase`` (the value is the word); :func:`phase_of`
+    reads it off the machine's :class:`Stage`."""
+
+    UPCARD = "upcard"
+    """take or pass the first upcard"""
+    DRAW = "draw"
+    """draw from the stock, or take the top discard"""
+    DISCARD = "discard"
+    """discard, or knock (after taking the last discard at the wall: knock only)"""
+    WALL = "wall"
+    """the stock is at its floor: take the last discard (to knock, unless ``take_or_dead``), or pass"""
+    DEFENCE = "defence"
+    """the defender lays off, then finishes"""
+    OVER = "over"
+
+    def __str__(self) -> str:
+        return self.value
+
+
 class Stage(enum.IntEnum):
-    """The replay's stages of a hand: the upcard ritual, the forced stock draw after two passes,
-    the eleven-card opening, normal play, the wall (the stock at its floor), knocked, over. The
-    table's :class:`~ginref.referee.table.Phase` is what the player to move must do in each."""
+    """The machine's stages of a hand, finer than :class:`Phase`: the upcard ritual, the forced
+    stock draw after two passes, the eleven-card opening, normal play, the wall (the stock at
+    its floor), knocked, over. Kept as plain ints; :func:`phase_of` says what each means to
+    the player to move."""
 
     RITUAL = 0
     FORCED = 1
@@ -78,8 +102,16 @@ class Unfinished(msgspec.Struct, frozen=True):
                 "phase": self.phase}
 
 
-PHASE_WORDS = {RITUAL: "upcard", FORCED: "draw", ELEVEN: "discard", NORMAL: "draw", WALL: "wall",
-                KNOCKED: "defence"}
+_STAGE_PHASES = (Phase.UPCARD, Phase.DRAW, Phase.DISCARD, Phase.DRAW, Phase.WALL, Phase.DEFENCE, Phase.OVER)
+"""the :class:`Phase` of each :class:`Stage` at the start of a turn, by the stage's int"""
+
+
+def phase_of(stage: int, drawn: bool = False) -> Phase:
+    """The :class:`Phase` of a hand at ``stage``; ``drawn``: the mover has drawn and owes the
+    turn's discard or knock. The one reading of where play stands."""
+    if drawn and stage < KNOCKED:
+        return Phase.DISCARD
+    return _STAGE_PHASES[stage]
 
 
 class HandRuling:
@@ -188,6 +220,9 @@ def _movers(events: Sequence[Pass | Turn | Defence]) -> dict[Place, str | None]:
     return movers
 
 
+_State = TypeVar("_State", bound="HandState")
+
+
 class HandState:
     """One hand's cards, phase and findings, as the replay steps leave them.
 
@@ -221,6 +256,9 @@ class HandState:
     movers: dict[Place, str | None] | None = None
     """who moved at each event's place, built at the hand's first finding"""
 
+    FIXED = ("hand", "index", "players", "rules", "system", "non_dealer", "movers")
+    """the fields no move changes (``movers`` is a cache of the record's places)"""
+
     def __init__(
         self, hand: HandRecord, index: int, players: tuple[str, str], rules: Rules,
         system: MeldSystem, findings: list[Finding],
@@ -244,13 +282,24 @@ class HandState:
         result.knock_limit = rules.knock_limit_for(upcard)
         result.multiplier = rules.multiplier(upcard)
 
+    def clone(self: _State) -> _State:
+        """An independent state equal to this one, its findings list copied."""
+        twin = self.__class__.__new__(self.__class__)
+        for name in HandState.FIXED:
+            setattr(twin, name, getattr(self, name))
+        twin.findings = list(self.findings)
+        Snapshot(self).restore(twin)
+        return twin
+
     # -- findings -----------------------------------------------------------------
 
-    def add(self, code: FindingCode, message: str, place: Place | None = None, points: int = 0) -> None:
-        """Record a finding at ``place`` (an event's), else at the hand; ``points`` given away."""
+    def add(self, code: FindingCode, message: str, place: Place | None = None, points: int = 0,
+            knobs: tuple[str, ...] = ()) -> None:
+        """Record a finding at ``place`` (an event's), else at the hand; ``points`` given away;
+        ``knobs``: the rule knobs that decided it."""
         if place is None or not (place.line or place.pointer):
             place = self.hand.place
-        self.findings.append(finding(code, message, place, self.index, self.mover_at(place), points))
+        self.findings.append(finding(code, message, place, self.index, self.mover_at(place), points, knobs))
 
     def stranger(self, name: object) -> str:
         """A name the record gives that is not a player's, quoted short, and who the players are."""
@@ -317,3 +366,39 @@ class HandState:
         )
         self.add(FindingCode.CARD_NOT_IN_HAND, f"{name} {verb} {card_name(c)}, {tail}", place)
 
+
+
+class Snapshot:
+    """The fields of a hand's state that a move changes, saved by name (as python-chess's
+    ``_BoardState``): the table takes one before each move, and :meth:`restore` puts the
+    state back exactly on a refused move or a :meth:`~ginref.referee.table.Table.pop`.
+
+    The ruling (``result``) is kept by reference: the moves that write it (a knock, a layoff,
+    the finish) give the state a copy first, so the saved one stays as it was.
+    """
+
+    SCALARS = (
+        "unseen", "stock", "stock_pos", "ending", "melds", "declared_index", "knocker_dw", "passes",
+        "draws", "repeat", "turns", "stock_left", "taken", "awaiting_discard", "end", "knocker", "defence",
+        "knock_place", "phase", "expected", "result",
+    )
+    """the fields held as immutable values (or, for ``result``, by reference)"""
+    __slots__ = ("findings", "held", "pile", "scalars", "unknown")
+    _read = operator.attrgetter(*SCALARS)
+    """the scalars' values in :data:`SCALARS` order, read in one call (a push takes a snapshot)"""
+
+    def __init__(self, state: HandState) -> None:
+        self.scalars: tuple[object, ...] = Snapshot._read(state)
+        self.held = tuple(state.held)
+        self.unknown = tuple(state.unknown)
+        self.pile = tuple(state.pile)
+        self.findings = len(state.findings)
+
+    def restore(self, state: HandState) -> None:
+        """Put ``state`` back as it was when this snapshot was taken (its findings list too)."""
+        for name, value in zip(Snapshot.SCALARS, self.scalars, strict=True):
+            setattr(state, name, value)
+        state.held = list(self.held)
+        state.unknown = list(self.unknown)
+        state.pile = list(self.pile)
+        del state.findings[self.findings:]

@@ -1,18 +1,29 @@
 """The live table: one hand played move by move under any rule set, the referee inside the game loop.
 
-In the style of python-chess's ``Board``::
+In the style of python-chess's ``Board`` (a player that knocks when it can, else takes the
+last move listed: a pass, a stock draw, its highest discard):
 
-    table = Table(("Ann", "Bo"), "standard", dealer="Ann", seed=7)
-    while not table.is_over():
-        move = choose(table.view(table.to_move), table.legal_moves())
-        table.push(move)              # or table.push("discard 7H"); IllegalMove if refused
-    table.outcome()                   # the HandVerdict that adjudicate gives, with its steps
-    table.record()                    # a GameRecord that ``ginref verify`` rules clean
+>>> table = Table(("Ann", "Bo"), "standard", dealer="Ann", seed=3)
+>>> table.push("pass")                    # a Move or its text; IllegalMove if refused
+Move.parse('pass')
+>>> while not table.is_over():
+...     moves = table.legal_moves()
+...     knocks = [m for m in moves if m.kind == "knock"]
+...     _ = table.push(knocks[0] if knocks else moves[-1])
+>>> table.moves[-2:]
+[Move.parse('knock QC [7C 8C 9C] [4D 5D 6D]'), Move.parse('finish')]
+>>> verdict = table.outcome()             # the HandVerdict that adjudicate gives
+>>> verdict.outcome, verdict.winner, verdict.points
+('knock', 'Ann', 63)
+>>> from ginref.referee import adjudicate
+>>> adjudicate(table.record()).clean      # the record ``ginref verify`` rules clean
+True
 
 The contract (stable; the OpenSpiel adapter and the line protocol build on it):
 
-- ``Table(players=("North", "South"), rules="standard", dealer=None, *, deck=None, hands=None,
-  upcard=None, stock=None, seed=None)``: ``rules`` is a preset name, a :class:`Rules` or the
+- ``Table(players=("North", "South"), rules="standard", dealer=None, *, deal=None, deck=None,
+  hands=None, upcard=None, stock=None, seed=None)``: ``deal`` a :class:`~ginref.referee.deal.Deal`,
+  or the same deal by keywords; ``rules`` is a preset name, a :class:`Rules` or the
   path of a TOML rules file (an ``os.PathLike``, or a ``str`` ending in ``.toml``); ``dealer``
   defaults to the first player. The deal is one of: ``deck`` (52 cards from the top: the
   non-dealer's 10, or 11 with the eleven-card deal, then the dealer's 10, then the upcard
@@ -34,8 +45,9 @@ The contract (stable; the OpenSpiel adapter and the line protocol build on it):
   ``melds`` as masks), ``Move.layoff(card, onto)`` (``onto`` the knocker's meld, 0-based) and
   ``Move.finish(melds=(), bare=False)``, which ends the defence (no melds: the least-deadwood
   arrangement of the defender's cards left; ``bare``, text ``finish []``: no meld shown).
-  ``str(move)`` is its text, :func:`parse_move` reads it, and
-  :func:`moves_of` turns a record's event into its moves.
+  ``str(move)`` is its text, :meth:`Move.parse` reads it, ``repr(move)`` pastes back, and
+  :func:`moves_of` turns a record's event into its moves; a move that is no move (a field its
+  kind does not have, a value that is no card) is refused when built.
 - ``legal_moves()``: every move ``to_move`` may make, in canonical order (:data:`MOVE_KINDS`,
   then by card, then by meld): take and pass (the upcard, or the last discard at the wall),
   draw, every discard, one knock per discard that leaves deadwood within the knock limit
@@ -48,37 +60,39 @@ The contract (stable; the OpenSpiel adapter and the line protocol build on it):
 - ``push(move, player=None)``: a :class:`Move` or its text in the ``.gin`` words (``take``,
   ``pass``, ``draw``, ``discard 7H``, ``knock KH [3C 4C 5C] [9D 9H 9S]``, ``gin 9D [...]``,
   ``big_gin [...]``, ``6C>1`` to lay 6C off on meld 1, ``finish`` or ``defend [JC JD JH]``).
-  Raises :class:`IllegalMove` (its ``code``, ``rule`` and ``place``) and changes nothing;
+  Raises :class:`IllegalMove` (its ``code``, ``knobs``, ``rule`` and ``place``) and changes nothing;
   unreadable text raises :class:`~ginref.errors.NotationError`. ``player``, when given,
   must be ``to_move`` (else ``wrong_turn``).
+  ``is_legal(move)``: whether ``push`` would play it.
 - ``pop()`` takes back the last move (IndexError with none); ``copy()`` is independent.
-- ``view(player)``: a :class:`View`, everything that player may know and nothing else.
+- ``view(player)``: a :class:`View`, everything that player may know and nothing else (its
+  card sets as :class:`~ginref.cards.CardSet`).
 - ``outcome()``: the hand's :class:`~ginref.referee.verdict.HandVerdict` once it is over
   (None before): what :func:`~ginref.referee.verdict.adjudicate` rules on :meth:`record`.
 - ``record()``: the game so far as a :class:`~ginref.records.GameRecord` with the claims
   filled in (an unfinished hand claims ``unfinished``): ``ginref verify`` rules it clean.
 - A game: ``game()`` is the :class:`~ginref.referee.verdict.Verdict` on the hands so far (the
-  totals, ``game_over``, the winner); ``next_hand(deck=..., hands=..., seed=...)`` deals the
+  totals, ``game_over``, the winner); ``next_hand(deal=...)`` (or its keywords) deals the
   next hand, with the dealer the rules name, once the hand is over and the game is not.
 
-Every rule of play is the replay's (:mod:`ginref.referee.replay` on
-:mod:`ginref.referee.knock`): a move is fed to it as the event a record would show, and
-refused when the replay finds an error there. :meth:`legal_moves` is the fast twin of
-trying every move that way (``tests/referee/test_table.py`` compares them).
+The steps of play are the replay's (:mod:`ginref.referee.replay` on
+:mod:`ginref.referee.knock`): a move is fed to the step a record's event would take, and
+refused when that step finds an error there; the state is saved and restored by name
+(:class:`~ginref.referee.state.Snapshot`). :meth:`legal_moves` is the fast twin of trying
+every move that way, asking the same predicates (:mod:`ginref.referee.rules_of_play`,
+:meth:`Rules.banned_discard`); ``tests/referee/test_table.py`` compares them.
 """
 
 from __future__ import annotations
 
-import enum
 import os
-import random
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Literal, Union
+from collections.abc import Iterator, Sequence
+from typing import NoReturn, Union
 
 import msgspec
 
-from ginref.cards import Card, Mask, card_name, scan
-from ginref.errors import GinrefError, NotationError, RecordError, RulingError, tidy_message
+from ginref.cards import Card, CardSet, Mask, scan
+from ginref.errors import GinrefError, NotationError, RulingError
 from ginref.game import players_problem
 from ginref.layoffs import fits
 from ginref.melds import (
@@ -89,7 +103,7 @@ from ginref.melds import (
     min_deadwood,
     min_deadwood_after_discard,
 )
-from ginref.notation import excerpt, parse_card
+from ginref.notation import excerpt
 from ginref.records.model import (
     ClaimedResult,
     Defence,
@@ -100,183 +114,48 @@ from ginref.records.model import (
     Pass,
     Turn,
 )
-from ginref.records.text import read_event
+from ginref.referee.deal import CardsLike, Deal, HandsLike
 from ginref.referee.findings import Finding, FindingCode
+from ginref.referee.moves import (
+    _DRAW,
+    _ENDINGS,
+    _FINISH,
+    _KIND_ORDER,
+    _PASS,
+    _PLAIN_KINDS,
+    _TAKE,
+    MAX_MOVE_TEXT,
+    MOVE_KINDS,
+    IllegalMove,
+    Move,
+    MoveKind,
+    View,
+    _discard_moves,
+    _draw_moves,
+    moves_of,
+)
 from ginref.referee.replay import HandReplay
+from ginref.referee.rules_of_play import may_draw_stock, takes_only_to_knock, within_knock_limit
 from ginref.referee.seat import seat_wording
 from ginref.referee.state import (
     ABANDON,
-    ELEVEN,
     FORCED,
     KNOCKED,
     OVER,
-    RITUAL,
     WALL,
     Flow,
     HandRuling,
+    Phase,
+    Snapshot,
+    phase_of,
 )
-from ginref.referee.verdict import HandVerdict, Verdict, adjudicate, ruled_hand
+from ginref.referee.verdict import HandVerdict, RuledHand, Verdict, adjudicate_after, ruled_hand
 from ginref.rules import KNOB_NAMES, PRESETS, Rules, find_rules, load_rules_file, record_rules
-from ginref.scoring import Ending
 
 __all__ = [
-    "MAX_MOVE_TEXT", "MOVE_KINDS", "IllegalMove", "Move", "MoveKind", "NotADeal", "Phase", "Table", "View",
-    "moves_of", "parse_move",
+    "MAX_MOVE_TEXT", "MOVE_KINDS", "Deal", "IllegalMove", "Move", "MoveKind", "NotADeal", "Phase", "Table",
+    "View", "moves_of",
 ]
-
-MoveKind = Literal["take", "pass", "draw", "discard", "knock", "layoff", "finish"]
-MOVE_KINDS: tuple[MoveKind, ...] = ("take", "pass", "draw", "discard", "knock", "layoff", "finish")
-"""The kinds of move, in the order :meth:`Table.legal_moves` lists them."""
-_KIND_ORDER = {kind: i for i, kind in enumerate(MOVE_KINDS)}
-_ENDINGS: dict[str, tuple[str | None, ...]] = {kind: (None,) for kind in MOVE_KINDS}
-_ENDINGS["knock"] = (None, "knock", "gin", "big_gin")
-_ENDING_ORDER = {"big_gin": 0, "gin": 1, "knock": 2}
-_PLAIN_KINDS = frozenset({"take", "pass", "draw", "discard"})
-"""the kinds of move with no ending, no melds and nothing bare to check"""
-
-
-class Phase(str, enum.Enum):
-    """What the player to move must do; the value is the word ``Unfinished.phase`` uses."""
-
-    UPCARD = "upcard"
-    """take or pass the first upcard"""
-    DRAW = "draw"
-    """draw from the stock, or take the top discard"""
-    DISCARD = "discard"
-    """discard, or knock (after taking the last discard at the wall: knock only)"""
-    WALL = "wall"
-    """the stock is at its floor: take the last discard to knock, or pass"""
-    DEFENCE = "defence"
-    """the defender lays off, then finishes"""
-    OVER = "over"
-
-    def __str__(self) -> str:
-        return self.value
-
-
-class Move(msgspec.Struct, frozen=True):
-    """One move. ``card``: the card discarded, laid off, or discarded face down with a knock
-    (None for big gin), or the card a draw names (None: whatever it is). ``melds``: the
-    knocker's declaration, or the defender's own melds at ``finish`` (empty: the referee
-    arranges them, unless ``bare``: no meld shown, every card left is deadwood).
-    ``ending``: ``knock``, ``gin`` or ``big_gin``. ``onto``: the knocker's meld a layoff
-    goes onto, 0-based. Build with the class methods; ``str`` gives the text
-    :meth:`Table.push` reads back.
-    """
-
-    kind: MoveKind
-    card: Card | None = None
-    melds: tuple[Mask, ...] = ()
-    ending: Ending | None = None
-    onto: int = -1
-    bare: bool = False
-
-    @classmethod
-    def take(cls, card: Card | None = None) -> Move:
-        """Take the top of the pile (the upcard, or the last discard); ``card`` checks what it is."""
-        return cls("take", card)
-
-    @classmethod
-    def pass_(cls) -> Move:
-        """Pass the first upcard, or the last discard at the wall."""
-        return cls("pass")
-
-    @classmethod
-    def draw(cls, card: Card | None = None) -> Move:
-        """Draw from the stock; ``card``, when given, must be the stock's top card."""
-        return cls("draw", card)
-
-    @classmethod
-    def discard(cls, card: Card) -> Move:
-        """Discard ``card`` face up, ending the turn."""
-        return cls("discard", card)
-
-    @classmethod
-    def knock(cls, card: Card | None, melds: Iterable[Mask], ending: Ending = "knock") -> Move:
-        """A knock (gin, big gin) discarding ``card`` face down (None: big gin) and declaring ``melds``."""
-        return cls("knock", card, tuple(melds), ending)
-
-    @classmethod
-    def layoff(cls, card: Card, onto: int) -> Move:
-        """Lay ``card`` off onto the knocker's meld ``onto`` (0-based, as declared)."""
-        return cls("layoff", card, onto=onto)
-
-    @classmethod
-    def finish(cls, melds: Iterable[Mask] = (), *, bare: bool = False) -> Move:
-        """End the defence showing ``melds`` (none: the least-deadwood arrangement of the rest,
-        or with ``bare`` no meld at all: text ``finish []``)."""
-        return cls("finish", None, tuple(melds), bare=bare and not melds)
-
-    @property
-    def sort_key(self) -> tuple[int, ...]:
-        """The canonical order of :meth:`Table.legal_moves`: kind, card, ending, meld."""
-        card = -1 if self.card is None else self.card
-        return (_KIND_ORDER[self.kind], card, _ENDING_ORDER.get(self.ending or "", 0), self.onto,
-                *self.melds)
-
-    def __str__(self) -> str:
-        return " ".join(_move_words(self))
-
-
-def _cards_text(mask: Mask) -> str:
-    return "[" + " ".join(card_name(c) for c in scan(mask)) + "]"
-
-
-def _move_words(move: Move) -> list[str]:
-    kind, card = move.kind, move.card
-    named = [] if card is None else [card_name(card)]
-    if kind == "layoff":
-        return [f"{card_name(card or 0)}>{move.onto + 1}"]
-    if kind == "knock":
-        return [move.ending or "knock", *named, *map(_cards_text, move.melds)]
-    if kind == "finish":
-        return ["finish", *map(_cards_text, move.melds)] if not move.bare else ["finish", "[]"]
-    return [kind, *named]
-
-
-_TAKE, _PASS, _DRAW, _FINISH = Move("take"), Move("pass"), Move("draw"), Move("finish")
-_DISCARD_MOVES = tuple(Move("discard", c) for c in range(52))
-"""the moves :meth:`Table.legal_moves` lists most, made once (a Move is immutable)"""
-_DISCARDS_BY_BYTE = tuple(
-    tuple(tuple(_DISCARD_MOVES[c] for c in range(8 * i, min(8 * i + 8, 52)) if bits >> (c - 8 * i) & 1)
-          for bits in range(256))
-    for i in range(7))
-"""the discards of a hand's cards, eight cards (one byte of the mask) at a time, in card order"""
-
-
-def _discard_moves(hand: Mask) -> list[Move]:
-    moves: list[Move] = []
-    for chunk in _DISCARDS_BY_BYTE:
-        if hand & 255:
-            moves += chunk[hand & 255]
-        hand >>= 8
-    return moves
-
-
-class View(msgspec.Struct, frozen=True):
-    """What ``player`` may know: its own hand, the discard pile (bottom to top), the cards the
-    opponent took from the pile and still holds, how many cards each holds, the stock's size,
-    the first upcard, and after a knock the declared melds and the layoffs so far.
-
-    ``unknown`` counts cards in ``hand`` that a record never showed (0 at a dealt table);
-    ``taken`` is the card this player has just taken from the pile, when that was the last move.
-    """
-
-    player: str
-    phase: Phase
-    to_move: str | None
-    hand: Mask
-    pile: tuple[Card, ...]
-    opponent_took: Mask
-    opponent_cards: int
-    stock: int
-    upcard: Card | None
-    taken: Card | None = None
-    unknown: int = 0
-    knocker: str | None = None
-    melds: tuple[Mask, ...] = ()
-    layoffs: tuple[tuple[Card, int], ...] = ()
-
 
 class NotADeal(RulingError):
     """A deal a table cannot be set to; ``finding`` is the replay's, when it made one."""
@@ -286,66 +165,10 @@ class NotADeal(RulingError):
         self.finding = finding
 
 
-class IllegalMove(GinrefError, ValueError):
-    """A move the rules forbid: ``code`` is the finding the replay makes of it, ``rule`` the
-    knob that forbids it (``"no_same_card_discard=true"``; None for a rule of every game),
-    ``place`` the hand and move (``"hand 1, move 7"``). The table is left as it was."""
-
-    def __init__(self, message: str, code: str, place: str, rule: str | None = None,
-                 move: Move | None = None, *, seat_message: str | None = None) -> None:
-        super().__init__(tidy_message(f"{place}: {code}" + (f" ({rule})" if rule else "") + f": {message}"))
-        self.message = message
-        self.code = code
-        self.place = place
-        self.rule = rule
-        self.move = move
-        self.seat_message = seat_message if seat_message is not None else f"'{code}' refused"
-        """the refusal as the seat that moved may be told it (:mod:`ginref.referee.seat`):
-        ``message`` is the referee's, for the operator, and may name hidden cards"""
-
-
-_RULE_KNOBS: dict[str, tuple[str, ...]] = {
-    "same_card_discard": ("no_same_card_discard",),
-    "upcard_ritual": ("first_turn",),
-    "draw_from_empty_stock": ("stock_floor",),
-    "stock_exhausted": ("stock_end",),
-    "knock_over_limit": ("oklahoma", "knock_limit"),
-    "knock_not_max": ("knocker_must_meld_max",),
-    "big_gin_not_recognised": ("big_gin_bonus",),
-}
-"""The knobs that can forbid a move reported with a code, in the order asked: the first one
-whose value is not its "off" value is cited."""
-
-
-def _knob_text(rules: Rules, knob: str) -> str:
-    value = getattr(rules, knob)
-    shown = "true" if value is True else "false" if value is False else "off" if value is None else value
-    return f"{knob}={shown}"
-
-
-def _rule_of(rules: Rules, code: str, message: str, end: str) -> str | None:
-    """The ``knob=value`` that forbids a move the replay reported with ``code`` (``end``: how
-    the hand ended, if it did)."""
-    if code == "layoff_on_gin":
-        return _knob_text(rules, "layoff_on_big_gin" if "big gin" in message else "layoff_on_gin")
-    if code == "illegal_layoff":
-        if rules.layoff_chain_limit is not None and "beyond a run's end" in message:
-            return _knob_text(rules, "layoff_chain_limit")
-        chained = not rules.layoff_chaining and "chain" in message
-        return _knob_text(rules, "layoff_chaining") if chained else None
-    if code == "moves_after_end":
-        return _knob_text(rules, end) if end in ("max_discard_draws", "repeat_discard_draw") else None
-    knobs = _RULE_KNOBS.get(code, ())
-    for knob in knobs:
-        if getattr(rules, knob) not in (None, False, "off") or knob == knobs[-1]:
-            return _knob_text(rules, knob)
-    return None
-
 
 # -- building a table ----------------------------------------------------------------------------
 
 RulesLike = Union[str, Rules, "os.PathLike[str]"]
-CardsLike = str | Iterable[Card | str]
 
 
 def _rules(rules: RulesLike) -> Rules:
@@ -358,53 +181,15 @@ def _rules(rules: RulesLike) -> Rules:
     raise TypeError(f"rules are a name, a Rules or a rules file, not {type(rules).__name__}")
 
 
-def _card(value: Card | str) -> Card:
-    if isinstance(value, str):
-        return parse_card(value)
-    if type(value) is not int or not 0 <= value < 52:
-        raise RulingError(f"{value!r} is not a card")
-    return value
-
-
-def _cards(cards: CardsLike) -> tuple[Card, ...]:
-    if isinstance(cards, str):
-        cards = cards.split()
-    return tuple(_card(c) for c in cards)
-
-
-def _shuffled(seed: int | None) -> tuple[Card, ...]:
-    deck = list(range(52))
-    random.Random(seed).shuffle(deck)
-    return tuple(deck)
-
-
-def _hand_from_deck(deck: Sequence[Card], players: tuple[str, str], dealer: str, rules: Rules) -> HandRecord:
-    """Deal ``deck`` from the top: the non-dealer's cards, the dealer's, the upcard, the stock."""
-    if len(deck) != 52 or len(set(deck)) != 52:
-        raise RulingError(f"a deck is the 52 cards once each; this one has {len(deck)} cards, "
-                          f"{len(set(deck))} of them different")
-    first = 11 if rules.first_turn == "eleven_card" else 10
-    non_dealer = players[1 - players.index(dealer)]
-    cards = {non_dealer: tuple(deck[:first]), dealer: tuple(deck[first:first + 10])}
-    rest = deck[first + 10:]
-    upcard = None if first == 11 else rest[0]
-    stock = tuple(rest[1:] if first == 10 else rest)
-    deal = tuple((name, cards[name]) for name in players)
-    return HandRecord(dealer, deal, upcard, (), stock)
-
-
-def _hand_from_cards(
-    hands: Mapping[str, CardsLike] | Sequence[CardsLike], upcard: Card | str | None,
-    stock: CardsLike | None, players: tuple[str, str], dealer: str,
-) -> HandRecord:
-    if isinstance(hands, Mapping):
-        named = [(str(name), _cards(cards)) for name, cards in hands.items()]
-    else:
-        if isinstance(hands, str) or len(hands) != 2:
-            raise RulingError("the hands are two collections of cards, in the players' order")
-        named = [(name, _cards(cards)) for name, cards in zip(players, hands, strict=True)]
-    up = None if upcard is None else _card(upcard)
-    return HandRecord(dealer, tuple(named), up, (), None if stock is None else _cards(stock))
+def _one_deal(deal: Deal | None, named: Deal) -> Deal:
+    """``deal``, or the deal the keywords name (a fresh shuffle when they name none)."""
+    if deal is None:
+        return named
+    if not isinstance(deal, Deal):
+        raise RulingError(f"a deal is a Deal, not {type(deal).__name__}")
+    if named != Deal():
+        raise RulingError("give the deal one way: a Deal, or the deck, hands or seed")
+    return deal
 
 
 def _players(players: Sequence[str]) -> tuple[str, str]:
@@ -423,21 +208,24 @@ that must follow (the table checks that one does)"""
 
 
 class _Saved(msgspec.Struct, frozen=True):
-    """The table before a move, for :meth:`Table.pop` and for a refused move."""
+    """The table before a move, for :meth:`Table.pop` and for a refused move: the hand's
+    :class:`Snapshot` and the half-turn the table keeps beside it."""
 
-    core: dict[str, object]
-    findings: int
+    core: Snapshot
     drawn: bool
     finished: bool
     layoffs: tuple[tuple[Card, int], ...]
 
 
-def _saved_core(core: HandReplay) -> dict[str, object]:
-    state = dict(core.__dict__)
-    state["held"] = list(core.held)
-    state["unknown"] = list(core.unknown)
-    state["pile"] = list(core.pile)
-    return state
+_DOING = {Phase.UPCARD: "take or pass the upcard", Phase.DRAW: "draw", Phase.DISCARD: "discard or knock",
+          Phase.WALL: "take or pass the last discard", Phase.DEFENCE: "lay off or finish"}
+"""what the player to move is to do, for :meth:`Table.__repr__`"""
+
+_FIELDS = ("players", "rules", "system", "_done", "_ruled", "_hand", "_index", "_core", "_history", "moves",
+           "_cards",
+           "_drawn", "_finished", "_layoffs", "_stock_at_draw", "_phase")
+"""every field of a :class:`Table`, by name: what :meth:`Table.copy` copies and a refused
+:meth:`Table.next_hand` puts back"""
 
 
 class Table:
@@ -459,19 +247,23 @@ class Table:
         rules: RulesLike = "standard",
         dealer: str | None = None,
         *,
+        deal: Deal | None = None,
         deck: CardsLike | None = None,
-        hands: Mapping[str, CardsLike] | Sequence[CardsLike] | None = None,
+        hands: HandsLike | None = None,
         upcard: Card | str | None = None,
         stock: CardsLike | None = None,
         seed: int | None = None,
         stock_at_draw: bool = False,
     ) -> None:
+        deal = _one_deal(deal, Deal.of(deck=deck, hands=hands, upcard=upcard, stock=stock, seed=seed,
+                                       stock_at_draw=stock_at_draw))
         self.players = _players(players)
         self.rules = _rules(rules)
         self.system = MeldSystem.from_rules(self.rules)
         self._done: list[HandRecord] = []
-        self._deal(dealer or self.players[0], deck=deck, hands=hands, upcard=upcard, stock=stock, seed=seed,
-                   stock_at_draw=stock_at_draw)
+        self._ruled: list[RuledHand] = []
+        """each hand done, replayed once: its ruling and findings"""
+        self._deal(dealer or self.players[0], deal)
 
     @classmethod
     def from_record(cls, record: GameRecord, hand: int = 0, rules: Rules | None = None) -> Table:
@@ -488,30 +280,17 @@ class Table:
         table.rules = rules
         table.system = MeldSystem.from_rules(rules)
         table._done = []
+        table._ruled = []
         bare = msgspec.structs.replace(dealt, events=(), result=None, score_after=None, next_dealer=None)
         table._start(bare, hand)
         return table
 
-    def _deal(self, dealer: str, *, deck: CardsLike | None, hands: Mapping[str, CardsLike]
-              | Sequence[CardsLike] | None, upcard: Card | str | None, stock: CardsLike | None,
-              seed: int | None, stock_at_draw: bool = False) -> None:
+    def _deal(self, dealer: str, deal: Deal) -> None:
         if dealer not in self.players:
             raise RulingError(f"the dealer {dealer!r} is not one of the players")
-        if stock_at_draw and (hands is None or stock is not None):
-            raise RulingError("a stock dealt at the draw goes with the hands and no stock")
-        if hands is not None:
-            if deck is not None or seed is not None:
-                raise RulingError("give the deal one way: a deck, the hands, or a seed")
-            hand = _hand_from_cards(hands, upcard, stock, self.players, dealer)
-        else:
-            if upcard is not None or stock is not None:
-                raise RulingError("an upcard and a stock go with the hands")
-            if deck is not None and seed is not None:
-                raise RulingError("give the deal one way: a deck, the hands, or a seed")
-            cards = _cards(deck) if deck is not None else _shuffled(seed)
-            hand = _hand_from_deck(cards, self.players, dealer, self.rules)
+        hand = deal.hand(self.players, dealer, self.rules, number=len(self._done) + 1)
         self._start(hand, len(self._done))
-        self._stock_at_draw = stock_at_draw
+        stock_at_draw = self._stock_at_draw = deal.stock_at_draw
         problems = [f for f in self._core.findings if f.severity == "error"]
         if problems or self._core.unknown != [0, 0] or (self._core.stock is None and not stock_at_draw):
             why = problems[0].message if problems else "the deal does not show every card"
@@ -568,16 +347,7 @@ class Table:
         return phase
 
     def _phase_now(self) -> Phase:
-        stage = self._core.phase
-        if stage == OVER or self._finished:
-            return Phase.OVER
-        if stage == KNOCKED:
-            return Phase.DEFENCE
-        if stage == RITUAL:
-            return Phase.UPCARD
-        if stage == ELEVEN or self._drawn:
-            return Phase.DISCARD
-        return Phase.WALL if stage == WALL else Phase.DRAW
+        return Phase.OVER if self._finished else phase_of(self._core.phase, self._drawn)
 
     @property
     def to_move(self) -> str | None:
@@ -597,6 +367,14 @@ class Table:
         """Whether the hand has ended (a knock defended, or a void end)."""
         return self.phase is Phase.OVER
 
+    def __repr__(self) -> str:
+        """``<Table Ann v Bo, standard, hand 1, move 3: Bo to draw, 31 in the stock>``."""
+        where = f"hand {self._index + 1}, move {len(self.moves) + 1}"
+        to_move = self.to_move
+        now = f"{to_move} to {_DOING[self.phase]}" if to_move is not None else "over"
+        return (f"<Table {self.players[0]} v {self.players[1]}, {self.rules.label}, {where}: {now}, "
+                f"{self._core.stock_left} in the stock>")
+
     # -- the moves -----------------------------------------------------------------------------
 
     def legal_moves(self) -> list[Move]:
@@ -608,7 +386,7 @@ class Table:
         if phase is Phase.DRAW:
             return self._draws()
         if phase is Phase.WALL:
-            return [_TAKE, _PASS] if self._wall_knocks(core.pile[-1]) else [_PASS]
+            return [_TAKE, _PASS] if self._may_take_at_wall(core.pile[-1], core.expected) else [_PASS]
         if phase is Phase.DISCARD:
             return self._discards()
         if phase is Phase.DEFENCE:
@@ -620,15 +398,21 @@ class Table:
         moves = []
         if core.phase != FORCED and core.pile:
             moves.append(_TAKE)
-        if core.stock_left > self.rules.stock_floor:
-            moves.append(_DRAW)
+        if may_draw_stock(self.rules, core.stock_left):
+            if self._stock_at_draw:  # each draw names the card it deals: any card not yet seen
+                moves += _draw_moves(core.unseen)
+            else:
+                moves.append(_DRAW)
         return moves
 
-    def _wall_knocks(self, top: Card) -> bool:
-        """Whether taking ``top`` at the wall leaves a knock (the only reason to take it)."""
-        core = self._core
-        hand = core.held[core.expected] | 1 << top
-        banned = top if self.rules.no_same_card_discard else -1
+    def _may_take_at_wall(self, top: Card, seat: int) -> bool:
+        """Whether player ``seat`` may take the last discard ``top`` at the wall: under
+        ``take_or_dead`` always, else only when a knock is left with it
+        (:func:`takes_only_to_knock`). The one home of the wall for the table."""
+        if not takes_only_to_knock(self.rules):
+            return True
+        hand = self._core.held[seat] | 1 << top
+        banned = self.rules.banned_discard(top)
         return any(self._knock_for(hand, c) is not None for c in scan(hand) if c != banned)
 
     def _discards(self) -> list[Move]:
@@ -636,15 +420,15 @@ class Table:
         core = self._core
         seat = core.expected
         hand = core.held[seat]
-        banned = core.taken if self.rules.no_same_card_discard else -1
-        wall = core.phase == WALL
+        banned = self.rules.banned_discard(core.taken)
+        wall = core.phase == WALL and takes_only_to_knock(self.rules)
         moves = [] if wall else _discard_moves(hand & ~(1 << banned) if banned >= 0 else hand)
         if core.unknown[seat]:
             return moves
         big_gin = self.rules.big_gin_bonus is not None and hand.bit_count() == 11
         if big_gin and not min_deadwood(hand, self.system):
             moves.append(Move.knock(None, _declared(hand, self.system), "big_gin"))
-        if min_deadwood_after_discard(hand, self.system) <= core.result.knock_limit:
+        if within_knock_limit(min_deadwood_after_discard(hand, self.system), core.result.knock_limit):
             for c in scan(hand):
                 knock = self._knock_for(hand, c) if c != banned else None
                 if knock is not None:
@@ -654,13 +438,14 @@ class Table:
     def _knock_for(self, hand: Mask, c: Card) -> Move | None:
         """The knock discarding ``c`` with the least deadwood, if within the limit."""
         kept = hand & ~(1 << c)
-        if min_deadwood(kept, self.system) > self._core.result.knock_limit:
+        limit = self._core.result.knock_limit
+        if not within_knock_limit(min_deadwood(kept, self.system), limit):
             return None  # the count alone is seven times cheaper than the arrangement
         arrangement = best_arrangement(kept, self.system)
-        if arrangement.deadwood_points > self._core.result.knock_limit:
+        if not within_knock_limit(arrangement.deadwood_points, limit):
             return None
         melds = tuple(m.mask for m in arrangement.melds)
-        return Move.knock(c, melds, "knock" if arrangement.deadwood_points else "gin")
+        return Move("knock", c, melds, "knock" if arrangement.deadwood_points else "gin")
 
     def declaration(self, move: Move) -> tuple[Move | None, bool]:
         """A knock or a finish declared meld by meld (as OpenSpiel's actions lay it): the move
@@ -689,7 +474,7 @@ class Table:
         core, card, rules = self._core, move.card, self.rules
         seat = core.expected
         hand = core.held[seat]
-        banned = core.taken if rules.no_same_card_discard else -1
+        banned = rules.banned_discard(core.taken)
         if core.unknown[seat] or (card is not None and (type(card) is not int or not 0 <= card < 52
                                                          or not hand >> card & 1 or card == banned)):
             return None, False
@@ -705,8 +490,9 @@ class Table:
         if rules.knocker_must_meld_max:  # nothing above the least deadwood the cards allow
             limit = min(limit, min_deadwood(kept, self.system))
         dw = mask_points_in(self.system, rest)
-        played = Move.knock(card, move.melds, "knock" if dw else "gin") if dw <= limit else None
-        return played, least <= limit
+        legal = within_knock_limit(dw, limit)
+        played = Move("knock", card, move.melds, "knock" if dw else "gin") if legal else None
+        return played, within_knock_limit(least, limit)
 
     def _finish_declaration(self, move: Move) -> tuple[Move | None, bool]:
         core = self._core
@@ -747,7 +533,7 @@ class Table:
         if type(move) is Move and move.kind in _PLAIN_KINDS and move.ending is None and not move.bare:
             pass  # the common moves, checked at once
         elif isinstance(move, str):
-            move = parse_move(move)
+            move = Move.parse(move)
         elif not isinstance(move, Move):
             raise TypeError(f"a move is a Move or its text, not {type(move).__name__}")
         elif move.kind not in _KIND_ORDER or move.ending not in _ENDINGS[move.kind] or (
@@ -782,7 +568,7 @@ class Table:
         if player not in self.players:
             raise IllegalMove(f"{excerpt(player)} is not seated at this table", "unknown_player", place,
                               seat_message="you are not seated at this table")
-        played = parse_move(move) if isinstance(move, str) else move
+        played = Move.parse(move) if isinstance(move, str) else move
         named_draw = type(played) is Move and played.kind == "draw" and played.card is not None
         if named_draw and not self._stock_at_draw:
             code = FindingCode.STOCK_DRAW_MISMATCH.value
@@ -799,6 +585,17 @@ class Table:
         """Whether the stock's order is unknown and each draw names the card it deals."""
         return self._stock_at_draw
 
+    def is_legal(self, move: Move | str, player: str | None = None) -> bool:
+        """Whether :meth:`push` would play ``move`` (a :class:`Move` or its text) now: every
+        move :meth:`legal_moves` lists, and any other legal declaration (a withheld meld).
+        Text that is not a move raises :class:`~ginref.errors.NotationError`."""
+        try:
+            self.push(move, player)
+        except IllegalMove:
+            return False
+        self.pop()
+        return True
+
     def pop(self) -> Move:
         """Take back the last move of this hand; the table is as it was before it."""
         if not self._history:
@@ -810,30 +607,21 @@ class Table:
     def copy(self) -> Table:
         """An independent table in the same state, with the same history."""
         twin = Table.__new__(Table)
-        twin.__dict__.update(self.__dict__)
+        for name in _FIELDS:
+            setattr(twin, name, getattr(self, name))
         twin._done = list(self._done)
+        twin._ruled = list(self._ruled)
         twin.moves = list(self.moves)
         twin._cards = list(self._cards)
         twin._history = list(self._history)
-        findings = list(self._core.findings)
-        core = HandReplay.__new__(HandReplay)
-        core.__dict__.update(_saved_core(self._core))
-        core.findings = findings
-        twin._core = core
+        twin._core = self._core.clone()
         return twin
 
     def _save(self) -> _Saved:
-        core = self._core
-        return _Saved(_saved_core(core), len(core.findings), self._drawn, self._finished, self._layoffs)
+        return _Saved(Snapshot(self._core), self._drawn, self._finished, self._layoffs)
 
     def _restore(self, saved: _Saved) -> None:
-        core = self._core
-        findings = core.findings
-        del findings[saved.findings:]
-        core.__dict__.clear()
-        core.__dict__.update(saved.core)
-        core.held, core.unknown, core.pile = list(core.held), list(core.unknown), list(core.pile)
-        core.findings = findings
+        saved.core.restore(self._core)
         self._drawn, self._finished, self._layoffs = saved.drawn, saved.finished, saved.layoffs
         self._phase = None
 
@@ -883,25 +671,27 @@ class Table:
         core = self._core
         for found in core.findings[before:]:
             if found.severity == "error":
-                self._refuse_with(found.code, found.message, move)
+                self._refuse_with(found.code, found.message, move, found.knobs)
         if step is ABANDON:
             last = core.findings[before] if len(core.findings) > before else None
-            self._refuse_with(last.code if last else "cards_unknown",
-                              last.message if last else "the cards cannot be followed", move)
+            if last is None:
+                self._refuse_with("cards_unknown", "the cards cannot be followed", move)
+            self._refuse_with(last.code, last.message, move, last.knobs)
 
-    def _refuse(self, code: FindingCode, message: str, move: Move) -> None:
-        self._refuse_with(code.value, message, move)
+    def _refuse(self, code: FindingCode, message: str, move: Move, knobs: tuple[str, ...] = ()) -> NoReturn:
+        self._refuse_with(code.value, message, move, knobs)
 
-    def _refuse_with(self, code: str, message: str, move: Move) -> None:
+    def _refuse_with(self, code: str, message: str, move: Move, knobs: tuple[str, ...] = ()) -> NoReturn:
+        """Refuse ``move`` with the finding's code and the knobs that decided it."""
         place = f"hand {self._index + 1}, move {len(self.moves) + 1}"
-        rule = _rule_of(self.rules, code, message, self._core.end)
-        raise IllegalMove(message, code, place, rule, move)
+        rule = self.rules.setting(knobs[0]) if knobs else None
+        raise IllegalMove(message, code, place, rule, move, knobs)
 
     def _draw(self, move: Move, seat: int, name: str) -> tuple[Card | None, Flow | None]:
         """A draw or take: the card it moved, and the replay's step."""
         core = self._core
         source = "stock" if move.kind == "draw" else "discard"
-        wall = core.phase == WALL and source == "discard"
+        wall = core.phase == WALL and source == "discard" and takes_only_to_knock(self.rules)
         event = Turn(name, "stock" if move.kind == "draw" else "discard", move.card, None,
                      _WALL_TAKE if wall else None)
         if core.seat(event) < 0:
@@ -914,21 +704,15 @@ class Table:
         before = len(core.findings)
         step = core.on_draw(event, seat)
         self._check(before, move, step)
-        if wall and not self._wall_knocks_after_take(seat):
+        if wall and top is not None and not self._may_take_at_wall(top, seat):
             self._refuse(FindingCode.STOCK_EXHAUSTED,
                          f"{name} may take the last discard at the wall only to knock, and no knock "
-                         "is left with it", move)
+                         "is left with it", move, ("stock_end",))
         self._drawn = core.phase != OVER
         if source == "discard":
             return top, step
         stock = core.stock
         return (stock[position] if stock is not None and move.card is None else move.card), step
-
-    def _wall_knocks_after_take(self, seat: int) -> bool:
-        core = self._core
-        hand = core.held[seat]
-        banned = core.taken if self.rules.no_same_card_discard else -1
-        return any(self._knock_for(hand, c) is not None for c in scan(hand) if c != banned)
 
     def _end_turn(self, move: Move, seat: int, name: str) -> Flow:
         """A discard or knock: the replay's step."""
@@ -943,7 +727,8 @@ class Table:
             return core.step(event, False)  # the eleven-card opening, else a turn with no draw
         if core.seat(event) < 0:
             return ABANDON
-        if core.phase == WALL and knock is None:  # the replay rules on the whole turn
+        if core.phase == WALL and knock is None and takes_only_to_knock(self.rules):
+            # the replay rules on the whole turn: a take at the wall with no knock
             self._restore(self._history[-1])
             before = len(core.findings)
             self._check(before, move, core.step(self._turn_so_far(name, discard), False))
@@ -963,15 +748,14 @@ class Table:
     def _judge_defence(self, defence: Defence, move: Move) -> None:
         """Rule on ``defence`` as the replay would at the hand's end, then forget the ruling."""
         core = self._core
-        saved = _saved_core(core)
+        saved = Snapshot(core)
         before = len(core.findings)
         core.result = core.result.copy()
         core.defend(core.knocker, defence)
         found = [f for f in core.findings[before:] if f.severity == "error"]
-        del core.findings[before:]
-        core.__dict__.update(saved)
+        saved.restore(core)
         if found:
-            self._refuse_with(found[0].code, found[0].message, move)
+            self._refuse_with(found[0].code, found[0].message, move, found[0].knobs)
 
     def _finish(self, move: Move, name: str) -> None:
         core = self._core
@@ -1003,11 +787,12 @@ class Table:
         knocker = self.players[core.knocker] if knocked and core.knocker >= 0 else None
         mine = bool(self.moves) and self.moves[-1].kind == "take" and core.expected == seat
         return View(
-            player=player, phase=self.phase, to_move=self.to_move, hand=core.held[seat],
-            pile=tuple(core.pile), opponent_took=self._took_from_pile(1 - seat),
+            player=player, phase=self.phase, to_move=self.to_move, hand=CardSet(core.held[seat]),
+            pile=tuple(core.pile), opponent_took=CardSet(self._took_from_pile(1 - seat)),
             opponent_cards=core.held[1 - seat].bit_count() + core.unknown[1 - seat],
             stock=core.stock_left, upcard=self._hand.upcard, taken=self._cards[-1] if mine else None,
-            unknown=core.unknown[seat], knocker=knocker, melds=core.melds if knocked else (),
+            unknown=core.unknown[seat], knocker=knocker,
+            melds=tuple(map(CardSet, core.melds)) if knocked else (),
             layoffs=self._layoffs if knocked else (),
         )
 
@@ -1048,20 +833,25 @@ class Table:
 
     def game(self) -> Verdict:
         """The verdict on the game so far: every hand's ruling, the totals, whether it is over."""
-        return adjudicate(self._bare_record(), self.rules)
+        return adjudicate_after(self._bare_record(), self.rules, self._ruled)[0]
 
     def record(self) -> GameRecord:
         """The game so far as a record, its claims filled in from the ruling; a hand still in
         play claims ``unfinished``. ``ginref verify`` rules it clean."""
+        return self._record()[0]
+
+    def _record(self) -> tuple[GameRecord, Verdict, list[RuledHand]]:
+        """The record, its verdict, and every hand's ruling (the hands done replayed once, at
+        :meth:`next_hand`: the claims filled in change no ruling of a hand that is over)."""
         bare = self._bare_record()
-        verdict = adjudicate(bare, self.rules)
+        verdict, ruled = adjudicate_after(bare, self.rules, self._ruled)
         hands = list(bare.hands)
         last = hands[-1]
         if self.is_over():
             hands[-1] = _claimed(last, verdict.hands[-1], self.players)
         else:
             hands[-1] = msgspec.structs.replace(last, result=ClaimedResult("unfinished", reason="stopped"))
-        return msgspec.structs.replace(bare, hands=tuple(hands))
+        return msgspec.structs.replace(bare, hands=tuple(hands)), verdict, ruled
 
     def _bare_record(self) -> GameRecord:
         hand = msgspec.structs.replace(self._hand, events=tuple(self._events()))
@@ -1099,8 +889,9 @@ class Table:
     def next_hand(
         self,
         *,
+        deal: Deal | None = None,
         deck: CardsLike | None = None,
-        hands: Mapping[str, CardsLike] | Sequence[CardsLike] | None = None,
+        hands: HandsLike | None = None,
         upcard: Card | str | None = None,
         stock: CardsLike | None = None,
         seed: int | None = None,
@@ -1108,20 +899,22 @@ class Table:
     ) -> None:
         """Deal the next hand of the game, with the dealer the rules name; the deal as for
         the constructor. Raises :class:`RulingError` before the hand is over or after the game."""
+        deal = _one_deal(deal, Deal.of(deck=deck, hands=hands, upcard=upcard, stock=stock, seed=seed,
+                                       stock_at_draw=stock_at_draw))
         if not self.is_over():
             raise RulingError("the hand is not over yet")
-        record = self.record()
-        verdict = adjudicate(record, self.rules)
+        record, verdict, ruled = self._record()
         if verdict.game_over:
             raise RulingError("the game is over")
         dealer = verdict.hands[-1].next_dealer or self.dealer
-        before = dict(self.__dict__)
+        before = {name: getattr(self, name) for name in _FIELDS}
         self._done = list(record.hands)
+        self._ruled = ruled
         try:
-            self._deal(dealer, deck=deck, hands=hands, upcard=upcard, stock=stock, seed=seed,
-                       stock_at_draw=stock_at_draw)
+            self._deal(dealer, deal)
         except GinrefError:
-            self.__dict__.update(before)  # a bad deal changes nothing
+            for name, value in before.items():  # a bad deal changes nothing
+                setattr(self, name, value)
             raise
 
 
@@ -1143,7 +936,7 @@ def _rules_named(rules: Rules) -> tuple[str, tuple[tuple[str, str], ...]]:
     changed = []
     for knob in KNOB_NAMES:
         if getattr(rules, knob) != getattr(preset, knob):
-            changed.append((knob, _knob_text(rules, knob).partition("=")[2]))
+            changed.append((knob, rules.setting(knob).partition("=")[2]))
     return preset.name, tuple(changed)
 
 
@@ -1154,79 +947,3 @@ def _claimed(hand: HandRecord, ruled: HandVerdict, players: tuple[str, str]) -> 
                                    next_dealer=ruled.next_dealer)
 
 
-# -- move text -----------------------------------------------------------------------------------
-
-_DRAW_WORDS = {("draw",): "draw ??", ("draw", "stock"): "draw ??", ("take",): "take ??",
-               ("draw", "pile"): "take ??", ("take", "pile"): "take ??", ("finish",): "defend"}
-MAX_MOVE_TEXT = 1000
-"""the longest move text read (a knock declaring every card is under 200 characters)"""
-_MOVER = "P"
-"""the player's name put before a move's text to read it as a record's event line"""
-
-
-def parse_move(text: str) -> Move:
-    """A move from its text in the ``.gin`` words; raises :class:`NotationError` (with the column)."""
-    if not isinstance(text, str):
-        raise NotationError(f"a move's text is a string, not {type(text).__name__}")
-    if len(text) > MAX_MOVE_TEXT:
-        raise NotationError(f"a move's text is at most {MAX_MOVE_TEXT} characters, not {len(text)}")
-    words = tuple(text.split())
-    line = _DRAW_WORDS.get(words, text)
-    if words and words[0] == "finish":
-        line = "defend " + text.split(None, 1)[1] if len(words) > 1 else "defend"
-    elif len(words) == 1 and ">" in words[0]:
-        line = "defend " + words[0]
-    try:
-        event = read_event(f"{_MOVER} {line}")
-    except RecordError as exc:
-        column = max(exc.column - len(_MOVER) - 1, 1) if line is text else 0
-        raise NotationError(f"not a move: {exc.message}", column) from None
-    return _move_of(event, text)
-
-
-def _move_of(event: Event, text: str) -> Move:
-    """The one move an event line states; two moves in one text are refused."""
-    if type(event) is Pass:
-        return Move.pass_()
-    if type(event) is Defence:
-        if len(event.layoffs) == 1 and not event.melds and event.deadwood is None and ">" in text:
-            card, onto = event.layoffs[0]
-            return Move.layoff(card, onto)
-        if event.melds == (0,) and not event.layoffs and event.deadwood is None:
-            return Move.finish(bare=True)  # finish []: no meld shown
-        if not event.layoffs and event.deadwood is None:
-            return Move.finish(event.melds)
-        raise NotationError("one move at a time: lay off one card (6C>1), then finish")
-    assert type(event) is Turn
-    parts = (event.source != "none") + (event.discard is not None) + (event.knock is not None)
-    if parts != 1:
-        raise NotationError("one move at a time: a draw, then a discard or a knock")
-    if event.source != "none":
-        return Move.take(event.card) if event.source == "discard" else Move.draw(event.card)
-    if event.discard is not None:
-        return Move.discard(event.discard)
-    knock = event.knock
-    assert knock is not None
-    return Move.knock(knock.discard, knock.melds, knock.ending)
-
-
-def moves_of(event: Event | Move) -> list[Move]:
-    """A record's event as the table's moves, in order (a turn is its draw, then its discard
-    or knock; a defence its layoffs, then the finish with its melds; a move is itself)."""
-    if type(event) is Move:
-        return [event]
-    if type(event) is Pass:
-        return [Move.pass_()]
-    if type(event) is Defence:
-        return [*(Move.layoff(c, at) for c, at in event.layoffs), Move.finish(event.melds, bare=True)]
-    assert type(event) is Turn
-    moves = []
-    if event.source != "none":
-        moves.append(Move.take(event.card) if event.source == "discard" else Move.draw(event.card))
-    if event.knock is not None:
-        knock = event.knock
-        moves.append(Move.knock(knock.discard if knock.discard is not None else event.discard,
-                                knock.melds, knock.ending))
-    elif event.discard is not None:
-        moves.append(Move.discard(event.discard))
-    return moves

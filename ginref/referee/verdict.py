@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import msgspec
 
@@ -307,6 +307,30 @@ def adjudicate_replayed(record: GameRecord, rules: Rules | None, replay: ReplayM
         ruled.append(replay(hand, index, players, rules, system, hand_findings).run())
         per_hand.append(hand_findings)
     return _verdict(record, rules, system, findings, ruled, per_hand)
+
+
+RuledHand = tuple[HandRuling, tuple[Finding, ...]]
+"""a hand replayed once: its ruling and the findings its replay made"""
+
+
+def adjudicate_after(
+    record: GameRecord, rules: Rules, done: Sequence[RuledHand]
+) -> tuple[Verdict, list[RuledHand]]:
+    """:func:`adjudicate` under ``rules`` for a game whose first hands were replayed already
+    (``done``, in order): only the hands after them are replayed, so a live game pays for each
+    hand's replay once. Also returns every hand's ruling and findings, for the next call."""
+    players = record.players
+    refused = game.players_problem(players)
+    if refused is not None:
+        return adjudicate(record, rules), list(done)
+    system = MeldSystem.from_rules(rules)
+    ruled = list(done)
+    for index in range(len(done), len(record.hands)):
+        found: list[Finding] = []
+        ruling = HandReplay(record.hands[index], index, players, rules, system, found).run()
+        ruled.append((ruling, tuple(found)))
+    verdict = _verdict(record, rules, system, [], [r for r, _ in ruled], [list(f) for _, f in ruled])
+    return verdict, ruled
 
 
 def ruled_hand(record: GameRecord, rules: Rules, ruling: HandRuling) -> HandVerdict:

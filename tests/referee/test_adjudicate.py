@@ -831,3 +831,24 @@ def test_declared_layoffs_follow_layoff_chain_limit(
     assert ruling(verdict) == ("knock", A, points)
     refused = [f.message for f in verdict.findings if f.code == "illegal_layoff"]
     assert all("at most" in message and "beyond a run's end" in message for message in refused)
+
+
+# -- a finding names the rule knobs that decided it, as data --------------------------------------
+
+@pytest.mark.parametrize(("sample", "code", "knobs"), [
+    ("wrong-draw-from-empty-stock.gin", "draw_from_empty_stock", ("stock_floor",)),
+    ("wrong-knock-over-limit.gin", "knock_over_limit", ("knock_limit",)),
+    ("wrong-layoff-on-gin.gin", "layoff_on_gin", ("layoff_on_gin",)),
+    ("wrong-same-card-discard.gin", "same_card_discard", ("no_same_card_discard",)),
+    ("wrong-stock-exhausted.gin", "stock_exhausted", ("stock_end",)),
+    ("wrong-upcard-ritual.gin", "upcard_ritual", ("first_turn",)),
+    ("wrong-card-not-in-hand.gin", "card_not_in_hand", ()),  # a rule of every game
+    ("wrong-turn.gin", "wrong_turn", ()),
+])
+def test_a_finding_names_the_knobs_that_decided_it(sample: str, code: str, knobs: tuple[str, ...]) -> None:
+    from ginref.records import read_records
+
+    (record,) = read_records(f"samples/records/{sample}")
+    assert isinstance(record, GameRecord)
+    found = {f.knobs for f in adjudicate(record).findings if f.code == code}
+    assert found == {knobs}

@@ -164,9 +164,9 @@ def _hidden(session: Session, player: str) -> set[str]:
     assert table is not None
     other = PLAYERS[1 - PLAYERS.index(player)]
     view = table.view(player)
-    unknown = table.view(other).hand & ~view.opponent_took
+    unknown = table.view(other).hand.mask & ~view.opponent_took.mask
     for meld in view.melds:
-        unknown &= ~meld
+        unknown &= ~meld.mask
     return {card_name(c) for c in scan(unknown)}
 
 
@@ -347,9 +347,9 @@ def test_a_draw_tells_the_drawer_its_card_and_no_one_else() -> None:
     _ask(session, {"op": "move", "player": "Ann", "move": "pass"})
     table = session.table
     assert table is not None
-    before = table.view("Bo").hand
+    before = table.view("Bo").hand.mask
     answer = _ask(session, {"op": "move", "player": "Bo", "move": "draw"})
-    drawn = table.view("Bo").hand & ~before
+    drawn = table.view("Bo").hand.mask & ~before
     assert answer["card"] == card_name(next(scan(drawn)))
     assert "card" not in _ask(session, {"op": "view", "player": "Ann"})["view"]
 

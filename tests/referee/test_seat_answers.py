@@ -55,7 +55,7 @@ def _play(session: Session, moves: list[str]) -> None:
 def _known_to(table: Table, seat: str, moves: list[str]) -> set[str]:
     """Every card ``seat`` has seen or been told of, and every card a move named."""
     view = table.view(seat)
-    masks = [view.hand, view.opponent_took, *view.melds]
+    masks = [view.hand.mask, view.opponent_took.mask, *(m.mask for m in view.melds)]
     seen = {card_name(c) for m in masks for c in scan(m)}
     seen |= {card_name(c) for c in view.pile} | {card_name(c) for c, _ in view.layoffs}
     if view.upcard is not None:
@@ -75,7 +75,7 @@ def _twin_deck(table: Table, deck: list[str], seat: str, moves: list[str], rng: 
     if table.view(seat).knocker is not None:
         knocker = table.players.index(table.view(seat).knocker or "")
         keep |= {card_name(c) for c in record.deal[knocker][1]}
-        keep |= {card_name(c) for c in scan(table.view(table.players[knocker]).hand)}
+        keep |= {card_name(c) for c in scan(table.view(table.players[knocker]).hand.mask)}
     places = [i for i, c in enumerate(deck) if c not in keep]
     hidden = [deck[i] for i in places]
     rng.shuffle(hidden)
@@ -179,7 +179,7 @@ def test_the_issue_reproducer_names_no_hidden_card() -> None:
     session = Session()
     session.answer({"op": "new", "players": ["Ann", "Bo"], "dealer": "Ann", "seed": 7})
     table = _table(session)
-    hidden = {card_name(c) for c in scan(table.view("Ann").hand)}
+    hidden = {card_name(c) for c in scan(table.view("Ann").hand.mask)}
     answers = [session.answer({"op": "move", "player": "Bo", "move": m})
                for m in ("take", "discard 4D", "discard 5S", "pass", "pass", "draw 2C")]
     for answer in answers[1:]:

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ginref
-from ginref.cards import mask_of
+from ginref.cards import CardSet, mask_of
 from ginref.errors import NotationError, RulingError
 from ginref.notation import parse_cards
 from ginref.records import format_text, read_text, to_json_dict
@@ -287,13 +287,13 @@ def test_a_deal_that_is_not_a_deal_is_refused() -> None:
 def test_a_deck_is_dealt_from_the_top() -> None:
     deck = list(range(52))
     table = Table(PLAYERS, "standard", "Bo", deck=deck)
-    assert table.view("Ann").hand == mask_of(range(10))
-    assert table.view("Bo").hand == mask_of(range(10, 20))
+    assert table.view("Ann").hand.mask == mask_of(range(10))
+    assert table.view("Bo").hand == CardSet(mask_of(range(10, 20)))
     assert table.view("Ann").pile == (20,) and table.view("Ann").stock == 31
     table.push("pass")
     table.push("pass")
     table.push("draw")
-    assert table.view("Ann").hand == mask_of(range(10)) | 1 << 21
+    assert table.view("Ann").hand.mask == mask_of(range(10)) | 1 << 21
 
 
 def test_rules_come_by_name_value_or_file(tmp_path: object) -> None:
@@ -314,13 +314,14 @@ def test_rules_come_by_name_value_or_file(tmp_path: object) -> None:
 def test_the_view_shows_the_pile_the_cards_taken_and_after_a_knock_the_spread() -> None:
     table = pushed(worked(), "take", "discard QC", "take", "discard KS")
     view = table.view("Ann")
-    assert view.hand == cards("3C 4C 5C 9D 9S 9H KH 2D 6S 7S")
-    assert view.pile == (parse_cards("KS")[0],) and view.opponent_took == cards("QC")
+    assert view.hand == CardSet.parse("3C 4C 5C 9D 9S 9H KH 2D 6S 7S")
+    assert view.pile == (parse_cards("KS")[0],) and view.opponent_took == CardSet.parse("QC")
     assert view.stock == 31 and view.opponent_cards == 10 and view.melds == ()
-    assert table.view("Bo").opponent_took == cards("9H")
+    assert table.view("Bo").opponent_took.mask == cards("9H")
     table = pushed(worked(), *TO_KNOCK, KNOCK, "6C>1")
     view = table.view("Bo")
-    assert view.knocker == "Ann" and view.melds == (cards("3C 4C 5C"), cards("9D 9H 9S"), cards("6S 7S 8S"))
+    assert view.knocker == "Ann" and [m.mask for m in view.melds] == [cards("3C 4C 5C"), cards("9D 9H 9S"),
+                                                                     cards("6S 7S 8S")]
     assert view.layoffs == ((parse_cards("6C")[0], 0),)
 
 
@@ -369,7 +370,7 @@ def _knocks_offered_exactly_when_brute_force_finds_one(seed: int, rules: str) ->
     while not table.is_over():
         if table.phase is Phase.DISCARD and table.to_move is not None:
             view = table.view(table.to_move)
-            hand = [c for c in range(52) if view.hand >> c & 1]
+            hand = list(view.hand)
             banned = view.taken if table.rules.no_same_card_discard else None
             wanted = {c for c in hand if c != banned
                       and oracle.min_deadwood([x for x in hand if x != c]) <= table.knock_limit}
@@ -455,9 +456,8 @@ def test_any_move_value_is_played_or_refused_with_the_table_unchanged(
     table = Table(PLAYERS, "standard", seed=moves)
     play_to(table, random.Random(moves), moves)
     state = table_state(table)
-    move = Move(kind, card, tuple(melds), ending, onto)  # type: ignore[arg-type]
     try:
-        table.push(move)
+        table.push(Move(kind, card, tuple(melds), ending, onto))  # type: ignore[arg-type]
     except ginref.GinrefError:
         assert table_state(table) == state
         return
@@ -503,7 +503,11 @@ def at_draw_table() -> Table:
 
 def test_a_stock_dealt_at_the_draw_takes_the_card_each_draw_names() -> None:
     table = pushed(at_draw_table(), "pass", "pass")
-    assert table.legal_moves() == [Move.draw()]
+    unseen = [c for c in range(52) if not cards(f"{ANN} {BO} {UPCARD}") >> c & 1]
+    assert table.legal_moves() == [Move.draw(c) for c in unseen]  # each pushable, none plain
+    for move in table.legal_moves():
+        table.push(move)
+        table.pop()
     with pytest.raises(IllegalMove) as caught:
         table.push(Move.draw())
     assert caught.value.code == "bad_card"
@@ -512,7 +516,7 @@ def test_a_stock_dealt_at_the_draw_takes_the_card_each_draw_names() -> None:
             table.push(f"draw {held}")
         assert caught.value.code == "duplicate_card"
     pushed(table, "draw TD", "discard QC")
-    assert table.view("Bo").stock == 30 and table.view("Ann").hand == cards(ANN.replace("QC", "TD"))
+    assert table.view("Bo").stock == 30 and table.view("Ann").hand.mask == cards(ANN.replace("QC", "TD"))
     assert adjudicate(table.record()).clean
 
 
@@ -526,7 +530,8 @@ def test_a_whole_hand_with_the_stock_dealt_at_the_draw_is_ruled_as_with_it_known
         move = rng.choice(known.legal_moves())
         known.push(move)
         blind.push(Move.draw(stock.pop(0)) if move.kind == "draw" else move)
-        assert blind.legal_moves() == known.legal_moves()
+        plain = [Move.draw() if m.kind == "draw" else m for m in blind.legal_moves()]
+        assert list(dict.fromkeys(plain)) == known.legal_moves()
     assert blind.outcome() == known.outcome()
 
 
@@ -540,7 +545,7 @@ def test_a_deal_at_the_draw_goes_with_the_hands_and_no_stock() -> None:
 
 def test_a_bare_finish_shows_no_meld_and_reads_back() -> None:
     bare = Move.finish(bare=True)
-    assert str(bare) == "finish []" and ginref.referee.table.parse_move("finish []") == bare
+    assert str(bare) == "finish []" and Move.parse("finish []") == bare
     arranged = pushed(worked(), *TO_KNOCK, KNOCK, "finish")
     shown = pushed(worked(), *TO_KNOCK, KNOCK, "finish []")
     ruled, bare_ruled = arranged.outcome(), shown.outcome()
@@ -574,7 +579,7 @@ def _declarations_agree(table: Table, rng: random.Random) -> int:
 
     seat = table.to_move
     assert seat is not None
-    hand = table.view(seat).hand
+    hand = table.view(seat).hand.mask
     compared = 0
     for _ in range(6):
         card = rng.choice([*scan_cards(hand), None]) if table.phase is Phase.DISCARD else -1
@@ -621,3 +626,149 @@ def test_declaration_agrees_with_push(rules: str) -> None:
                 compared += _declarations_agree(table, rng)
             table.push(rng.choice(table.legal_moves()))
     assert compared > 200
+
+
+# -- a move is a move: fields its kind does not have, values of the wrong type -----------------
+
+@pytest.mark.parametrize("build", [
+    lambda: Move("pass", card=41),  # its text would be "pass 3S", which reads back as no move
+    lambda: Move("discard", 2**64),
+    lambda: Move("discard", True),
+    lambda: Move.take(21.0),  # type: ignore[arg-type]
+    lambda: Move.discard("7X"),
+    lambda: Move("discard"),
+    lambda: Move("draw", ending="gin"),
+    lambda: Move("discard", 3, melds=(7,)),
+    lambda: Move("knock", 3, melds=(1 << 52,)),
+    lambda: Move("layoff", 3),
+    lambda: Move("discard", 3, onto=1),
+    lambda: Move("knock", 3, bare=True),
+    lambda: Move("fold"),  # type: ignore[arg-type]
+])
+def test_a_move_that_is_no_move_is_refused_when_built(build: object) -> None:
+    with pytest.raises(ginref.GinrefError):
+        build()  # type: ignore[operator]
+
+
+def test_a_move_takes_card_names_as_the_table_does() -> None:
+    assert Move.discard("7H") == Move.discard(cards("7H").bit_length() - 1)
+    assert Move.layoff("6C", 0) == Move("layoff", cards("6C").bit_length() - 1, onto=0)
+    assert str(Move.take("9H")) == "take 9H"
+
+
+def test_two_passes_over_a_stock_at_its_floor_end_the_hand_or_reach_the_wall() -> None:
+    for rules, phase in (("standard", Phase.OVER), ("openspiel", Phase.WALL)):
+        table = Table(PLAYERS, with_overrides(find_rules(rules), {"stock_floor": 31}), seed=3)
+        pushed(table, "pass", "pass")
+        assert table.phase is phase
+        assert table.legal_moves() or table.is_over()
+
+
+# -- the snapshot names every field a move changes ------------------------------------------------
+
+def _fields(table: Table) -> dict[str, object]:
+    """Every field of the table's hand state, set on it or left at the class's default, lists
+    copied (``movers`` is a cache)."""
+    core = table._core
+    names = {k for k in dir(core) if not k.startswith("__") and not callable(getattr(core, k))} - {"movers"}
+    fields = {k: (list(v) if isinstance(v, list) else v) for k in names for v in [getattr(core, k)]}
+    fields["result"] = {name: getattr(core.result, name) for name in type(core.result).__slots__}
+    return fields
+
+
+@pytest.mark.parametrize("rules", ["standard", "openspiel", "rlcard", "oklahoma", "hollywood"])
+def test_a_pushed_and_popped_or_refused_move_leaves_every_field_as_it_was(rules: str) -> None:
+    for seed in range(1):
+        table = Table(PLAYERS, rules, seed=seed)
+        rng = random.Random(seed)
+        while not table.is_over():
+            before = _fields(table)
+            for move in every_move(table):
+                try:
+                    table.push(move)
+                except ginref.GinrefError:
+                    assert _fields(table) == before, move
+                    continue
+                table.pop()
+                assert _fields(table) == before, move
+            table.push(rng.choice(table.legal_moves()))
+
+
+# -- a move's one text form: Move.parse, str, repr ------------------------------------------------
+
+@pytest.mark.parametrize(("text", "move"), [
+    ("pass", Move.pass_()),
+    ("take", Move.take()),
+    ("take 9H", Move.take("9H")),
+    ("draw", Move.draw()),
+    ("draw ??", Move.draw()),
+    ("draw stock", Move.draw()),
+    ("draw pile", Move.take()),
+    ("Draw 10h", Move.draw("TH")),
+    ("discard 7H", Move.discard("7H")),
+    ("knock KH [3C 4C 5C] [9D 9H 9S]", Move.knock("KH", [cards("3C 4C 5C"), cards("9D 9H 9S")])),
+    ("gin KH [3C 4C 5C]", Move.knock("KH", [cards("3C 4C 5C")], "gin")),
+    ("big_gin [3C 4C 5C]", Move.knock(None, [cards("3C 4C 5C")], "big_gin")),
+    ("6C>1", Move.layoff("6C", 0)),
+    ("finish", Move.finish()),
+    ("finish []", Move.finish(bare=True)),
+    ("defend [JC JD JH]", Move.finish([cards("JC JD JH")])),
+])
+def test_move_text_reads_to_its_move(text: str, move: Move) -> None:
+    assert Move.parse(text) == move
+    assert Move.parse(str(move)) == move
+    assert eval(repr(move)) == move
+
+
+@pytest.mark.parametrize(("text", "column"), [
+    ("discard 7X", 9), ("knock KH [3C 4C", 10), ("6C>0", 1), ("take stock", 6), ("pass now", 6),
+    ("fold", 1), ("knock [3C 4C 5C]", 1),
+])
+def test_text_that_is_no_move_names_its_column(text: str, column: int) -> None:
+    with pytest.raises(NotationError) as caught:
+        Move.parse(text)
+    assert caught.value.column == column, str(caught.value)
+
+
+def test_every_legal_move_reads_back_from_its_text() -> None:
+    for rules in ("standard", "oklahoma", "rlcard", "hoyle"):
+        table = Table(PLAYERS, rules, seed=5)
+        rng = random.Random(5)
+        while not table.is_over():
+            for move in table.legal_moves():
+                assert Move.parse(str(move)) == move and eval(repr(move)) == move
+                assert table.is_legal(move)
+            table.push(rng.choice(table.legal_moves()))
+
+
+def test_a_table_says_where_play_stands() -> None:
+    table = worked()
+    assert repr(table) == ("<Table Ann v Bo, standard, hand 1, move 1: Ann to take or pass the upcard, "
+                           "31 in the stock>")
+    assert not table.is_legal("draw") and table.is_legal("take") and table.moves == []
+
+
+def test_the_record_numbers_its_hands() -> None:
+    table = Table(PLAYERS, "standard", seed=3)
+    play(table, random.Random(3))
+    table.next_hand(seed=4)
+    assert [hand.number for hand in table.record().hands] == [1, 2]
+
+
+# -- a deal is one value -------------------------------------------------------------------------
+
+def test_a_deal_is_one_value_the_table_and_next_hand_take() -> None:
+    from ginref.referee import Deal
+
+    deck = list(range(52))
+    random.Random(9).shuffle(deck)
+    assert Table(PLAYERS, deal=Deal.from_deck(deck)).record() == Table(PLAYERS, deck=deck).record()
+    assert Table(PLAYERS, deal=Deal.shuffled(4)).record() == Table(PLAYERS, seed=4).record()
+    hands = Deal.from_hands({"Ann": ANN, "Bo": BO}, UPCARD, _stock(ANN, BO))
+    assert Table(PLAYERS, "standard", "Bo", deal=hands).record() == worked().record()
+    with pytest.raises(RulingError, match="one way"):
+        Table(PLAYERS, deal=Deal.shuffled(4), seed=4)
+    table = Table(PLAYERS, seed=3)
+    play(table, random.Random(3))
+    table.next_hand(deal=Deal.shuffled(5))
+    assert table.hand_index == 1

@@ -22,7 +22,7 @@ PLAYERS = ("Ann", "Bo")
 def _hidden_from(table: Table, player: str) -> list[int]:
     """The cards ``player`` has never seen (worked out from the deal and the moves, not from a
     view): neither in its hand, nor the upcard, nor ever discarded face up."""
-    seen = table.view(player).hand
+    seen = table.view(player).hand.mask
     upcard = table.record().hands[-1].upcard
     if upcard is not None:
         seen |= 1 << upcard
@@ -83,9 +83,9 @@ def test_a_view_holds_no_card_of_the_opponent_before_the_knock() -> None:
     for player in PLAYERS:
         view = table.view(player)
         opponent = PLAYERS[1 - PLAYERS.index(player)]
-        theirs = table.copy().view(opponent).hand
-        assert not view.hand & theirs
-        assert view.opponent_took & ~theirs == 0  # only cards it took from the pile
+        theirs = table.copy().view(opponent).hand.mask
+        assert not view.hand.mask & theirs
+        assert view.opponent_took.mask & ~theirs == 0  # only cards it took from the pile
         assert all(theirs >> c & 1 == 0 for c in view.pile)
         assert view.melds == () and view.layoffs == ()
         assert isinstance(view.stock, int) and not hasattr(view, "stock_cards")
@@ -101,5 +101,5 @@ def test_after_the_knock_the_defender_sees_the_declared_melds() -> None:
             table = Table(PLAYERS, "standard", seed=rng.randrange(1000))
     knock = next(m for m in reversed(table.moves) if m.kind == "knock")
     view = table.view(table.to_move or "")
-    assert view.melds == knock.melds and view.knocker not in (None, view.player)
-    assert table.view(view.knocker or "").melds == knock.melds
+    assert tuple(m.mask for m in view.melds) == knock.melds and view.knocker not in (None, view.player)
+    assert table.view(view.knocker or "").melds == view.melds

@@ -986,7 +986,7 @@ def _check_table(text: str) -> Seen:
     def table_state(table: Any) -> tuple[object, ...]:
         return (table.phase, tuple(table.moves), tuple(table.view(p) for p in table.players))
 
-    parse_move = importlib.import_module("ginref.referee.table").parse_move
+    parse_move = importlib.import_module("ginref.referee.table").Move.parse
     errors: list[GinrefError] = []
     for line in text.split("\n")[:200]:
         before = table_state(table)
@@ -997,8 +997,8 @@ def _check_table(text: str) -> Seen:
             after = table_state(table)
             _expect(after == before, f"the table after refusing {_cut(line, 40)!r}", before, after)
             continue
-        again = _round_trip("parse_move(str(move))", parse_move, str(move))
-        _expect(again == move, "parse_move(str(move))", move, again)
+        again = _round_trip("Move.parse(str(move))", parse_move, str(move))
+        _expect(again == move, "Move.parse(str(move))", move, again)
     verdict = _round_trip("adjudicate(table.record())", api("adjudicate"), table.record())
     _expect(verdict.clean, "adjudicate(table.record()).clean", True, verdict.codes)
     return Seen(len(errors) < len(text.split("\n")[:200]), tuple(errors[:20]))

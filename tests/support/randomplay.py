@@ -246,6 +246,36 @@ def play_hand(
         winner = None if side is None else players[p] if side == "knocker" else players[q]
         return _Ruling(settlement.outcome.value, winner, settlement.points, players[p], multiplier)
 
+    def wall(p: int) -> _Ruling:
+        """The stock at its floor: in turn, take the last discard or pass (the hand is void).
+        Under ``last_discard_knock_only`` it is taken only to knock; under ``take_or_dead`` it
+        may be taken to play on with a discard (never the card taken back under
+        ``repeat_discard_draw``, which would end the hand another way)."""
+        play_on = rules.stock_end == "take_or_dead"
+        for _ in range(8):
+            top = pile.pop()
+            hands[p] |= 1 << top
+            knocks = knock_discards(p, top)
+            ruling = try_knock(p, top, "discard", top) if knocks and rng.random() < 0.8 else None
+            if ruling is not None:
+                return ruling
+            if not play_on or rng.random() < 0.4:
+                break
+            x = choose_discard(p, top)
+            if x == top and rules.repeat_discard_draw:
+                x = next(c for c in can_discard(p, top) if c != top)
+            hands[p] &= ~(1 << x)
+            events.append(Turn(players[p], "discard", top, x, place=place()))
+            pile.append(x)
+            p = 1 - p
+        else:
+            top = pile.pop()
+            hands[p] |= 1 << top
+        hands[p] &= ~(1 << top)
+        pile.append(top)
+        events.append(Pass(players[p], place()))
+        return void
+
     ruling: _Ruling | None = None
     void = _Ruling("void", None, 0, None, multiplier)
     p = nd
@@ -319,16 +349,7 @@ def play_hand(
             if rules.stock_end == "void":
                 ruling = void
                 break
-            # the wall: the next player may take the last discard only to knock
-            top = pile.pop()
-            hands[p] |= 1 << top
-            if knock_discards(p, top) and rng.random() < 0.8:
-                ruling = try_knock(p, top, "discard", top)
-            if ruling is None:
-                hands[p] &= ~(1 << top)
-                pile.append(top)
-                events.append(Pass(players[p], place()))
-                ruling = void
+            ruling = wall(p)
             break
     record = HandRecord(
         dealer=players[d],

@@ -36,7 +36,7 @@ def _choice(table: Table, rng: random.Random) -> Move:
 def _least_deadwood_discard(table: Table, discards: list[Move]) -> Move:
     seat = table.to_move
     assert seat is not None
-    hand = table.view(seat).hand
+    hand = table.view(seat).hand.mask
     system = table.system
     return min(discards, key=lambda m: (min_deadwood(hand & ~(1 << (m.card or 0)), system), m.card))
 
@@ -94,7 +94,7 @@ def every_move(table: Table) -> Iterator[Move]:
     seat = table.to_move
     if seat is None:
         return
-    hand = table.view(seat).hand
+    hand = table.view(seat).hand.mask
     from ginref.melds import best_arrangement
 
     for c in scan(hand):
