@@ -249,8 +249,8 @@ class Rules(msgspec.Struct, frozen=True):
         return f"{self.name} + " + ", ".join(f"{k}={v}" for k, v in self.overrides)
 
     def setting(self, knob: str) -> str:
-        """``knob=value`` as a rules file spells the value: ``"layoff_chain_limit=2"``,
-        ``"no_same_card_discard=true"``, ``"big_gin_bonus=off"``."""
+        """The knob with its value as a rules file spells it (``"layoff_chain_limit=2"``,
+        ``"no_same_card_discard=true"``, ``"big_gin_bonus=off"``)."""
         return f"{knob}={_text_value(getattr(self, knob))}"
 
     def to_dict(self) -> dict[str, object]:

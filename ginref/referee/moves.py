@@ -327,7 +327,7 @@ class _Words:
         melds = []
         for word, column in words:
             if not (word.startswith("[") and word.endswith("]")) or word == "[]":
-                raise self.fail(f"expected a meld in brackets, such as [7H 8H 9H], not {excerpt(word)}",
+                raise self.fail(f"expected a meld: its cards in brackets, not {excerpt(word)}",
                                 column, word)
             try:
                 melds.append(mask_of(parse_cards(word[1:-1])))
@@ -356,11 +356,12 @@ def _parse(text: str) -> Move:
         return _draw(words, keyword, rest)
     if keyword == "discard":
         if len(rest) != 1:
-            raise words.fail("a discard names one card: discard 7H", column)
+            raise words.fail("a discard names one card: discard CARD", column)
         return Move.discard(words.card(*rest[0]))
     if keyword in ("knock", "gin"):
         if not rest or rest[0][0].startswith("["):
-            raise words.fail(f"a {keyword} names the card discarded face down: {keyword} KH [3C 4C 5C]",
+            raise words.fail(f"a {keyword} names the card discarded face down, then its melds: "
+                             f"{keyword} CARD [MELD]",
                              column)
         return Move.knock(words.card(*rest[0]), words.melds(rest[1:]), keyword)  # type: ignore[arg-type]
     if keyword == "big_gin":
@@ -374,10 +375,10 @@ def _parse(text: str) -> Move:
         _nothing_after(words, rest)
         onto = int(layoff.group("onto"))
         if onto < 1:
-            raise words.fail("melds are numbered from 1: 6C>1", column, first)
+            raise words.fail("melds are numbered from 1: CARD>1 lays a card off on the first", column, first)
         return Move.layoff(words.card(layoff.group("card"), column), onto - 1)
     raise words.fail(f"unknown move {excerpt(first, 40)}; choose from: take, pass, draw, discard, knock, "
-                     "gin, big_gin, finish, a layoff 6C>1", column, first)
+                     "gin, big_gin, finish, or a layoff CARD>MELD", column, first)
 
 
 def _draw(words: _Words, keyword: str, rest: list[tuple[str, int]]) -> Move:

@@ -28,7 +28,7 @@ CARD = re.compile(r"\b([A2-9TJQK][CDHS])\b")
 
 
 def _seen(view: View) -> set[str]:
-    masks = [view.hand, view.opponent_took, *view.melds]
+    masks = [view.hand.mask, view.opponent_took.mask, *(m.mask for m in view.melds)]
     seen = {card_name(c) for m in masks for c in scan(m)} | {card_name(c) for c in view.pile}
     seen |= {card_name(c) for c, _ in view.layoffs}
     if view.upcard is not None:
