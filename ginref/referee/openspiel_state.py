@@ -28,7 +28,9 @@ the state as it was.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import operator
+import random
+from collections.abc import Callable, Mapping
 
 from ginref.cards import Card, Mask, card_name, scan
 from ginref.errors import GinrefError
@@ -45,9 +47,9 @@ from ginref.records.openspiel import (
     card_to_openspiel,
 )
 from ginref.referee.table import Move, Phase, Table, View
-from ginref.rules import PRESETS, Rules, with_overrides
+from ginref.rules import Rules, find_rules, with_overrides
 
-__all__ = ["CHANCE", "TERMINAL", "IllegalAction", "OpenSpielGame", "OpenSpielState", "openspiel_game"]
+__all__ = ["CHANCE", "TERMINAL", "IllegalAction", "OpenSpielGame", "OpenSpielState"]
 
 CHANCE = -1
 """pyspiel's ``kChancePlayerId``"""
@@ -62,37 +64,37 @@ PHASE_NAMES = ("Deal", "FirstUpcard", "Draw", "Discard", "Knock", "Layoff", "Wal
 _FROM_OPENSPIEL = tuple(card_from_openspiel(a) for a in range(52))
 _TO_OPENSPIEL = tuple(card_to_openspiel(c) for c in range(52))
 _PARAMETERS = ("gin_bonus", "hand_size", "knock_card", "num_ranks", "num_suits", "oklahoma", "undercut_bonus")
+PARAMETER_DEFAULTS: dict[str, int | bool | str] = {
+    "gin_bonus": 25, "hand_size": 10, "knock_card": 10, "num_ranks": 13, "num_suits": 4, "oklahoma": False,
+    "undercut_bonus": 25, "rules": "openspiel"}
+"""pyspiel's gin_rummy parameters with its defaults, and ``rules``: the rule set played"""
+TENSOR_SIZE = 644
+"""pyspiel gin_rummy's observation tensor: the observer (2), the observer's hand (2 x 52), the
+player to move (2), the knock card (10), the upcard (52), the discard pile (52), the stock size
+(52), the melds each player laid (2 x 185)"""
+TENSOR_PIECES: tuple[tuple[str, tuple[int, ...]], ...] = (
+    ("player", (2,)), ("private_hand", (2, 52)), ("current_player", (2,)), ("knock_card", (10,)),
+    ("upcard", (52,)), ("discard_pile", (52,)), ("stock_size", (52,)), ("layed_melds", (2, 185)))
+_HAND_AT, _TURN_AT, _KNOCK_AT, _UPCARD_AT, _PILE_AT, _STOCK_AT, _MELDS_AT = 2, 106, 108, 118, 170, 222, 274
+_ONES = [1.0] * 52
+MAX_RESAMPLES = 100_000
+"""resample_from_infostate's bound on rejected draws (a draw is rejected when the opponent's
+moves would not be legal with the cards drawn; far fewer are ever needed)"""
 
 
 class IllegalAction(GinrefError, ValueError):
     """An action id that is not legal in the state it was applied to; the state is unchanged."""
 
 
-def openspiel_game(params: Mapping[str, int | bool] | None = None) -> OpenSpielGame:
-    """The gin_rummy game, as ``pyspiel.load_game("gin_rummy", params)`` gives it, played by ginref.
-
-    ``params`` are pyspiel's parameters (``knock_card``, ``gin_bonus``, ``undercut_bonus``,
-    ``oklahoma``; ``hand_size``, ``num_ranks`` and ``num_suits`` only at their defaults).
-    Returns an :class:`OpenSpielGame`, whose ``new_initial_state()`` starts a hand.
-
-    >>> game = openspiel_game({"knock_card": 7})
-    >>> state = game.new_initial_state()
-    >>> state.current_player(), len(state.chance_outcomes())
-    (-1, 52)
-
-    Raises :class:`IllegalAction` for a parameter pyspiel does not have or ginref cannot play.
-    """
-    return OpenSpielGame(params)
-
-
 class OpenSpielGame:
     """pyspiel's ``Game`` for gin_rummy: parameters, rules and new states."""
 
-    __slots__ = ("params", "rules")
+    __slots__ = ("params", "rules", "rules_name")
 
-    def __init__(self, params: Mapping[str, int | bool] | None = None) -> None:
-        self.params = _game_params(params or {})
-        self.rules: Rules = with_overrides(PRESETS["openspiel"], dict(self.params.overrides()))
+    def __init__(self, params: Mapping[str, int | bool | str] | None = None) -> None:
+        self.params, self.rules_name = _game_params(params or {})
+        named = find_rules(self.rules_name)
+        self.rules: Rules = _playable(with_overrides(named, dict(self.params.overrides())))
 
     def new_initial_state(self) -> OpenSpielState:
         return OpenSpielState(self)
@@ -106,23 +108,52 @@ class OpenSpielGame:
     def num_players(self) -> int:
         return 2
 
-    def get_parameters(self) -> dict[str, int | bool]:
+    def max_game_length(self) -> int:
+        """pyspiel gin_rummy's bound on the actions of a hand."""
+        return 300
+
+    def max_utility(self) -> float:
+        """The most one hand can score: every point of deadwood (the defender's ten highest
+        cards) and the largest bonus, doubled where a spade upcard doubles the hand."""
+        rules = self.rules
+        bonus = max(rules.gin_bonus, rules.undercut_bonus, rules.big_gin_bonus or 0)
+        return float((98 + bonus) * (2 if rules.spade_double else 1))
+
+    def min_utility(self) -> float:
+        return -self.max_utility()
+
+    def observation_tensor_shape(self) -> list[int]:
+        return [TENSOR_SIZE]
+
+    def observation_tensor_size(self) -> int:
+        return TENSOR_SIZE
+
+    def get_parameters(self) -> dict[str, int | bool | str]:
         """Every parameter with its value, as pyspiel's ``get_parameters()`` gives them."""
-        return {name: getattr(self.params, name) for name in _PARAMETERS}
+        values: dict[str, int | bool | str] = {name: getattr(self.params, name) for name in _PARAMETERS}
+        return {**values, "rules": self.rules_name}
 
     def __str__(self) -> str:
-        return self.params.game_string()
+        text = self.params.game_string()
+        return text if self.rules_name == "openspiel" else f"{text[:-1]},rules={self.rules_name})"
 
 
-def _game_params(params: Mapping[str, int | bool]) -> GameParams:
+def _game_params(params: Mapping[str, int | bool | str]) -> tuple[GameParams, str]:
     if not isinstance(params, Mapping):
         shown = type(params).__name__
         raise IllegalAction(f"gin_rummy parameters are a mapping of name to value, not {shown}")
     values: dict[str, int | bool] = {}
+    rules = "openspiel"
     for name, value in params.items():
-        if name not in _PARAMETERS:
+        if name not in PARAMETER_DEFAULTS:
             raise IllegalAction(f"unknown gin_rummy parameter {str(name)[:40]!r}; "
-                                f"choose from: {', '.join(_PARAMETERS)}")
+                                f"choose from: {', '.join(PARAMETER_DEFAULTS)}")
+        if name == "rules":
+            if not isinstance(value, str):
+                shown = str(value)[:40]
+                raise IllegalAction(f"gin_rummy parameter rules is a rule set's name, not {shown!r}")
+            rules = find_rules(value).name
+            continue
         wanted = bool if name == "oklahoma" else int
         if type(value) is not wanted or (wanted is int and not -1000 < value < 1000):
             raise IllegalAction(f"gin_rummy parameter {name} is {wanted.__name__}, not {str(value)[:40]!r}")
@@ -131,7 +162,23 @@ def _game_params(params: Mapping[str, int | bool]) -> GameParams:
     problem = game.problem()
     if problem is not None:
         raise IllegalAction(f"ginref cannot play gin_rummy with these parameters: {problem}")
-    return game
+    return game, rules
+
+
+def _playable(rules: Rules) -> Rules:
+    """``rules`` when OpenSpiel's actions can play them; else :class:`IllegalAction` saying why."""
+    why = []
+    if rules.first_turn == "eleven_card":
+        why.append("its eleven-card deal (OpenSpiel deals ten to each and an upcard)")
+    if rules.ace != "low":
+        why.append("runs around the corner (OpenSpiel's melds have no K-A-2)")
+    if rules.big_gin_bonus is not None:
+        why.append("big gin (OpenSpiel's knock always discards)")
+    if rules.stock_end == "take_or_dead":
+        why.append("its stock end (take or declare dead)")
+    if why:
+        raise IllegalAction(f"OpenSpiel's actions cannot play {rules.label}: " + "; ".join(why))
+    return rules
 
 
 class OpenSpielState:
@@ -152,6 +199,7 @@ class OpenSpielState:
         "_legal",
         "_melding",
         "_returns",
+        "_seen",
         "_table",
     )
 
@@ -179,6 +227,8 @@ class OpenSpielState:
         self._history: list[int] = []
         self._legal: list[int] | None = None
         self._returns: list[float] | None = None
+        self._seen: _Seen = _Seen()
+        """what OpenSpiel's observation tensor shows, kept as OpenSpiel keeps it"""
 
     # -- pyspiel's questions ----------------------------------------------------------------
 
@@ -211,6 +261,15 @@ class OpenSpielState:
     def is_player_node(self) -> bool:
         return not self.is_chance_node() and not self.is_terminal()
 
+    def is_simultaneous_node(self) -> bool:
+        return False
+
+    def is_mean_field_node(self) -> bool:
+        return False
+
+    def is_initial_state(self) -> bool:
+        return not self._history
+
     def history(self) -> list[int]:
         return list(self._history)
 
@@ -219,6 +278,15 @@ class OpenSpielState:
 
     def move_number(self) -> int:
         return len(self._history)
+
+    def full_history(self) -> list[tuple[int, int]]:
+        """Each action with the player who took it (-1 chance), as pyspiel's ``PlayerAction`` pairs."""
+        replay = OpenSpielState(self._game)
+        pairs = []
+        for action in self._history:
+            pairs.append((replay.current_player(), action))
+            replay.apply_action(action)
+        return pairs
 
     def get_game(self) -> OpenSpielGame:
         return self._game
@@ -233,10 +301,17 @@ class OpenSpielState:
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         """The legal action ids, ascending (chance outcomes at a chance node, none when over)."""
-        if player is not None and player != self.current_player():
+        if player is not None and _index(player, "player") != self.current_player():
             return []
         legal = self._legal
         return list(self._legal_cached() if legal is None else legal)
+
+    def legal_actions_mask(self, player: int | None = None) -> list[int]:
+        """1 for each legal action id, 0 for the others: 52 entries at a chance node, 241 else."""
+        mask = [0] * (52 if self.is_chance_node() else NUM_ACTIONS)
+        for action in self.legal_actions(player):
+            mask[action] = 1
+        return mask
 
     def _legal_cached(self) -> list[int]:
         if self._legal is None:
@@ -258,7 +333,20 @@ class OpenSpielState:
         return list(self._returns)
 
     def rewards(self) -> list[float]:
+        """The points won by the last action: the returns once the hand ends, else 0 and 0."""
         return self.returns()
+
+    def player_return(self, player: int) -> float:
+        return self.returns()[_player(player)]
+
+    def player_reward(self, player: int) -> float:
+        return self.rewards()[_player(player)]
+
+    def child(self, action: int) -> OpenSpielState:
+        """A clone with ``action`` applied."""
+        child = self.clone()
+        child.apply_action(action)
+        return child
 
     def clone(self) -> OpenSpielState:
         """An independent state: the table copied (:meth:`Table.copy`), the rest immutable or copied."""
@@ -270,13 +358,22 @@ class OpenSpielState:
             self._knocking, self._discard, self._hand, self._declared)
         copy._melding, copy._laid, copy._ambiguous = self._melding, self._laid, self._ambiguous
         copy._history, copy._legal, copy._returns = self._history[:], self._legal, self._returns
+        copy._seen = self._seen.copy()
         return copy
+
+    def __deepcopy__(self, memo: dict[int, object]) -> OpenSpielState:
+        return self.clone()
+
+    def __reduce__(self) -> tuple[Callable[..., OpenSpielState], tuple[object, ...]]:
+        """Pickled as the game's parameters and the history: unpickling replays it."""
+        return _replayed, (self._game.get_parameters(), tuple(self._history))
 
     def action_to_string(self, player: int, action: int) -> str:
         """``Player: 0 Action: draw stock``; ``Chance outcome: 7H`` for a card dealt."""
-        if type(action) is not int or not 0 <= action < NUM_ACTIONS:
+        action = _index(action, "action id")
+        if not 0 <= action < NUM_ACTIONS:
             raise IllegalAction(f"{str(action)[:40]!r} is not an action id 0..{NUM_ACTIONS - 1}")
-        if player == CHANCE:
+        if _index(player, "player") == CHANCE:
             return f"Chance outcome: {card_name(_FROM_OPENSPIEL[action])}" if action < 52 else str(action)
         return f"Player: {player} Action: {action_name(action)}"
 
@@ -374,9 +471,11 @@ class OpenSpielState:
     def apply_action(self, action: int) -> None:
         """Play ``action``; an action that is not legal raises :class:`IllegalAction` and
         changes nothing."""
+        if type(action) is not int:
+            action = _index(action, "action id")
         table = self._table
         chance = table is None or self._drawing
-        if type(action) is not int or not (
+        if not (
                 self._deck >> action & 1 if chance and 0 <= action < 52 else
                 not chance and action in self._legal_cached()):
             raise IllegalAction(self._refusal(action))
@@ -405,43 +504,68 @@ class OpenSpielState:
     def _deal(self, action: int) -> None:
         self._deck &= ~(1 << action)
         c = _FROM_OPENSPIEL[action]
+        seen = self._seen
         if self._drawing:
-            assert self._table is not None
-            self._table.push(_DRAWS[c])
+            table = self._table
+            assert table is not None
+            seen.hands[seen.last] |= 1 << action
+            table.push(_DRAWS[c])
             self._drawing = False
             return
-        self._dealt.append(c)
-        if len(self._dealt) == DEALT:
-            dealt = self._dealt
+        dealt = self._dealt
+        if len(dealt) < DEALT - 1:
+            seen.hands[len(dealt) // HAND_SIZE] |= 1 << action
+        else:
+            seen.upcard = action
+        dealt.append(c)
+        if len(dealt) == DEALT:
             hands = (dealt[:HAND_SIZE], dealt[HAND_SIZE:-1])
             self._table = Table(PLAYERS, self._game.rules, PLAYERS[1], hands=hands, upcard=dealt[-1],
                                 stock_at_draw=True)
 
     def _play(self, action: int, table: Table) -> None:
+        seen = self._seen
+        player = seen.last = PLAYERS.index(table.to_move)
         if action == DRAW_STOCK:
             self._drawing = True
+            seen.bury()
         elif action == KNOCK:
             if table.phase is Phase.WALL:
                 table.push(_TAKE)
+                seen.take(player)
             self._knocking, self._hand = True, self._hand_to_move(table)
         elif action < 52:
             table.push(_DISCARDS[action])
+            seen.hands[player] &= ~(1 << action)
+            seen.upcard = action
+            if table.is_over():  # the repeated move: OpenSpiel's turn has passed
+                seen.last = 1 - player
+        elif action == DRAW_UPCARD:
+            table.push(_TAKE)
+            if not table.is_over():  # the 50th take ends the hand before the card moves
+                seen.take(player)
         else:
-            table.push(_TAKE if action == DRAW_UPCARD else _PASS)
+            table.push(_PASS)
 
     def _knock(self, action: int, table: Table) -> None:
+        seen = self._seen
         if self._discard is None:
             self._discard = _FROM_OPENSPIEL[action]
+            seen.hands[seen.last] &= ~(1 << action)
+            seen.pile |= 1 << action
         elif action == PASS:
             played, _ = table.declaration(Move.knock(self._discard, self._declared))
             assert played is not None
             table.push(played)
             self._knocking, self._discard, self._declared = False, None, ()
             self._melding, self._hand = not table.layoffs_allowed, self._hand_to_move(table)
+            seen.last = 1 - seen.last
         else:
             self._declared = (*self._declared, MELDS[action - MELD_BASE])
+            seen.lay(action)
 
     def _defend(self, action: int, table: Table) -> None:
+        seen = self._seen
         if self._melding:
             if action == PASS:
                 played, _ = table.declaration(Move.finish(self._declared))
@@ -449,10 +573,12 @@ class OpenSpielState:
                 table.push(played)
             else:
                 self._declared = (*self._declared, MELDS[action - MELD_BASE])
+                seen.lay(action)
         elif action == PASS:
             self._melding = True
         else:
             self._lay_off(_FROM_OPENSPIEL[action], table)
+            seen.hands[seen.last] &= ~(1 << action)
 
     def _lay_off(self, card: Card, table: Table) -> None:
         fits = [m for m in table.legal_moves() if m.kind == "layoff" and m.card == card]
@@ -466,18 +592,17 @@ class OpenSpielState:
 
     # -- the view ---------------------------------------------------------------------------
 
-    def observation_string(self, player: int) -> str:
+    def observation_string(self, player: int | None = None) -> str:
         """What ``player`` may know, as text: the table's view (:meth:`Table.view`) of its
         hand, the discard pile, the cards the opponent took from it, the stock's size, the
         melds and layoffs after a knock, and the steps of a knock or defence being laid.
         At the end, both hands. See docs/live.md."""
-        if player not in (0, 1):
-            raise IllegalAction(f"player {str(player)[:20]} is not 0 or 1")
+        player = self._observer(player)
         phase = self._phase()
         table = self._table
         lines = [f"Player: {player}", f"Phase: {PHASE_NAMES[phase]}"]
         if table is None:
-            mine = self._dealt[player * HAND_SIZE:(player + 1) * HAND_SIZE]
+            mine = sorted(self._dealt[player * HAND_SIZE:(player + 1) * HAND_SIZE])
             return "\n".join([*lines, f"Hand: {' '.join(map(card_name, mine))}"])
         view = table.view(PLAYERS[player])
         lines += _view_lines(view, table.knock_limit)
@@ -491,6 +616,111 @@ class OpenSpielState:
             lines.append(f"Opponent's hand: {_names(other) or '-'}")
         return "\n".join(lines)
 
+    def _observer(self, player: int | None) -> int:
+        """The player observing: ``player``, or the player to move."""
+        if player is None:
+            player = self.current_player()
+            if player < 0:
+                raise IllegalAction("no player is to move here: name the player observing")
+        return _player(player)
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """pyspiel gin_rummy's observation tensor for ``player`` (default: the player to move),
+        entry for entry (:data:`TENSOR_PIECES`): the observer, its own hand, the player to move,
+        the knock card, the upcard, the discard pile, the stock's size and the melds laid."""
+        return self._tensor(self._observer(player))
+
+    def _tensor(self, player: int) -> list[float]:
+        seen = self._seen
+        tensor = [0.0] * TENSOR_SIZE
+        tensor[player] = 1.0
+        at = _HAND_AT + 52 * player
+        for card in scan(seen.hands[player]):
+            tensor[at + card] = 1.0
+        turn = self._turn_shown()
+        if turn >= 0:
+            tensor[_TURN_AT + turn] = 1.0
+        limit = min(10, self._game.rules.knock_limit if self._table is None else self._table.knock_limit)
+        tensor[_KNOCK_AT:_KNOCK_AT + limit] = _ONES[:limit]
+        if seen.upcard >= 0:
+            tensor[_UPCARD_AT + seen.upcard] = 1.0
+        for card in scan(seen.pile):
+            tensor[_PILE_AT + card] = 1.0
+        stock = self._deck.bit_count()
+        tensor[_STOCK_AT:_STOCK_AT + stock] = _ONES[:stock]
+        for who in (0, 1):
+            for meld in seen.melds[who]:
+                tensor[_MELDS_AT + 185 * who + meld] = 1.0
+        return tensor
+
+    def _turn_shown(self) -> int:
+        """The player OpenSpiel's tensor shows to move: none at chance, the last to move at the end."""
+        if self.is_chance_node():
+            return CHANCE
+        return self._seen.last if self.is_terminal() else self.current_player()
+
+    def resample_from_infostate(
+            self, player: int, sampler: Callable[[], float] | None = None) -> OpenSpielState:
+        """A state drawn uniformly from those ``player`` cannot tell from this one: every deal
+        of the cards it has not seen to the opponent's hidden deals and stock draws under which
+        the opponent's moves are all legal (a card the opponent showed later is dealt to it
+        before it showed it). ``sampler`` returns a float in [0, 1) that seeds the draw
+        (pyspiel's ``UniformProbabilitySampler``); without it the draw is unseeded.
+
+        Rejection sampling: a draw whose replay refuses a move is drawn again, so the draw is
+        exactly uniform over the deals the player cannot rule out."""
+        player = _player(player)
+        rng = random.Random(None if sampler is None else int(sampler() * (1 << 53)))
+        hidden, shown, pool = self._hidden_deals(1 - player)
+        for _ in range(MAX_RESAMPLES):
+            history = self._history[:]
+            free = list(hidden)
+            for card, before in shown:
+                at = rng.choice([i for i in free if i < before])
+                free.remove(at)
+                history[at] = card
+            for at, card in zip(free, rng.sample(pool, len(free)), strict=True):
+                history[at] = card
+            state = _replay(self._game, history)
+            if state is not None:
+                return state
+        raise IllegalAction(f"no deal consistent with player {player}'s view was drawn "
+                            f"in {MAX_RESAMPLES} tries")
+
+    def _hidden_deals(self, opponent: int) -> tuple[list[int], list[tuple[int, int]], list[int]]:
+        """The opponent's hidden chance outcomes (their places in the history); the cards it
+        showed that it did not take from the pile, each with the place it showed it, by place;
+        and the cards the other player has not seen."""
+        replay = OpenSpielState(self._game)
+        hidden: list[int] = []
+        shown: dict[int, int] = {}
+        took = 0
+        known = 0
+        for at, action in enumerate(self._history):
+            if replay.is_chance_node():
+                dealt = len(replay._dealt)
+                to = replay._seen.last if replay._drawing else dealt // HAND_SIZE if dealt < DEALT - 1 else -1
+                if to == opponent:
+                    hidden.append(at)
+                else:
+                    known |= 1 << action
+            elif replay.current_player() == opponent:
+                before = replay._seen.hands[opponent]
+                upcard = replay._seen.upcard
+                replay.apply_action(action)
+                if upcard >= 0 and replay._seen.hands[opponent] >> upcard & 1:
+                    took |= 1 << upcard  # taken from the pile: a card both have seen
+                gone = before & ~replay._seen.hands[opponent]
+                for card in scan(gone & ~took):
+                    shown.setdefault(card, at)
+                continue
+            replay.apply_action(action)
+        places = sorted(shown.items(), key=lambda item: item[1])
+        unseen = ((1 << 52) - 1) & ~known
+        for card, _ in places:
+            unseen &= ~(1 << card)
+        return hidden, places, list(scan(unseen))
+
     def stock_size(self) -> int:
         return self._deck.bit_count()
 
@@ -499,6 +729,83 @@ class OpenSpielState:
 
     def __repr__(self) -> str:
         return f"<gin_rummy state: {PHASE_NAMES[self._phase()]}, history {self.history_str()[:60]}>"
+
+
+class _Seen:
+    """OpenSpiel's own bookkeeping of what its observation tensor shows, by OpenSpiel card ids:
+    each hand as OpenSpiel holds it (melds, layoffs and the knock's discard leave it), the
+    upcard (-1: none; a stock draw buries it), the buried discards, the meld ids each player
+    laid, and the player who moved last. Plays no rule: the table has decided the move."""
+
+    __slots__ = ("hands", "last", "melds", "pile", "upcard")
+
+    def __init__(self) -> None:
+        self.hands = [0, 0]
+        self.upcard = -1
+        self.pile = 0
+        self.melds: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+        self.last = CHANCE
+
+    def copy(self) -> _Seen:
+        copy = _Seen.__new__(_Seen)
+        copy.hands, copy.upcard, copy.pile, copy.melds, copy.last = (
+            self.hands[:], self.upcard, self.pile, self.melds, self.last)
+        return copy
+
+    def bury(self) -> None:
+        if self.upcard >= 0:
+            self.pile |= 1 << self.upcard
+        self.upcard = -1
+
+    def take(self, player: int) -> None:
+        self.hands[player] |= 1 << self.upcard
+        self.upcard = -1
+
+    def lay(self, action: int) -> None:
+        meld = action - MELD_BASE
+        who = self.last
+        self.hands[who] &= ~_OPENSPIEL_MELDS[meld]
+        self.melds = (*self.melds[:who], (*self.melds[who], meld), *self.melds[who + 1:])  # type: ignore[assignment]
+
+
+def _index(value: object, what: str) -> int:
+    """An action id or a player as an int: Python's, numpy's, anything with ``__index__``."""
+    if type(value) is int:
+        return value
+    try:
+        if isinstance(value, bool) or type(value).__name__ == "bool_":
+            raise TypeError  # True is not an action
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        shown = str(value)[:40]
+        raise IllegalAction(f"{shown!r} is not an action id 0..{NUM_ACTIONS - 1}" if what == "action id"
+                            else f"{shown!r} is not a {what}") from None
+
+
+def _player(value: object) -> int:
+    player = _index(value, "player")
+    if player not in (0, 1):
+        raise IllegalAction(f"player {player} is not 0 or 1")
+    return player
+
+
+def _replay(game: OpenSpielGame, history: list[int]) -> OpenSpielState | None:
+    """The state ``history`` reaches, or None when a move of it is not legal."""
+    state = OpenSpielState(game)
+    try:
+        for action in history:
+            state.apply_action(action)
+    except IllegalAction:
+        return None
+    return state
+
+
+def _replayed(params: Mapping[str, int | bool | str], history: tuple[int, ...]) -> OpenSpielState:
+    """A state unpickled: the game rebuilt, the history replayed."""
+    state = _replay(OpenSpielGame(params), list(history))
+    if state is None:
+        raise IllegalAction("a pickled gin_rummy state whose history is not legal")
+    return state
 
 
 _PHASES = {Phase.UPCARD: _FIRST_UPCARD, Phase.DISCARD: _DISCARD, Phase.WALL: _WALL, Phase.DEFENCE: _LAYOFF,
@@ -513,6 +820,8 @@ _MELDS_FROM: tuple[tuple[tuple[int, Mask], ...], ...] = tuple(
     tuple((MELD_BASE + i, meld) for i, meld in enumerate(MELDS) if (meld & -meld).bit_length() - 1 == low)
     for low in range(52))
 """OpenSpiel's meld ids and melds, by the meld's lowest card"""
+_OPENSPIEL_MELDS = tuple(sum(1 << card_to_openspiel(c) for c in scan(meld)) for meld in MELDS)
+"""each meld id's cards by OpenSpiel's card ids"""
 
 
 def _melds_within(cards: Mask) -> list[tuple[int, Mask]]:
