@@ -35,6 +35,7 @@ from typing import Any, TypeVar
 import numpy as np
 import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
+from ginref.errors import GinrefError
 from ginref.referee.openspiel_state import (
     NUM_ACTIONS,
     PARAMETER_DEFAULTS,
@@ -85,8 +86,8 @@ class GinrefGame(pyspiel.Game):  # type: ignore[misc]
         given = dict(params or {})
         try:
             self.core = OpenSpielGame(given)
-        except IllegalAction as error:
-            raise _spiel(error) from None
+        except GinrefError as error:  # a parameter or rule set it cannot play
+            raise SpielIllegalAction(str(error)) from None
         core = self.core
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS, max_chance_outcomes=52, num_players=2,

@@ -1,4 +1,4 @@
-"""``OpenSpielGame()`` in lockstep with pyspiel 2.0.2's gin_rummy.
+"""``ginref.openspiel_game()`` and ``OpenSpielGame()`` in lockstep with pyspiel 2.0.2's gin_rummy.
 
 Seeded hands under four parameter sets (defaults, ``knock_card=7``, other bonuses,
 ``oklahoma=True``) are played in both engines by players that knock, lay off and meld; at
