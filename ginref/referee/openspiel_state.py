@@ -46,7 +46,7 @@ from ginref.records.openspiel import (
     card_from_openspiel,
     card_to_openspiel,
 )
-from ginref.referee.table import Move, Phase, Table, View
+from ginref.referee.table import Move, Phase, Table
 from ginref.rules import Rules, find_rules, with_overrides
 
 __all__ = ["CHANCE", "TERMINAL", "IllegalAction", "OpenSpielGame", "OpenSpielState"]
@@ -198,8 +198,10 @@ class OpenSpielState:
         "_laid",
         "_legal",
         "_melding",
+        "_mover",
         "_returns",
         "_seen",
+        "_sources",
         "_table",
     )
 
@@ -229,6 +231,10 @@ class OpenSpielState:
         self._returns: list[float] | None = None
         self._seen: _Seen = _Seen()
         """what OpenSpiel's observation tensor shows, kept as OpenSpiel keeps it"""
+        self._mover = CHANCE
+        """the player to move (CHANCE, TERMINAL), set after each action"""
+        self._sources: dict[int, tuple[list[int], list[tuple[int, int]], list[int]]] = {}
+        """by player: where the cards hidden from it came from (:meth:`_hidden_deals`), once asked"""
 
     # -- pyspiel's questions ----------------------------------------------------------------
 
@@ -246,6 +252,9 @@ class OpenSpielState:
         return _PHASES[phase]
 
     def current_player(self) -> int:
+        return self._mover
+
+    def _mover_now(self) -> int:
         table = self._table
         if table is None or self._drawing:
             return CHANCE
@@ -253,13 +262,13 @@ class OpenSpielState:
         return TERMINAL if to_move is None else PLAYERS.index(to_move)
 
     def is_chance_node(self) -> bool:
-        return self._table is None or self._drawing
+        return self._mover == CHANCE
 
     def is_terminal(self) -> bool:
-        return self._table is not None and self._table.is_over()
+        return self._mover == TERMINAL
 
     def is_player_node(self) -> bool:
-        return not self.is_chance_node() and not self.is_terminal()
+        return self._mover >= 0
 
     def is_simultaneous_node(self) -> bool:
         return False
@@ -358,7 +367,7 @@ class OpenSpielState:
             self._knocking, self._discard, self._hand, self._declared)
         copy._melding, copy._laid, copy._ambiguous = self._melding, self._laid, self._ambiguous
         copy._history, copy._legal, copy._returns = self._history[:], self._legal, self._returns
-        copy._seen = self._seen.copy()
+        copy._seen, copy._mover, copy._sources = self._seen.copy(), self._mover, {}
         return copy
 
     def __deepcopy__(self, memo: dict[int, object]) -> OpenSpielState:
@@ -479,7 +488,14 @@ class OpenSpielState:
                 self._deck >> action & 1 if chance and 0 <= action < 52 else
                 not chance and action in self._legal_cached()):
             raise IllegalAction(self._refusal(action))
+        self._play_legal(action)
+
+    def _play_legal(self, action: int) -> None:
+        """Play an action known to be legal here, or one whose legality the table checks
+        (a replay with other hidden cards: the table refuses what those cards make illegal)."""
+        table = self._table
         self._legal = None
+        self._sources = {}
         if table is None or self._drawing:
             self._deal(action)
         elif self._knocking:
@@ -489,6 +505,7 @@ class OpenSpielState:
         else:
             self._play(action, table)
         self._history.append(action)
+        self._mover = self._mover_now()
 
     def _refusal(self, action: object) -> str:
         shown = str(action)[:40]
@@ -525,25 +542,25 @@ class OpenSpielState:
 
     def _play(self, action: int, table: Table) -> None:
         seen = self._seen
-        player = seen.last = PLAYERS.index(table.to_move)
+        player = seen.last = self._mover
         if action == DRAW_STOCK:
             self._drawing = True
             seen.bury()
         elif action == KNOCK:
             if table.phase is Phase.WALL:
                 table.push(_TAKE)
-                seen.take(player)
+                seen.take(player, from_pile=True)
             self._knocking, self._hand = True, self._hand_to_move(table)
         elif action < 52:
             table.push(_DISCARDS[action])
-            seen.hands[player] &= ~(1 << action)
+            seen.give(player, action)
             seen.upcard = action
             if table.is_over():  # the repeated move: OpenSpiel's turn has passed
                 seen.last = 1 - player
         elif action == DRAW_UPCARD:
             table.push(_TAKE)
             if not table.is_over():  # the 50th take ends the hand before the card moves
-                seen.take(player)
+                seen.take(player, from_pile=True)
         else:
             table.push(_PASS)
 
@@ -551,11 +568,12 @@ class OpenSpielState:
         seen = self._seen
         if self._discard is None:
             self._discard = _FROM_OPENSPIEL[action]
-            seen.hands[seen.last] &= ~(1 << action)
+            seen.give(seen.last, action)
             seen.pile |= 1 << action
         elif action == PASS:
             played, _ = table.declaration(Move.knock(self._discard, self._declared))
-            assert played is not None
+            if played is None:
+                raise IllegalAction("the knock laid is not legal with these cards")
             table.push(played)
             self._knocking, self._discard, self._declared = False, None, ()
             self._melding, self._hand = not table.layoffs_allowed, self._hand_to_move(table)
@@ -569,7 +587,8 @@ class OpenSpielState:
         if self._melding:
             if action == PASS:
                 played, _ = table.declaration(Move.finish(self._declared))
-                assert played is not None
+                if played is None:
+                    raise IllegalAction("the defence laid is not legal with these cards")
                 table.push(played)
             else:
                 self._declared = (*self._declared, MELDS[action - MELD_BASE])
@@ -578,7 +597,8 @@ class OpenSpielState:
             self._melding = True
         else:
             self._lay_off(_FROM_OPENSPIEL[action], table)
-            seen.hands[seen.last] &= ~(1 << action)
+            seen.give(seen.last, action)
+            seen.laid_off |= 1 << action
 
     def _lay_off(self, card: Card, table: Table) -> None:
         fits = [m for m in table.legal_moves() if m.kind == "layoff" and m.card == card]
@@ -586,34 +606,34 @@ class OpenSpielState:
             table.push(fits[0])
             self._ambiguous = self._ambiguous or len(fits) > 1
         else:
-            relaid = self._relay(table, card, keep=True)  # legal_actions offered it: a relay exists
-            assert relaid
+            if not self._relay(table, card, keep=True):  # legal_actions offered it: a relay exists
+                raise IllegalAction(f"{card_name(card)} cannot be laid off here")
         self._laid += 1
 
     # -- the view ---------------------------------------------------------------------------
 
     def observation_string(self, player: int | None = None) -> str:
-        """What ``player`` may know, as text: the table's view (:meth:`Table.view`) of its
-        hand, the discard pile, the cards the opponent took from it, the stock's size, the
-        melds and layoffs after a knock, and the steps of a knock or defence being laid.
-        At the end, both hands. See docs/live.md."""
+        """What ``player`` knows, as text (default: the player to move): the phase, the knock
+        limit, its hand, the upcard, the discard pile below it, the stock's size, the cards the
+        opponent took from the pile and still holds, the melds each player has laid and the
+        cards laid off; at the end, what is left in the opponent's hand. The same facts as the
+        observation tensor, and the cards seen taken; nothing else (docs/live.md)."""
         player = self._observer(player)
-        phase = self._phase()
-        table = self._table
-        lines = [f"Player: {player}", f"Phase: {PHASE_NAMES[phase]}"]
-        if table is None:
-            mine = sorted(self._dealt[player * HAND_SIZE:(player + 1) * HAND_SIZE])
-            return "\n".join([*lines, f"Hand: {' '.join(map(card_name, mine))}"])
-        view = table.view(PLAYERS[player])
-        lines += _view_lines(view, table.knock_limit)
-        if self._knocking or self._melding:
-            stepper = self.current_player()
-            if self._discard is not None and stepper == player:
-                lines.append(f"Knock discard: {card_name(self._discard)}")
-            lines.append(f"Player {stepper} laying: " + (" | ".join(map(_names, self._declared)) or "-"))
-        if phase == _OVER:
-            other = table.view(PLAYERS[1 - player]).hand
-            lines.append(f"Opponent's hand: {_names(other) or '-'}")
+        seen = self._seen
+        limit = self._game.rules.knock_limit if self._table is None else self._table.knock_limit
+        lines = [f"Player: {player}", f"Phase: {PHASE_NAMES[self._phase()]}", f"Knock limit: {limit}",
+                 f"Hand: {_os_names(seen.hands[player])}",
+                 f"Upcard: {_OS_NAMES[seen.upcard] if seen.upcard >= 0 else '-'}",
+                 f"Discard pile: {_os_names(seen.pile)}", f"Stock: {self._deck.bit_count()}",
+                 f"Opponent took: {_os_names(seen.took[1 - player])}"]
+        for who in (0, 1):
+            if seen.melds[who]:
+                melds = " ".join(f"[{_os_names(_OPENSPIEL_MELDS[m])}]" for m in seen.melds[who])
+                lines.append(f"Player {who} melds: {melds}")
+        if seen.laid_off:
+            lines.append(f"Laid off: {_os_names(seen.laid_off)}")
+        if self._mover == TERMINAL:
+            lines.append(f"Opponent's hand: {_os_names(seen.hands[1 - player])}")
         return "\n".join(lines)
 
     def _observer(self, player: int | None) -> int:
@@ -671,7 +691,10 @@ class OpenSpielState:
         exactly uniform over the deals the player cannot rule out."""
         player = _player(player)
         rng = random.Random(None if sampler is None else int(sampler() * (1 << 53)))
-        hidden, shown, pool = self._hidden_deals(1 - player)
+        sources = self._sources.get(player)
+        if sources is None:
+            sources = self._sources[player] = self._hidden_deals(1 - player)
+        hidden, shown, pool = sources
         for _ in range(MAX_RESAMPLES):
             history = self._history[:]
             free = list(hidden)
@@ -681,7 +704,7 @@ class OpenSpielState:
                 history[at] = card
             for at, card in zip(free, rng.sample(pool, len(free)), strict=True):
                 history[at] = card
-            state = _replay(self._game, history)
+            state = _replay(self._game, history, checked=False)
             if state is not None:
                 return state
         raise IllegalAction(f"no deal consistent with player {player}'s view was drawn "
@@ -707,14 +730,14 @@ class OpenSpielState:
             elif replay.current_player() == opponent:
                 before = replay._seen.hands[opponent]
                 upcard = replay._seen.upcard
-                replay.apply_action(action)
+                replay._play_legal(action)  # the history is legal
                 if upcard >= 0 and replay._seen.hands[opponent] >> upcard & 1:
                     took |= 1 << upcard  # taken from the pile: a card both have seen
                 gone = before & ~replay._seen.hands[opponent]
                 for card in scan(gone & ~took):
                     shown.setdefault(card, at)
                 continue
-            replay.apply_action(action)
+            replay._play_legal(action)  # the history is legal
         places = sorted(shown.items(), key=lambda item: item[1])
         unseen = ((1 << 52) - 1) & ~known
         for card, _ in places:
@@ -737,34 +760,45 @@ class _Seen:
     upcard (-1: none; a stock draw buries it), the buried discards, the meld ids each player
     laid, and the player who moved last. Plays no rule: the table has decided the move."""
 
-    __slots__ = ("hands", "last", "melds", "pile", "upcard")
+    __slots__ = ("hands", "laid_off", "last", "melds", "pile", "took", "upcard")
 
     def __init__(self) -> None:
         self.hands = [0, 0]
+        self.took = [0, 0]
+        """the cards each player took from the pile and still holds (everyone saw them)"""
         self.upcard = -1
         self.pile = 0
         self.melds: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+        self.laid_off = 0
         self.last = CHANCE
 
     def copy(self) -> _Seen:
         copy = _Seen.__new__(_Seen)
-        copy.hands, copy.upcard, copy.pile, copy.melds, copy.last = (
-            self.hands[:], self.upcard, self.pile, self.melds, self.last)
+        copy.hands, copy.took, copy.upcard, copy.pile, copy.melds, copy.laid_off, copy.last = (
+            self.hands[:], self.took[:], self.upcard, self.pile, self.melds, self.laid_off, self.last)
         return copy
+
+    def give(self, player: int, card: int) -> None:
+        """``card`` leaves ``player``'s hand, face up."""
+        self.hands[player] &= ~(1 << card)
+        self.took[player] &= ~(1 << card)
 
     def bury(self) -> None:
         if self.upcard >= 0:
             self.pile |= 1 << self.upcard
         self.upcard = -1
 
-    def take(self, player: int) -> None:
+    def take(self, player: int, *, from_pile: bool = False) -> None:
         self.hands[player] |= 1 << self.upcard
+        if from_pile:
+            self.took[player] |= 1 << self.upcard
         self.upcard = -1
 
     def lay(self, action: int) -> None:
         meld = action - MELD_BASE
         who = self.last
         self.hands[who] &= ~_OPENSPIEL_MELDS[meld]
+        self.took[who] &= ~_OPENSPIEL_MELDS[meld]
         self.melds = (*self.melds[:who], (*self.melds[who], meld), *self.melds[who + 1:])  # type: ignore[assignment]
 
 
@@ -789,13 +823,22 @@ def _player(value: object) -> int:
     return player
 
 
-def _replay(game: OpenSpielGame, history: list[int]) -> OpenSpielState | None:
-    """The state ``history`` reaches, or None when a move of it is not legal."""
+def _replay(game: OpenSpielGame, history: list[int], *, checked: bool = True) -> OpenSpielState | None:
+    """The state ``history`` reaches, or None when a move of it is not legal. Unchecked, the
+    actions are those of a legal history with other hidden cards: each is legal in its phase,
+    and the table refuses what the cards make illegal (a discard not held, a knock over the
+    limit, a layoff that does not fit), as it refuses any move."""
     state = OpenSpielState(game)
     try:
-        for action in history:
-            state.apply_action(action)
-    except IllegalAction:
+        if checked:
+            for action in history:
+                state.apply_action(action)
+        else:
+            for action in history:
+                if state._mover == CHANCE and not state._deck >> action & 1:
+                    return None
+                state._play_legal(action)
+    except GinrefError:
         return None
     return state
 
@@ -822,28 +865,21 @@ _MELDS_FROM: tuple[tuple[tuple[int, Mask], ...], ...] = tuple(
 """OpenSpiel's meld ids and melds, by the meld's lowest card"""
 _OPENSPIEL_MELDS = tuple(sum(1 << card_to_openspiel(c) for c in scan(meld)) for meld in MELDS)
 """each meld id's cards by OpenSpiel's card ids"""
+_OS_NAMES = tuple(card_name(c) for c in _FROM_OPENSPIEL)
+"""each OpenSpiel card id's name"""
+
+
+def _os_names(cards: Mask) -> str:
+    """OpenSpiel card ids as names in ginref's canonical order; ``-`` for none."""
+    if not cards:
+        return "-"
+    return " ".join([card_name(c) for c in sorted([_FROM_OPENSPIEL[a] for a in scan(cards)])])
 
 
 def _melds_within(cards: Mask) -> list[tuple[int, Mask]]:
     """OpenSpiel's melds made of ``cards`` only, with their action ids."""
     return [(action, meld) for low in scan(cards) for action, meld in _MELDS_FROM[low]
             if meld & cards == meld]
-
-
-def _view_lines(view: View, limit: int) -> list[str]:
-    """The lines of a table's view: the hand, the pile, what the opponent took, the stock, the knock."""
-    lines = [
-        f"Knock limit: {limit}",
-        f"Hand: {_names(view.hand)}",
-        f"Discard pile: {' '.join(map(card_name, view.pile)) or '-'}",
-        f"Stock: {view.stock}",
-        f"Opponent took: {_names(view.opponent_took) or '-'}",
-    ]
-    if view.knocker is not None:
-        lines.append(f"{view.knocker} knocked: " + " | ".join(map(_names, view.melds)))
-    if view.layoffs:
-        lines.append("Laid off: " + " ".join(f"{card_name(c)}>{at + 1}" for c, at in view.layoffs))
-    return lines
 
 
 def action_name(action: int) -> str:
