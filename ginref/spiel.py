@@ -113,7 +113,7 @@ class GinrefState(pyspiel.State):  # type: ignore[misc]
     # -- what pyspiel's C++ calls (its hooks), and Python callers too -----------------------------
 
     def current_player(self) -> int:
-        return self.core.current_player()
+        return self.core._mover
 
     def _legal_actions(self, player: int) -> list[int]:
         return self.core.legal_actions(player)
@@ -128,7 +128,7 @@ class GinrefState(pyspiel.State):  # type: ignore[misc]
         return self.action_to_string(player, action)
 
     def is_terminal(self) -> bool:
-        return self.core.is_terminal()
+        return self.core._mover == -4
 
     def returns(self) -> list[float]:
         return self.core.returns()
@@ -153,13 +153,16 @@ class GinrefState(pyspiel.State):  # type: ignore[misc]
             raise _spiel(error) from None
 
     def legal_actions(self, player: int | None = None) -> list[int]:
-        return self._call(self.core.legal_actions, player)
+        try:
+            return self.core.legal_actions(player)
+        except IllegalAction as error:
+            raise _spiel(error) from None
 
     def legal_actions_mask(self, player: int | None = None) -> list[int]:
         return self._call(self.core.legal_actions_mask, player)
 
     def is_chance_node(self) -> bool:
-        return self.core.is_chance_node()
+        return self.core._mover == -1
 
     def is_player_node(self) -> bool:
         return self.core.is_player_node()

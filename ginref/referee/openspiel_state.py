@@ -34,6 +34,7 @@ from collections.abc import Callable, Mapping
 
 from ginref.cards import Card, Mask, card_name, scan
 from ginref.errors import GinrefError
+from ginref.melds import mask_points_in
 from ginref.records.openspiel import (
     DRAW_STOCK,
     DRAW_UPCARD,
@@ -48,6 +49,7 @@ from ginref.records.openspiel import (
 )
 from ginref.referee.table import Move, Phase, Table
 from ginref.rules import Rules, find_rules, with_overrides
+from ginref.scoring import settle
 
 __all__ = ["CHANCE", "TERMINAL", "IllegalAction", "OpenSpielGame", "OpenSpielState"]
 
@@ -233,7 +235,7 @@ class OpenSpielState:
         """what OpenSpiel's observation tensor shows, kept as OpenSpiel keeps it"""
         self._mover = CHANCE
         """the player to move (CHANCE, TERMINAL), set after each action"""
-        self._sources: dict[int, tuple[list[int], list[tuple[int, int]], list[int]]] = {}
+        self._sources: dict[int, tuple[list[int], list[tuple[int, int]], list[int]]] | None = None
         """by player: where the cards hidden from it came from (:meth:`_hidden_deals`), once asked"""
 
     # -- pyspiel's questions ----------------------------------------------------------------
@@ -259,7 +261,7 @@ class OpenSpielState:
         if table is None or self._drawing:
             return CHANCE
         to_move = table.to_move
-        return TERMINAL if to_move is None else PLAYERS.index(to_move)
+        return TERMINAL if to_move is None else _SEATS[to_move]
 
     def is_chance_node(self) -> bool:
         return self._mover == CHANCE
@@ -302,15 +304,15 @@ class OpenSpielState:
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Each card chance has not dealt, equally likely; empty when this is not a chance node."""
-        if not self.is_chance_node():
+        if self._mover != CHANCE:
             return []
-        cards = list(scan(self._deck))
-        p = 1.0 / len(cards)
-        return [(a, p) for a in cards]
+        deck = self._deck
+        p = _CHANCES[deck.bit_count()]
+        return [(a, p) for a in _cards_of(deck)]
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         """The legal action ids, ascending (chance outcomes at a chance node, none when over)."""
-        if player is not None and _index(player, "player") != self.current_player():
+        if player is not None and _index(player, "player") != self._mover:
             return []
         legal = self._legal
         return list(self._legal_cached() if legal is None else legal)
@@ -330,16 +332,40 @@ class OpenSpielState:
     def returns(self) -> list[float]:
         """Each player's points for the hand: the winner's score and its negative; 0 and 0
         until the end, and for a hand that ends without a score."""
-        table = self._table
-        if table is None or not table.is_over():
+        if self._mover != TERMINAL:
             return [0.0, 0.0]
         if self._returns is None:
-            ruled = table.outcome()
-            assert ruled is not None
-            won = float(ruled.points)
-            self._returns = ([0.0, 0.0] if ruled.winner is None else
-                             [won, -won] if ruled.winner == PLAYERS[0] else [-won, won])
+            self._returns = self._scored()
         return list(self._returns)
+
+    def _scored(self) -> list[float]:
+        """The returns from the two deadwood counts left at the end, settled by
+        :func:`ginref.scoring.settle` under the rules: the fast twin of :meth:`_ruled` (which
+        asks the table for its whole ruling), compared with it in tests."""
+        seen, table = self._seen, self._table
+        knocker = seen.knocker
+        if knocker < 0 or table is None:
+            return [0.0, 0.0]
+        rules = self._game.rules
+        mine, theirs = (mask_points_in(table.system, _to_ginref(seen.hands[p]))
+                        for p in (knocker, 1 - knocker))
+        settled = settle("knock" if mine else "gin", mine, theirs, rules,
+                         multiplier=rules.multiplier(self._dealt[-1]))
+        if settled.winner is None:
+            return [0.0, 0.0]
+        won = float(settled.points)
+        winner = knocker if settled.winner == "knocker" else 1 - knocker
+        return [won, -won] if winner == 0 else [-won, won]
+
+    def _ruled(self) -> list[float]:
+        """The returns from the table's ruling on the hand (:meth:`Table.outcome`)."""
+        table = self._table
+        ruled = None if table is None else table.outcome()
+        if ruled is None:
+            return [0.0, 0.0]
+        won = float(ruled.points)
+        return ([0.0, 0.0] if ruled.winner is None else
+                [won, -won] if ruled.winner == PLAYERS[0] else [-won, won])
 
     def rewards(self) -> list[float]:
         """The points won by the last action: the returns once the hand ends, else 0 and 0."""
@@ -367,7 +393,7 @@ class OpenSpielState:
             self._knocking, self._discard, self._hand, self._declared)
         copy._melding, copy._laid, copy._ambiguous = self._melding, self._laid, self._ambiguous
         copy._history, copy._legal, copy._returns = self._history[:], self._legal, self._returns
-        copy._seen, copy._mover, copy._sources = self._seen.copy(), self._mover, {}
+        copy._seen, copy._mover, copy._sources = self._seen.copy(), self._mover, None
         return copy
 
     def __deepcopy__(self, memo: dict[int, object]) -> OpenSpielState:
@@ -391,7 +417,7 @@ class OpenSpielState:
     def _legal_now(self) -> list[int]:
         table = self._table
         if table is None or self._drawing:
-            return list(scan(self._deck))
+            return _cards_of(self._deck)
         if self._knocking:
             return self._knock_steps(table)
         phase = table.phase
@@ -494,8 +520,7 @@ class OpenSpielState:
         """Play an action known to be legal here, or one whose legality the table checks
         (a replay with other hidden cards: the table refuses what those cards make illegal)."""
         table = self._table
-        self._legal = None
-        self._sources = {}
+        self._legal = self._sources = None
         if table is None or self._drawing:
             self._deal(action)
         elif self._knocking:
@@ -551,6 +576,7 @@ class OpenSpielState:
                 table.push(_TAKE)
                 seen.take(player, from_pile=True)
             self._knocking, self._hand = True, self._hand_to_move(table)
+            seen.knocker = player
         elif action < 52:
             table.push(_DISCARDS[action])
             seen.give(player, action)
@@ -691,6 +717,8 @@ class OpenSpielState:
         exactly uniform over the deals the player cannot rule out."""
         player = _player(player)
         rng = random.Random(None if sampler is None else int(sampler() * (1 << 53)))
+        if self._sources is None:
+            self._sources = {}
         sources = self._sources.get(player)
         if sources is None:
             sources = self._sources[player] = self._hidden_deals(1 - player)
@@ -760,7 +788,7 @@ class _Seen:
     upcard (-1: none; a stock draw buries it), the buried discards, the meld ids each player
     laid, and the player who moved last. Plays no rule: the table has decided the move."""
 
-    __slots__ = ("hands", "laid_off", "last", "melds", "pile", "took", "upcard")
+    __slots__ = ("hands", "knocker", "laid_off", "last", "melds", "pile", "took", "upcard")
 
     def __init__(self) -> None:
         self.hands = [0, 0]
@@ -771,11 +799,13 @@ class _Seen:
         self.melds: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
         self.laid_off = 0
         self.last = CHANCE
+        self.knocker = -1
 
     def copy(self) -> _Seen:
         copy = _Seen.__new__(_Seen)
         copy.hands, copy.took, copy.upcard, copy.pile, copy.melds, copy.laid_off, copy.last = (
             self.hands[:], self.took[:], self.upcard, self.pile, self.melds, self.laid_off, self.last)
+        copy.knocker = self.knocker
         return copy
 
     def give(self, player: int, card: int) -> None:
@@ -865,8 +895,29 @@ _MELDS_FROM: tuple[tuple[tuple[int, Mask], ...], ...] = tuple(
 """OpenSpiel's meld ids and melds, by the meld's lowest card"""
 _OPENSPIEL_MELDS = tuple(sum(1 << card_to_openspiel(c) for c in scan(meld)) for meld in MELDS)
 """each meld id's cards by OpenSpiel's card ids"""
+_SEATS = {name: seat for seat, name in enumerate(PLAYERS)}
+_CHANCES = (0.0, *(1.0 / n for n in range(1, 53)))
+"""the chance of each card when ``n`` are left"""
+_BITS = tuple(tuple(b for b in range(13) if chunk >> b & 1) for chunk in range(1 << 13))
+"""the bits set in each 13-bit number"""
+
+
+def _cards_of(cards: Mask) -> list[int]:
+    """The bits of a 52-bit mask, ascending: four look-ups of :data:`_BITS`."""
+    return [*_BITS[cards & 8191], *(b + 13 for b in _BITS[cards >> 13 & 8191]),
+            *(b + 26 for b in _BITS[cards >> 26 & 8191]), *(b + 39 for b in _BITS[cards >> 39])]
+
+
 _OS_NAMES = tuple(card_name(c) for c in _FROM_OPENSPIEL)
 """each OpenSpiel card id's name"""
+
+
+def _to_ginref(cards: Mask) -> Mask:
+    """OpenSpiel card ids as a mask of ginref's cards."""
+    mask = 0
+    for a in scan(cards):
+        mask |= 1 << _FROM_OPENSPIEL[a]
+    return mask
 
 
 def _os_names(cards: Mask) -> str:

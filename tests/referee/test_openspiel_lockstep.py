@@ -16,6 +16,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import ginref
 from ginref.errors import GinrefError
@@ -278,3 +280,32 @@ def test_a_view_holds_no_card_of_the_opponents_hand_before_the_end() -> None:
             words = set(state.observation_string(player).replace(">", " ").split())
             cards = {ginref.card_name(c) for c in range(52)}
             assert words & cards <= seen, (words & cards - seen, state)
+
+
+# -- the returns: settled from the deadwood counts, as the table rules ----------------------------
+
+PLAYABLE = ["openspiel", "standard", "oklahoma", "cardhearth", "straight", "eaai", "hollywood"]
+
+
+def _played_out(rules: str, knock_card: int, seed: int) -> OpenSpielState:
+    """A hand to its end by a random player that knocks and melds when it may."""
+    rng = random.Random(seed)
+    state = OpenSpielGame({"rules": rules, "knock_card": knock_card}).new_initial_state()
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        eager = [a for a in legal if a == KNOCK or a >= MELD_BASE]
+        state.apply_action(rng.choice(eager) if eager and rng.random() < 0.7 else rng.choice(legal))
+    return state
+
+
+@given(st.sampled_from(PLAYABLE), st.sampled_from([10, 7, 0]), st.integers(0, 10**6))
+@settings(max_examples=150, deadline=None)
+def test_the_returns_settled_are_the_tables_ruling(rules: str, knock_card: int, seed: int) -> None:
+    state = _played_out(rules, knock_card, seed)
+    assert state.returns() == state._scored() == state._ruled()
+
+
+def test_most_hands_played_out_are_scored() -> None:
+    hands = [_played_out(rules, 10, seed) for rules in PLAYABLE for seed in range(8)]
+    scored = sum(state.returns() != [0.0, 0.0] for state in hands)
+    assert scored >= 8, scored  # random play reaches few knocks; enough to compare the scoring
