@@ -36,8 +36,8 @@ import numpy as np
 import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
 from ginref.errors import GinrefError
+from ginref.records.openspiel_actions import NUM_ACTIONS
 from ginref.referee.openspiel_state import (
-    NUM_ACTIONS,
     PARAMETER_DEFAULTS,
     TENSOR_PIECES,
     TENSOR_SIZE,

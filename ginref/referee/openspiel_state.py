@@ -35,34 +35,41 @@ from collections.abc import Callable, Mapping
 from ginref.cards import Card, Mask, card_name, scan
 from ginref.errors import GinrefError
 from ginref.melds import mask_points_in
-from ginref.records.openspiel import (
+from ginref.records.openspiel import GameParams
+from ginref.records.openspiel_actions import (
+    CHANCE,
     DRAW_STOCK,
     DRAW_UPCARD,
     KNOCK,
     MELD_BASE,
     MELDS,
+    NUM_ACTIONS,
     PASS,
+    PHASE_DEAL,
+    PHASE_DISCARD,
+    PHASE_DRAW,
+    PHASE_FIRST_UPCARD,
+    PHASE_KNOCK,
+    PHASE_LAYOFF,
+    PHASE_NAMES,
+    PHASE_OVER,
+    PHASE_WALL,
     PLAYERS,
-    GameParams,
+    TERMINAL,
+    action_name,
     card_from_openspiel,
     card_to_openspiel,
+    layoff_assignments,
 )
-from ginref.referee.table import Move, Phase, Table
+from ginref.referee.table import IllegalMove, Move, Phase, Table
 from ginref.rules import Rules, find_rules, with_overrides
 from ginref.scoring import settle
 
 __all__ = ["CHANCE", "TERMINAL", "IllegalAction", "OpenSpielGame", "OpenSpielState"]
 
-CHANCE = -1
-"""pyspiel's ``kChancePlayerId``"""
-TERMINAL = -4
-"""pyspiel's ``kTerminalPlayerId``"""
-NUM_ACTIONS = MELD_BASE + len(MELDS)
 HAND_SIZE = 10
 DEALT = 2 * HAND_SIZE + 1
 """chance's cards before the first move: ten to each player, then the upcard"""
-_DEAL, _FIRST_UPCARD, _DRAW, _DISCARD, _KNOCK, _LAYOFF, _WALL, _OVER = range(8)
-PHASE_NAMES = ("Deal", "FirstUpcard", "Draw", "Discard", "Knock", "Layoff", "Wall", "GameOver")
 _FROM_OPENSPIEL = tuple(card_from_openspiel(a) for a in range(52))
 _TO_OPENSPIEL = tuple(card_to_openspiel(c) for c in range(52))
 _PARAMETERS = ("gin_bonus", "hand_size", "knock_card", "num_ranks", "num_suits", "oklahoma", "undercut_bonus")
@@ -244,13 +251,14 @@ class OpenSpielState:
         """OpenSpiel's phase (its names: :data:`PHASE_NAMES`)."""
         table = self._table
         if table is None or self._drawing:
-            return _DEAL
+            return PHASE_DEAL
         if self._knocking:
-            return _KNOCK
+            return PHASE_KNOCK
         phase = table.phase
         if phase is Phase.DRAW:
             moves = table.moves
-            return _FIRST_UPCARD if len(moves) == 2 and moves[1].kind == "pass" else _DRAW  # both passed
+            both_passed = len(moves) == 2 and moves[1].kind == "pass"
+            return PHASE_FIRST_UPCARD if both_passed else PHASE_DRAW
         return _PHASES[phase]
 
     def current_player(self) -> int:
@@ -477,26 +485,30 @@ class OpenSpielState:
 
     def _relay(self, table: Table, card: Card, *, keep: bool) -> bool:
         """Whether the cards laid off so far can go onto melds that leave room for ``card``
-        (OpenSpiel counts a card laid off for any meld it fits); with ``keep``, lay them
-        so and ``card`` too. The table's own moves decide; it is left as it was otherwise."""
+        (OpenSpiel counts a card laid off for any meld it fits): each reassignment of them
+        (:func:`~ginref.records.openspiel_actions.layoff_assignments`) is laid at the table, which
+        refuses what its rules forbid (the layoffs beyond a run's end). With ``keep`` the
+        first it takes stays laid, ``card`` too; otherwise the table is left as it was."""
         laid = [table.pop() for _ in range(self._laid)][::-1]
-
-        def lay(i: int) -> bool:
-            wanted = card if i == len(laid) else laid[i].card
-            for move in table.legal_moves():
-                if move.kind == "layoff" and move.card == wanted:
-                    table.push(move)
-                    if i == len(laid) or lay(i + 1):
-                        return True
-                    table.pop()
-            return False
-
-        found = lay(0)
-        if found and keep:
-            return True
-        if found:
-            for _ in range(len(laid) + 1):
+        knock = next(m for m in reversed(table.moves) if m.kind == "knock")
+        cards = [*(move.card for move in laid), card]
+        found = False
+        for onto in layoff_assignments(knock.melds, cards):  # type: ignore[arg-type]
+            pushed = 0
+            try:
+                for c, at in zip(cards, onto, strict=True):
+                    table.push(Move.layoff(c, at))  # type: ignore[arg-type]
+                    pushed += 1
+            except IllegalMove:
+                pass
+            else:
+                found = True
+                if keep:
+                    return True
+            for _ in range(pushed):
                 table.pop()
+            if found:
+                break
         for move in laid:
             table.push(move)
         return found
@@ -535,11 +547,11 @@ class OpenSpielState:
     def _refusal(self, action: object) -> str:
         shown = str(action)[:40]
         phase = self._phase()
-        if phase == _OVER:
+        if phase == PHASE_OVER:
             return f"action {shown}: the hand is over"
         if type(action) is not int or not 0 <= action < NUM_ACTIONS:
             return f"{shown!r} is not an action id 0..{NUM_ACTIONS - 1}"
-        who = "chance" if phase == _DEAL else f"player {self.current_player()}"
+        who = "chance" if phase == PHASE_DEAL else f"player {self.current_player()}"
         return (f"action {action} ({action_name(action)}) is not legal for {who} "
                 f"in the {PHASE_NAMES[phase]} phase")
 
@@ -881,8 +893,8 @@ def _replayed(params: Mapping[str, int | bool | str], history: tuple[int, ...]) 
     return state
 
 
-_PHASES = {Phase.UPCARD: _FIRST_UPCARD, Phase.DISCARD: _DISCARD, Phase.WALL: _WALL, Phase.DEFENCE: _LAYOFF,
-           Phase.OVER: _OVER}
+_PHASES = {Phase.UPCARD: PHASE_FIRST_UPCARD, Phase.DISCARD: PHASE_DISCARD, Phase.WALL: PHASE_WALL,
+           Phase.DEFENCE: PHASE_LAYOFF, Phase.OVER: PHASE_OVER}
 _MOVE_ACTIONS = {"take": DRAW_UPCARD, "draw": DRAW_STOCK, "pass": PASS}
 _TAKE, _PASS = Move.take(), Move.pass_()
 _DRAWS = tuple(Move.draw(c) for c in range(52))
@@ -931,15 +943,6 @@ def _melds_within(cards: Mask) -> list[tuple[int, Mask]]:
     """OpenSpiel's melds made of ``cards`` only, with their action ids."""
     return [(action, meld) for low in scan(cards) for action, meld in _MELDS_FROM[low]
             if meld & cards == meld]
-
-
-def action_name(action: int) -> str:
-    """``7H``, ``draw upcard``, ``draw stock``, ``pass``, ``knock`` or ``meld 7H 8H 9H``."""
-    if action < 52:
-        return card_name(_FROM_OPENSPIEL[action])
-    if action >= MELD_BASE:
-        return "meld " + _names(MELDS[action - MELD_BASE])
-    return {DRAW_UPCARD: "draw upcard", DRAW_STOCK: "draw stock", PASS: "pass", KNOCK: "knock"}[action]
 
 
 def _names(mask: Mask) -> str:
