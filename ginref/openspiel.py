@@ -44,8 +44,9 @@ def openspiel_game(params: Mapping[str, int | bool | str] | None = None) -> Any:
     >>> state.current_player(), len(state.chance_outcomes())
     (-1, 52)
 
-    Raises a :class:`~ginref.errors.GinrefError` for a parameter pyspiel does not have or ginref
-    cannot play.
+    Returns the game, whose ``new_initial_state()`` starts a hand. Raises a
+    :class:`~ginref.errors.GinrefError` for a parameter pyspiel does not have or ginref cannot
+    play (with pyspiel, :class:`ginref.spiel.SpielIllegalAction`, a ``pyspiel.SpielError`` too).
     """
     if spiel is None:
         return OpenSpielGame(params)
