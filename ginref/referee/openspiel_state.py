@@ -264,13 +264,6 @@ class OpenSpielState:
     def current_player(self) -> int:
         return self._mover
 
-    def _mover_now(self) -> int:
-        table = self._table
-        if table is None or self._drawing:
-            return CHANCE
-        to_move = table.to_move
-        return TERMINAL if to_move is None else _SEATS[to_move]
-
     def is_chance_node(self) -> bool:
         return self._mover == CHANCE
 
@@ -520,12 +513,13 @@ class OpenSpielState:
         changes nothing."""
         if type(action) is not int:
             action = _index(action, "action id")
-        table = self._table
-        chance = table is None or self._drawing
-        if not (
-                self._deck >> action & 1 if chance and 0 <= action < 52 else
-                not chance and action in self._legal_cached()):
-            raise IllegalAction(self._refusal(action))
+        if self._mover == CHANCE:
+            if not (0 <= action < 52 and self._deck >> action & 1):
+                raise IllegalAction(self._refusal(action))
+        else:
+            legal = self._legal
+            if action not in (self._legal_cached() if legal is None else legal):
+                raise IllegalAction(self._refusal(action))
         self._play_legal(action)
 
     def _play_legal(self, action: int) -> None:
@@ -542,7 +536,12 @@ class OpenSpielState:
         else:
             self._play(action, table)
         self._history.append(action)
-        self._mover = self._mover_now()
+        table = self._table
+        if table is None or self._drawing:
+            self._mover = CHANCE
+        else:
+            to_move = table.to_move
+            self._mover = TERMINAL if to_move is None else _SEATS[to_move]
 
     def _refusal(self, action: object) -> str:
         shown = str(action)[:40]
@@ -689,27 +688,21 @@ class OpenSpielState:
         return self._tensor(self._observer(player))
 
     def _tensor(self, player: int) -> list[float]:
+        """The tensor as pieces joined: each card mask's 52 entries from byte look-ups."""
         seen = self._seen
-        tensor = [0.0] * TENSOR_SIZE
-        tensor[player] = 1.0
-        at = _HAND_AT + 52 * player
-        for card in scan(seen.hands[player]):
-            tensor[at + card] = 1.0
+        table = self._table
         turn = self._turn_shown()
-        if turn >= 0:
-            tensor[_TURN_AT + turn] = 1.0
-        limit = min(10, self._game.rules.knock_limit if self._table is None else self._table.knock_limit)
-        tensor[_KNOCK_AT:_KNOCK_AT + limit] = _ONES[:limit]
-        if seen.upcard >= 0:
-            tensor[_UPCARD_AT + seen.upcard] = 1.0
-        for card in scan(seen.pile):
-            tensor[_PILE_AT + card] = 1.0
+        limit = min(10, self._game.rules.knock_limit if table is None else table.knock_limit)
         stock = self._deck.bit_count()
-        tensor[_STOCK_AT:_STOCK_AT + stock] = _ONES[:stock]
-        for who in (0, 1):
-            for meld in seen.melds[who]:
-                tensor[_MELDS_AT + 185 * who + meld] = 1.0
-        return tensor
+        hand = _floats(seen.hands[player])
+        melds = seen.melds
+        return [
+            *_ONE_HOT_2[player], *(hand if player == 0 else _ZEROS_52), *(_ZEROS_52 if player == 0 else hand),
+            *(_ONE_HOT_2[turn] if turn >= 0 else _ZEROS_2), *_ONES_10[limit],
+            *(_ONE_HOT_52[seen.upcard] if seen.upcard >= 0 else _ZEROS_52), *_floats(seen.pile),
+            *_ONES_52[stock], *(_laid(melds[0]) if melds[0] else _ZEROS_185),
+            *(_laid(melds[1]) if melds[1] else _ZEROS_185),
+        ]
 
     def _turn_shown(self) -> int:
         """The player OpenSpiel's tensor shows to move: none at chance, the last to move at the end."""
@@ -918,6 +911,31 @@ def _cards_of(cards: Mask) -> list[int]:
     """The bits of a 52-bit mask, ascending: four look-ups of :data:`_BITS`."""
     return [*_BITS[cards & 8191], *(b + 13 for b in _BITS[cards >> 13 & 8191]),
             *(b + 26 for b in _BITS[cards >> 26 & 8191]), *(b + 39 for b in _BITS[cards >> 39])]
+
+
+_BYTE_FLOATS = tuple(tuple(float(b >> i & 1) for i in range(8)) for b in range(256))
+"""each byte as eight floats, its low bit first"""
+_ZEROS_2, _ZEROS_52, _ZEROS_185 = (0.0,) * 2, (0.0,) * 52, (0.0,) * 185
+_ONE_HOT_2 = ((1.0, 0.0), (0.0, 1.0))
+_ONE_HOT_52 = tuple(tuple(float(i == j) for i in range(52)) for j in range(52))
+_ONES_10 = tuple((1.0,) * n + (0.0,) * (10 - n) for n in range(11))
+_ONES_52 = tuple((1.0,) * n + (0.0,) * (52 - n) for n in range(53))
+
+
+def _floats(cards: Mask) -> tuple[float, ...]:
+    """A 52-bit mask as 52 floats (1.0 for each card), from seven byte look-ups."""
+    table = _BYTE_FLOATS
+    return (*table[cards & 255], *table[cards >> 8 & 255], *table[cards >> 16 & 255],
+            *table[cards >> 24 & 255], *table[cards >> 32 & 255], *table[cards >> 40 & 255],
+            *table[cards >> 48 & 15][:4])
+
+
+def _laid(melds: tuple[int, ...]) -> list[float]:
+    """The meld ids laid, as 185 floats."""
+    laid = list(_ZEROS_185)
+    for meld in melds:
+        laid[meld] = 1.0
+    return laid
 
 
 _OS_NAMES = tuple(card_name(c) for c in _FROM_OPENSPIEL)
