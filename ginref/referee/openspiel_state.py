@@ -63,7 +63,7 @@ from ginref.records.openspiel_actions import (
 )
 from ginref.referee.table import IllegalMove, Move, Phase, Table
 from ginref.rules import Rules, find_rules, with_overrides
-from ginref.scoring import settle
+from ginref.scoring import Ending, settle
 
 __all__ = ["CHANCE", "TERMINAL", "IllegalAction", "OpenSpielGame", "OpenSpielState"]
 
@@ -181,8 +181,6 @@ def _playable(rules: Rules) -> Rules:
         why.append("its eleven-card deal (OpenSpiel deals ten to each and an upcard)")
     if rules.ace != "low":
         why.append("runs around the corner (OpenSpiel's melds have no K-A-2)")
-    if rules.big_gin_bonus is not None:
-        why.append("big gin (OpenSpiel's knock always discards)")
     if rules.stock_end == "take_or_dead":
         why.append("its stock end (take or declare dead)")
     if why:
@@ -224,7 +222,7 @@ class OpenSpielState:
         """a stock draw was chosen: chance deals its card"""
         self._knocking = False
         self._discard: Card | None = None
-        """the knock's face-down discard, once chosen"""
+        """the knock's face-down discard, once chosen (``_BIG_GIN``: none)"""
         self._hand: Mask = 0
         """the hand of the player laying a knock or a defence, as the table showed it then"""
         self._declared: tuple[Mask, ...] = ()
@@ -350,7 +348,8 @@ class OpenSpielState:
         rules = self._game.rules
         mine, theirs = (mask_points_in(table.system, _to_ginref(seen.hands[p]))
                         for p in (knocker, 1 - knocker))
-        settled = settle("knock" if mine else "gin", mine, theirs, rules,
+        ending: Ending = "big_gin" if seen.big_gin else "knock" if mine else "gin"
+        settled = settle(ending, mine, theirs, rules,
                          multiplier=rules.multiplier(self._dealt[-1]))
         if settled.winner is None:
             return [0.0, 0.0]
@@ -435,16 +434,21 @@ class OpenSpielState:
     def _knock_steps(self, table: Table) -> list[int]:
         """The knock's discard, then the melds that still allow a legal knock and pass once
         the declaration is one."""
-        if self._discard is None:
-            return sorted(_TO_OPENSPIEL[m.card] for m in table.legal_moves()
-                          if m.kind == "knock" and m.card is not None)
-        discard, declared = self._discard, self._declared
-        played, _ = table.declaration(Move.knock(discard, declared))
+        if self._discard is None:  # pass: no discard, big gin (where the rules have it)
+            knocks = [m for m in table.legal_moves() if m.kind == "knock"]
+            return sorted([_TO_OPENSPIEL[m.card] if m.card is not None else PASS for m in knocks])
+        declared = self._declared
+        played, _ = table.declaration(self._knock_move(declared))
         legal = [PASS] if played is not None else []
-        left = self._own(table) & ~(1 << discard)
+        left = self._own(table) & ~(1 << self._discard if self._discard >= 0 else 0)
         legal += [action for action, meld in _melds_within(left)
-                  if table.declaration(Move.knock(discard, (*declared, meld)))[1]]
+                  if table.declaration(self._knock_move((*declared, meld)))[1]]
         return sorted(legal)
+
+    def _knock_move(self, melds: tuple[Mask, ...]) -> Move:
+        """The knock being laid, with ``melds``: its discard, or none for big gin."""
+        discard = self._discard
+        return Move.knock(None, melds, "big_gin") if discard == _BIG_GIN else Move.knock(discard, melds)
 
     def _own(self, table: Table) -> Mask:
         """The cards the player to move holds and has not laid in the knock or defence being made."""
@@ -604,11 +608,14 @@ class OpenSpielState:
     def _knock(self, action: int, table: Table) -> None:
         seen = self._seen
         if self._discard is None:
+            if action == PASS:
+                self._discard, seen.big_gin = _BIG_GIN, True
+                return
             self._discard = _FROM_OPENSPIEL[action]
             seen.give(seen.last, action)
             seen.pile |= 1 << action
         elif action == PASS:
-            played, _ = table.declaration(Move.knock(self._discard, self._declared))
+            played, _ = table.declaration(self._knock_move(self._declared))
             if played is None:
                 raise IllegalAction("the knock laid is not legal with these cards")
             table.push(played)
@@ -793,7 +800,7 @@ class _Seen:
     upcard (-1: none; a stock draw buries it), the buried discards, the meld ids each player
     laid, and the player who moved last. Plays no rule: the table has decided the move."""
 
-    __slots__ = ("hands", "knocker", "laid_off", "last", "melds", "pile", "took", "upcard")
+    __slots__ = ("big_gin", "hands", "knocker", "laid_off", "last", "melds", "pile", "took", "upcard")
 
     def __init__(self) -> None:
         self.hands = [0, 0]
@@ -805,12 +812,14 @@ class _Seen:
         self.laid_off = 0
         self.last = CHANCE
         self.knocker = -1
+        self.big_gin = False
+        """a knock without a discard (big gin) was laid"""
 
     def copy(self) -> _Seen:
         copy = _Seen.__new__(_Seen)
         copy.hands, copy.took, copy.upcard, copy.pile, copy.melds, copy.laid_off, copy.last = (
             self.hands[:], self.took[:], self.upcard, self.pile, self.melds, self.laid_off, self.last)
-        copy.knocker = self.knocker
+        copy.knocker, copy.big_gin = self.knocker, self.big_gin
         return copy
 
     def give(self, player: int, card: int) -> None:
@@ -901,6 +910,8 @@ _MELDS_FROM: tuple[tuple[tuple[int, Mask], ...], ...] = tuple(
 _OPENSPIEL_MELDS = tuple(sum(1 << card_to_openspiel(c) for c in scan(meld)) for meld in MELDS)
 """each meld id's cards by OpenSpiel's card ids"""
 _SEATS = {name: seat for seat, name in enumerate(PLAYERS)}
+_BIG_GIN = -1
+"""the knock's discard when there is none: big gin"""
 _CHANCES = (0.0, *(1.0 / n for n in range(1, 53)))
 """the chance of each card when ``n`` are left"""
 _BITS = tuple(tuple(b for b in range(13) if chunk >> b & 1) for chunk in range(1 << 13))

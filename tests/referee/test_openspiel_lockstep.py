@@ -195,7 +195,7 @@ def test_the_game_answers_as_pyspiels_does() -> None:
 @pytest.mark.parametrize("params", [{"knock_card": 11}, {"hand_size": 7}, {"colour": 1}, {"oklahoma": 1},
                                     {"knock_card": "7"}, {"oklahoma": True, "knock_card": 9},
                                     {"rules": "nope"},
-                                    {"rules": "hoyle"}, {"rules": "rlcard"}, {"rules": "round_the_corner"},
+                                    {"rules": "rlcard"}, {"rules": "round_the_corner"},
                                     {"rules": 3}])
 def test_parameters_ginref_cannot_play_are_refused(params: dict[str, object]) -> None:
     with pytest.raises(GinrefError):
@@ -284,7 +284,7 @@ def test_a_view_holds_no_card_of_the_opponents_hand_before_the_end() -> None:
 
 # -- the returns: settled from the deadwood counts, as the table rules ----------------------------
 
-PLAYABLE = ["openspiel", "standard", "oklahoma", "cardhearth", "straight", "eaai", "hollywood"]
+PLAYABLE = ["openspiel", "standard", "oklahoma", "cardhearth", "straight", "eaai", "hollywood", "hoyle"]
 
 
 def _played_out(rules: str, knock_card: int, seed: int) -> OpenSpielState:
@@ -309,3 +309,22 @@ def test_most_hands_played_out_are_scored() -> None:
     hands = [_played_out(rules, 10, seed) for rules in PLAYABLE for seed in range(8)]
     scored = sum(state.returns() != [0.0, 0.0] for state in hands)
     assert scored >= 8, scored  # random play reaches few knocks; enough to compare the scoring
+
+
+def test_big_gin_is_a_knock_with_no_discard() -> None:
+    """Under hoyle (big gin 31) the knock's first step may be pass: no discard, all 11 melded."""
+    first = [card_to_openspiel(c) for c in parse_cards("AC 2C 3C 4C 5C 7D 7H 7S 9H TH JH")]
+    second = [card_to_openspiel(c) for c in parse_cards("KS KD QS QD 2S 4S 6S 8S 3D 5D")]
+    state = OpenSpielGame({"rules": "hoyle"}).new_initial_state()
+    for action in [*first[:10], *second, first[10]]:
+        state.apply_action(action)
+    for action in (DRAW_UPCARD, KNOCK):
+        state.apply_action(action)
+    assert PASS in state.legal_actions()
+    state.apply_action(PASS)
+    while state.current_player() == 0:
+        melds = [a for a in state.legal_actions() if a >= MELD_BASE]
+        state.apply_action(melds[0] if melds else PASS)
+    while not state.is_terminal():
+        state.apply_action(PASS)
+    assert state.returns() == state._ruled() == [99.0, -99.0]  # the defender's 68 and 31 for big gin
