@@ -954,18 +954,19 @@ _OS_NAMES = tuple(card_name(c) for c in _FROM_OPENSPIEL)
 
 
 def _to_ginref(cards: Mask) -> Mask:
-    """OpenSpiel card ids as a mask of ginref's cards."""
-    mask = 0
-    for a in scan(cards):
-        mask |= 1 << _FROM_OPENSPIEL[a]
-    return mask
+    """OpenSpiel card ids as a mask of ginref's cards: each suit's 13 bits moved to its place."""
+    return ((cards & 8191) << 39 | (cards >> 13 & 8191) | (cards >> 26 & 8191) << 13
+            | (cards >> 39 & 8191) << 26)  # OpenSpiel's s c d h are ginref's suits 3 0 1 2
+
+
+_NAMES = tuple(card_name(c) for c in range(52))
 
 
 def _os_names(cards: Mask) -> str:
     """OpenSpiel card ids as names in ginref's canonical order; ``-`` for none."""
     if not cards:
         return "-"
-    return " ".join([card_name(c) for c in sorted([_FROM_OPENSPIEL[a] for a in scan(cards)])])
+    return " ".join([_NAMES[c] for c in _cards_of(_to_ginref(cards))])
 
 
 def _melds_within(cards: Mask) -> list[tuple[int, Mask]]:

@@ -328,3 +328,12 @@ def test_big_gin_is_a_knock_with_no_discard() -> None:
     while not state.is_terminal():
         state.apply_action(PASS)
     assert state.returns() == state._ruled() == [99.0, -99.0]  # the defender's 68 and 31 for big gin
+
+
+@given(st.integers(0, (1 << 52) - 1))
+def test_openspiel_card_masks_map_to_ginrefs_card_by_card(cards: int) -> None:
+    from ginref.cards import scan
+    from ginref.referee.openspiel_state import _cards_of, _to_ginref
+
+    assert _to_ginref(cards) == sum(1 << card_from_openspiel(a) for a in scan(cards))
+    assert _cards_of(cards) == list(scan(cards))
