@@ -306,8 +306,8 @@ class OpenSpielState:
         if self._mover != CHANCE:
             return []
         deck = self._deck
-        p = _CHANCES[deck.bit_count()]
-        return [(a, p) for a in _cards_of(deck)]
+        outcomes = _OUTCOMES[deck.bit_count()]
+        return [outcomes[a] for a in _cards_of(deck)]
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         """The legal action ids, ascending (chance outcomes at a chance node, none when over)."""
@@ -912,8 +912,8 @@ _OPENSPIEL_MELDS = tuple(sum(1 << card_to_openspiel(c) for c in scan(meld)) for 
 _SEATS = {name: seat for seat, name in enumerate(PLAYERS)}
 _BIG_GIN = -1
 """the knock's discard when there is none: big gin"""
-_CHANCES = (0.0, *(1.0 / n for n in range(1, 53)))
-"""the chance of each card when ``n`` are left"""
+_OUTCOMES = ((), *(tuple((a, 1.0 / n) for a in range(52)) for n in range(1, 53)))
+"""each card's chance outcome (the card, its chance) when ``n`` cards are left"""
 _BITS = tuple(tuple(b for b in range(13) if chunk >> b & 1) for chunk in range(1 << 13))
 """the bits set in each 13-bit number"""
 
