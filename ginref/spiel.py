@@ -209,8 +209,7 @@ class GinrefState(pyspiel.State):  # type: ignore[misc]
         return self._call(self.core.observation_tensor, player)
 
     def information_state_string(self, player: int | None = None) -> str:
-        raise SpielIllegalAction("gin_rummy has no information state string (its game type says so): "
-                                 "use observation_string")
+        return self._call(self.core.information_state_string, player)
 
     def information_state_tensor(self, player: int | None = None) -> list[float]:
         raise SpielIllegalAction("gin_rummy has no information state tensor (its game type says so): "
@@ -249,9 +248,17 @@ class GinrefObserver:
         if params:
             raise SpielIllegalAction(f"gin_rummy's observer takes no parameters; given {params}")
         kind = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
-        if kind.perfect_recall:
-            raise SpielIllegalAction("gin_rummy's observer has no perfect-recall tensor")
+        self.recall = bool(kind.perfect_recall)
+        """the information state: a string only, as gin_rummy's observer has it"""
+        self.tensor: Any = None
+        self.dict: dict[str, Any] = {}
         private = kind.private_info
+        if self.recall:
+            if not kind.public_info or private != pyspiel.PrivateInfoType.SINGLE_PLAYER:
+                raise SpielIllegalAction("gin_rummy's perfect-recall observer is the information state only")
+            self.private: str | None = "private_hand"
+            self.public = True
+            return
         self.private = ("private_hand" if private == pyspiel.PrivateInfoType.SINGLE_PLAYER else
                         "private_hands" if private == pyspiel.PrivateInfoType.ALL_PLAYERS else None)
         self.public = bool(kind.public_info)
@@ -261,7 +268,6 @@ class GinrefObserver:
         if self.public:
             pieces.extend(TENSOR_PIECES[2:])
         self.tensor = np.zeros(sum(int(np.prod(shape)) for _, shape in pieces), np.float32)
-        self.dict: dict[str, Any] = {}
         at = 0
         for name, shape in pieces:
             size = int(np.prod(shape))
@@ -269,6 +275,8 @@ class GinrefObserver:
             at += size
 
     def set_from(self, state: GinrefState, player: int) -> None:
+        if self.recall:
+            raise SpielIllegalAction("gin_rummy has no information state tensor")
         core = state.core
         full = core.observation_tensor(player)
         if self.private == "private_hand" and self.public:
@@ -285,6 +293,8 @@ class GinrefObserver:
             self.tensor[-(TENSOR_SIZE - 106):] = full[106:]
 
     def string_from(self, state: GinrefState, player: int) -> str:
+        if self.recall:
+            return state.core.information_state_string(player)
         if self.private != "private_hand" or not self.public:
             raise SpielIllegalAction("gin_rummy's observation string is the default observation type's only")
         return str(state.core.observation_string(player))

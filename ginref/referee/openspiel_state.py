@@ -194,6 +194,7 @@ class OpenSpielState:
     __slots__ = (
         "_ambiguous",
         "_dealt",
+        "_dealt_to",
         "_deck",
         "_declared",
         "_discard",
@@ -234,6 +235,8 @@ class OpenSpielState:
         self._ambiguous = False
         """a card laid off fitted more than one meld (a later card may need it on the other)"""
         self._history: list[int] = []
+        self._dealt_to: list[int] = []
+        """for each chance outcome so far, the player it went to (-1: the upcard, seen by both)"""
         self._legal: list[int] | None = None
         self._returns: list[float] | None = None
         self._seen: _Seen = _Seen()
@@ -393,6 +396,7 @@ class OpenSpielState:
             self._knocking, self._discard, self._hand, self._declared)
         copy._melding, copy._laid, copy._ambiguous = self._melding, self._laid, self._ambiguous
         copy._history, copy._legal, copy._returns = self._history[:], self._legal, self._returns
+        copy._dealt_to = self._dealt_to[:]
         copy._seen, copy._mover, copy._sources = self._seen.copy(), self._mover, None
         return copy
 
@@ -566,14 +570,17 @@ class OpenSpielState:
             table = self._table
             assert table is not None
             seen.hands[seen.last] |= 1 << action
+            self._dealt_to.append(seen.last)
             table.push(_DRAWS[c])
             self._drawing = False
             return
         dealt = self._dealt
         if len(dealt) < DEALT - 1:
             seen.hands[len(dealt) // HAND_SIZE] |= 1 << action
+            self._dealt_to.append(len(dealt) // HAND_SIZE)
         else:
             seen.upcard = action
+            self._dealt_to.append(CHANCE)
         dealt.append(c)
         if len(dealt) == DEALT:
             hands = (dealt[:HAND_SIZE], dealt[HAND_SIZE:-1])
@@ -679,6 +686,28 @@ class OpenSpielState:
         if self._mover == TERMINAL:
             lines.append(f"Opponent's hand: {_os_names(seen.hands[1 - player])}")
         return "\n".join(lines)
+
+    def information_state_string(self, player: int | None = None) -> str:
+        """Everything ``player`` has seen, in order (default: the player to move): the action
+        history with each card chance dealt to the opponent shown as ``?``. Perfect recall, and a
+        function of what the player has seen only. gin_rummy's game type claims no information
+        state, but pyspiel's gin_rummy answers this call, and OpenSpiel's ISMCTS makes it by default."""
+        player = self._observer(player)
+        dealt = iter(self._dealt_to)
+        words = ["?" if by_chance and next(dealt) == 1 - player else str(action)
+                 for action, by_chance in zip(self._history, self._chance_steps(), strict=True)]
+        return f"Player: {player}\n" + " ".join(words)
+
+    def _chance_steps(self) -> list[bool]:
+        """For each action of the history, whether chance took it: the 21 of the deal, and
+        the card after each draw from the stock."""
+        steps = []
+        after_draw = False
+        for i, action in enumerate(self._history):
+            is_chance = i < DEALT or after_draw
+            steps.append(is_chance)
+            after_draw = not is_chance and action == DRAW_STOCK
+        return steps
 
     def _observer(self, player: int | None) -> int:
         """The player observing: ``player``, or the player to move."""

@@ -77,6 +77,8 @@ def test_an_illegal_action_is_a_spiel_error_and_a_ginref_error_and_changes_nothi
     assert state.history() == [28] and state.legal_actions_mask()[28] == 0
     with pytest.raises(SpielIllegalAction):
         state.observation_tensor()  # a chance node: no player to observe for
+    with pytest.raises(SpielIllegalAction):
+        state.information_state_tensor(0)  # gin_rummy has none
 
 
 def test_the_state_members_openspiels_clients_use() -> None:
@@ -272,14 +274,15 @@ def test_python_mcts_bot_runs_under_rules(rules: str) -> None:
     assert state.returns()[0] == -state.returns()[1]
 
 
-def test_ismcts_bot_plays_a_hand() -> None:
+@pytest.mark.parametrize("keys", ["observation", "information state"])
+def test_ismcts_bot_plays_a_hand(keys: str) -> None:
     from open_spiel.python.algorithms import ismcts, mcts
     from open_spiel.python.bots import uniform_random
 
     game = _game()
     evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(4))
     bots = [ismcts.ISMCTSBot(game, evaluator, 2.0, 5, random_state=np.random.RandomState(4),
-                             use_observation_string=True),
+                             use_observation_string=keys == "observation"),
             uniform_random.UniformRandomBot(1, np.random.RandomState(4))]
     state = game.new_initial_state()
     rng = np.random.RandomState(4)
@@ -353,3 +356,15 @@ def test_a_card_the_opponent_showed_is_dealt_to_it_before_it_showed_it() -> None
             for action in other.history():
                 replay.apply_action(action)  # every move legal in the deal drawn
             assert str(replay) == str(other)
+
+
+def test_the_information_state_observer_gives_the_string() -> None:
+    from open_spiel.python.observation import make_observation
+
+    game = _game()
+    state = game.new_initial_state()
+    for _ in range(25):
+        state.apply_action(state.legal_actions()[0])
+    recall = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+    assert recall.string_from(state, 1) == state.information_state_string(1)
+    assert state.information_state_string(1).split("\n")[1].split()[:10] == ["?"] * 10

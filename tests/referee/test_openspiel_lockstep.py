@@ -251,6 +251,7 @@ def _hidden_cards_change_nothing_seen(seed: int) -> None:
         other = _replayed(history, dict(zip(hidden, shuffled, strict=True)), params)
         assert other.observation_string(player) == state.observation_string(player), (seed, player)
         assert other.observation_tensor(player) == state.observation_tensor(player), (seed, player)
+        assert other.information_state_string(player) == state.information_state_string(player)
         if state.current_player() == player:
             assert other.legal_actions() == state.legal_actions(), (seed, player)
         assert other.current_player() == state.current_player()
