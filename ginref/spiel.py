@@ -19,7 +19,8 @@ unchanged. The play is :class:`~ginref.referee.openspiel_state.OpenSpielState`'s
   :class:`SpielIllegalAction`, both a ``pyspiel.SpielError`` and a ``GinrefError``, and
   changes nothing;
 - the observation tensor is gin_rummy's, entry for entry; the observation string is ginref's
-  own (docs/live.md);
+  own (docs/live.md); ``information_state_string`` is the history with the opponent's dealt
+  cards hidden, which pyspiel's gin_rummy answers too though its type claims none;
 - Python callers get the state's members directly (``apply_action``, ``clone``,
   ``legal_actions`` and the rest run in Python with no C++ round trip); C++ callers reach
   the same code through pyspiel's hooks (``_apply_action``, ``_legal_actions``...).

@@ -1,26 +1,33 @@
-"""OpenSpiel's gin_rummy game and state, played by ginref: RL code written against ``pyspiel``
-runs on ginref by changing one line (``pyspiel.load_game("gin_rummy")`` becomes
-``ginref.openspiel_game()``).
+"""OpenSpiel's gin_rummy game and state, played by ginref, in pure Python.
 
-The state speaks OpenSpiel's action ids (:mod:`ginref.records.openspiel` holds them, and the
-meld ids): 0-51 the cards, 52 draw the upcard, 53 draw from the stock, 54 pass, 55 knock,
-56-240 lay a meld. Chance deals as pyspiel deals: ten cards to player 0, ten to player 1,
-the upcard, then each stock card as it is drawn; the same chance actions give the same
-hands. Player 0 moves first; player 1 deals.
+:mod:`ginref.spiel` puts these behind ``pyspiel.Game`` and ``pyspiel.State`` as the registered
+game ``ginref_gin_rummy``; without pyspiel, :func:`ginref.openspiel_game` gives an
+:class:`OpenSpielGame` itself (the same play and members, not a pyspiel game).
 
-The state is a :class:`~ginref.referee.table.Table` under the ``openspiel`` preset with the
-game's parameters as overrides, its stock dealt at each draw (``stock_at_draw``). The state
-only maps action ids to the table's moves and the table's legal moves back to action ids:
-every rule of play (the wall, the 50th take of the discard pile, the repeated move, the
-knock limit, the two layoffs per run end) is the table's, which is the referee's. OpenSpiel
-splits a knock into steps (knock, the face-down discard, each meld, pass) and a defence
-too (each layoff, pass, each meld, pass); the state gathers the steps and asks the table
-which may come next (:meth:`Table.declaration`, :meth:`Table.legal_moves`), then plays the
-whole knock or defence as the table's moves. One departure of OpenSpiel is not copied:
-it decides whether an 11-card hand may knock by melding all 11 cards at their best and
-dropping the highest deadwood card, and so misses some knocks; the table offers a knock
-exactly when some discard leaves deadwood within the limit (docs/live.md shows a hand).
-``returns()`` is the table's ruling (:meth:`Table.outcome`).
+The state speaks OpenSpiel's action ids (:mod:`ginref.records.openspiel_actions`): 0-51 the
+cards, 52 draw the upcard, 53 draw from the stock, 54 pass, 55 knock, 56-240 lay a meld.
+Chance deals as pyspiel deals: ten cards to player 0, ten to player 1, the upcard, then each
+stock card as it is drawn; the same chance actions give the same hands. Player 0 moves first;
+player 1 deals.
+
+The state is a :class:`~ginref.referee.table.Table` under the game's rule set (``openspiel`` by
+default) with its parameters as overrides, its stock dealt at each draw (``stock_at_draw``). The
+state only maps action ids to the table's moves and the table's legal moves back to action ids:
+every rule of play (the wall, the 50th take of the discard pile, the repeated move, the knock
+limit, the two layoffs per run end) is the table's, which is the referee's. OpenSpiel splits a
+knock into steps (knock, the face-down discard or, for big gin, pass, each meld, pass) and a
+defence too (each layoff, pass, each meld, pass); the state gathers the steps and asks the table
+which may come next (:meth:`Table.declaration`, :meth:`Table.legal_moves`), then plays the whole
+knock or defence as the table's moves. One departure of OpenSpiel is not copied: it decides
+whether an 11-card hand may knock by melding all 11 cards at their best and dropping the highest
+deadwood card, and so misses some knocks; the table offers a knock exactly when some discard
+leaves deadwood within the limit (docs/live.md shows a hand).
+
+Beside the table the state keeps what OpenSpiel's observation tensor shows, as OpenSpiel keeps
+it (:class:`_Seen`): the tensor is pyspiel's entry for entry, the observation string is drawn
+from the same facts, and ``returns()`` settles the two deadwood counts left
+(:func:`ginref.scoring.settle`; :meth:`OpenSpielState._ruled`, the table's whole ruling, is its
+checked twin). ``resample_from_infostate`` draws exactly from the deals a player cannot rule out.
 
 An action that is not legal raises :class:`IllegalAction` (a ``GinrefError``) and leaves
 the state as it was.
