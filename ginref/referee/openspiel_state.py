@@ -316,8 +316,7 @@ class OpenSpielState:
         if self._mover != CHANCE:
             return []
         deck = self._deck
-        outcomes = _OUTCOMES[deck.bit_count()]
-        return [outcomes[a] for a in _cards_of(deck)]
+        return list(map(_OUTCOMES[deck.bit_count()].__getitem__, _cards_of(deck)))
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         """The legal action ids, ascending (chance outcomes at a chance node, none when over)."""
@@ -950,14 +949,15 @@ _BIG_GIN = -1
 """the knock's discard when there is none: big gin"""
 _OUTCOMES = ((), *(tuple((a, 1.0 / n) for a in range(52)) for n in range(1, 53)))
 """each card's chance outcome (the card, its chance) when ``n`` cards are left"""
-_BITS = tuple(tuple(b for b in range(13) if chunk >> b & 1) for chunk in range(1 << 13))
-"""the bits set in each 13-bit number"""
+_B0, _B1, _B2, _B3, _B4, _B5, _B6 = (
+    tuple(tuple(8 * k + b for b in range(8) if byte >> b & 1) for byte in range(256)) for k in range(7))
+"""the bits set in each byte of a 52-bit mask, by byte"""
 
 
 def _cards_of(cards: Mask) -> list[int]:
-    """The bits of a 52-bit mask, ascending: four look-ups of :data:`_BITS`."""
-    return [*_BITS[cards & 8191], *(b + 13 for b in _BITS[cards >> 13 & 8191]),
-            *(b + 26 for b in _BITS[cards >> 26 & 8191]), *(b + 39 for b in _BITS[cards >> 39])]
+    """The bits of a 52-bit mask, ascending: seven byte look-ups."""
+    return [*_B0[cards & 255], *_B1[cards >> 8 & 255], *_B2[cards >> 16 & 255], *_B3[cards >> 24 & 255],
+            *_B4[cards >> 32 & 255], *_B5[cards >> 40 & 255], *_B6[cards >> 48 & 255]]
 
 
 _BYTE_FLOATS = tuple(tuple(float(b >> i & 1) for i in range(8)) for b in range(256))
