@@ -28,15 +28,15 @@ def test_pettingzoo_api_test_passes(rules: str) -> None:
     api_test(_env(rules), num_cycles=200)
 
 
-@pytest.mark.parametrize(("rules", "seed"), [("openspiel", 0), ("openspiel", 37), ("standard", 0), ("standard", 5)])
+@pytest.mark.parametrize("rules", ["openspiel", "standard"])
+@pytest.mark.parametrize("seed", range(4))
 def test_a_hand_through_the_aec_loop(rules: str, seed: int) -> None:
     """Each agent steps with an action its mask allows, and ends with a reward of its return's
     sign. (Shimmy adds the terminal reward again for an agent that acts twice in a row at the
-    end, the defender's last pass, with pyspiel's own gin_rummy too: only the sign is the game's.)"""
+    end, the defender's last pass, with pyspiel's own gin_rummy too: only the sign is the game's.
+    Shimmy's play is not reproducible by seed, with pyspiel's gin_rummy either.)"""
     env = _env(rules)
     env.reset(seed=seed)  # type: ignore[attr-defined]
-    for agent in env.possible_agents:  # type: ignore[attr-defined]
-        env.action_space(agent).seed(seed)  # type: ignore[attr-defined]
     final: dict[str, float] = {}
     for agent in env.agent_iter():  # type: ignore[attr-defined]
         observation, reward, termination, truncation, info = env.last()  # type: ignore[attr-defined]
@@ -50,6 +50,5 @@ def test_a_hand_through_the_aec_loop(rules: str, seed: int) -> None:
         env.step(action)  # type: ignore[attr-defined]
     returns = env.game_state.returns()  # type: ignore[attr-defined]
     assert env.game_state.is_terminal() and returns[0] == -returns[1]  # type: ignore[attr-defined]
-    assert returns != [0.0, 0.0] or seed == 0  # seeds 37 and 5 play to a knock
     for agent, points in zip(("player_0", "player_1"), returns, strict=True):
         assert (final[agent] > 0) == (points > 0) and (final[agent] < 0) == (points < 0)
