@@ -5,12 +5,13 @@
 
 Each client is OpenSpiel's Python code as shipped, given ``pyspiel.load_game("gin_rummy")`` or
 ``pyspiel.load_game("ginref_gin_rummy")`` (the ``openspiel`` rules) with the same seeds, so
-that both play the same hands (ISMCTS aside: its draws of the hidden cards differ):
+that both play the same hands:
 
 - ``mcts``: ``mcts.MCTSBot`` (UCT 2, ``--simulations`` a move, one random rollout each) against
   a uniform random bot, ``--mcts-games`` hands through ``evaluate_bots``;
-- ``ismcts``: ``ismcts.ISMCTSBot`` (observation strings as keys, ``--simulations``) against a
-  uniform random bot, ``--ismcts-games`` hands;
+- ``ismcts``: ``ismcts.ISMCTSBot`` (observation strings as keys, ``--simulations``), one search
+  from each of ``--ismcts-positions`` positions of seeded random hands (its draws of hidden cards
+  are unseeded in OpenSpiel, so whole games would part);
 - ``rl_environment``: ``rl_environment.Environment`` episodes stepped by ``RandomAgent``s,
   ``--episodes``;
 - ``evaluate_bots``: ``evaluate_bots.evaluate_bots`` with two ``UniformRandomBot``s, ``--hands``.
@@ -56,21 +57,35 @@ def mcts_games(game: Any, games: int, simulations: int) -> None:
         evaluate_bots.evaluate_bots(game.new_initial_state(), [bot, other], _rs(seed))
 
 
-def ismcts_games(game: Any, games: int, simulations: int) -> None:
-    from open_spiel.python.algorithms import ismcts, mcts
-    from open_spiel.python.bots import uniform_random
+def positions(count: int) -> list[list[int]]:
+    """``count`` histories that stop where a player is to move, 20 to 100 actions into seeded
+    uniform random hands: the same positions for both games."""
+    import pyspiel
 
-    for seed in range(games):
-        bots = [ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, _rs(seed)), 2.0, simulations,
-                                 random_state=_rs(seed), use_observation_string=True),
-                uniform_random.UniformRandomBot(1, _rs(seed))]
-        state, rng = game.new_initial_state(), _rs(seed)
-        while not state.is_terminal():
-            if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes(), strict=True)
-                state.apply_action(rng.choice(actions, p=probs))
-            else:
-                state.apply_action(bots[state.current_player()].step(state))
+    game, rng, found = pyspiel.load_game("gin_rummy"), _rs(2026), []
+    while len(found) < count:
+        state, stop = game.new_initial_state(), rng.randint(20, 100)
+        while not state.is_terminal() and (len(state.history()) < stop or state.current_player() < 0):
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]) if state.is_chance_node()
+                               else rng.choice(state.legal_actions()))
+        if not state.is_terminal():
+            found.append(list(state.history()))
+    return found
+
+
+def ismcts_searches(game: Any, histories: list[list[int]], simulations: int) -> None:
+    """One ISMCTS search (``bot.step``) from each position: its draws of the hidden cards are
+    pyspiel's unseeded sampler's, so whole games would part; searches from the same positions
+    do the same work."""
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    for seed, history in enumerate(histories):
+        state = game.new_initial_state()
+        for action in history:
+            state.apply_action(action)
+        bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, _rs(seed)), 2.0, simulations,
+                               random_state=_rs(seed), use_observation_string=True)
+        bot.step(state)
 
 
 def rl_episodes(game: Any, episodes: int) -> None:
@@ -112,14 +127,15 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     import ginref.openspiel  # noqa: F401  (registers ginref_gin_rummy)
 
     games = {name: pyspiel.load_game(short) for name, short in GAMES.items()}
+    searched = positions(args.ismcts_positions)
     clients: dict[str, Callable[[Any], None]] = {
         "mcts": lambda g: mcts_games(g, args.mcts_games, args.simulations),
-        "ismcts": lambda g: ismcts_games(g, args.ismcts_games, args.simulations),
+        "ismcts": lambda g: ismcts_searches(g, searched, args.simulations),
         "rl_environment": lambda g: rl_episodes(g, args.episodes),
         "evaluate_bots": lambda g: random_hands(g, args.hands),
     }
     result: dict[str, Any] = {"rounds": args.rounds, "simulations": args.simulations,
-                              "mcts_games": args.mcts_games, "ismcts_games": args.ismcts_games,
+                              "mcts_games": args.mcts_games, "ismcts_positions": args.ismcts_positions,
                               "episodes": args.episodes, "hands": args.hands}
     for client, run in clients.items():
         if args.only and client not in args.only:
@@ -144,7 +160,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--simulations", type=int, default=20)
     parser.add_argument("--mcts-games", type=int, default=4)
-    parser.add_argument("--ismcts-games", type=int, default=2)
+    parser.add_argument("--ismcts-positions", type=int, default=10)
     parser.add_argument("--episodes", type=int, default=100)
     parser.add_argument("--hands", type=int, default=200)
     parser.add_argument("--only", nargs="*", choices=["mcts", "ismcts", "rl_environment", "evaluate_bots"])
