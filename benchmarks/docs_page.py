@@ -208,16 +208,18 @@ their time in random rollouts, where it is not.
 pyspiel's `gin_rummy` and on the registered `ginref_gin_rummy` (`openspiel` rules) with the same seeds,
 interleaved client by client in one process, CPU time, garbage collector off: `mcts.MCTSBot` (UCT 2, 20
 simulations a move, one random rollout each) against a uniform random bot, 4 hands; `ismcts.ISMCTSBot`
-(observation strings as keys, 20 simulations) against a random bot, 2 hands; 100 `rl_environment`
-episodes stepped by `RandomAgent`s; 200 hands of `evaluate_bots` with two `UniformRandomBot`s. On
-2026-12-04 (5 rounds, medians, a loaded two-core machine), pyspiel's time over ginref's, by round:
+(observation strings as keys, 20 simulations), one search from each of 10 positions of seeded random
+hands (OpenSpiel's ISMCTS draws the hidden cards with an unseeded sampler, so whole games would part);
+100 `rl_environment` episodes stepped by `RandomAgent`s; 200 hands of `evaluate_bots` with two
+`UniformRandomBot`s. On 2026-12-04 (5 rounds, medians, a loaded two-core machine), pyspiel's time over
+ginref's, by round:
 
 | client | pyspiel | ginref | ginref's speed (range) | floor 1x |
 |---|---|---|---|---|
-| `MCTSBot`, random rollouts | 2.225 s | 3.028 s | 0.77x (0.73-0.80x) | FAIL |
-| `ISMCTSBot` | 1.606 s | 2.761 s | 0.58x (0.49-0.64x) | FAIL |
-| `rl_environment` | 0.510 s | 0.427 s | 1.20x (1.18-1.37x) | pass |
-| `evaluate_bots` | 0.768 s | 0.654 s | 1.11x (1.06-1.58x) | pass |
+| `MCTSBot`, random rollouts | 2.322 s | 3.176 s | 0.75x (0.72-0.80x) | FAIL |
+| `ISMCTSBot` | 0.271 s | 0.387 s | 0.70x (0.67-0.73x) | FAIL |
+| `rl_environment` | 0.515 s | 0.426 s | 1.21x (1.17-1.22x) | pass |
+| `evaluate_bots` | 0.657 s | 0.547 s | 1.21x (1.19-1.24x) | pass |
 
 Where the time goes. A random rollout is a chance draw, a draw and a discard over and over: pyspiel's
 C++ plays one action (legal actions, apply, through pybind11) in about 7 µs; ginref in about 10 µs, of
@@ -228,7 +230,7 @@ which copies its observation history), the returns at the end (the two deadwood 
 ruling built), the chance outcomes, the observation tensor (3 µs against 19 µs: why `rl_environment`,
 which reads both players' tensors at every step, is ahead). ISMCTS adds an exact resample each
 simulation: the history replayed with the hidden cards redrawn (about 0.2 ms at move 60, pyspiel's
-inexact redeal 0.04 ms). The MCTS and ISMCTS floors wait on a cheaper `Table.push` and `legal_moves` for
+inexact redeal 0.04 ms), and its keys, the observation strings, cost 5 µs against 2 µs. The MCTS and ISMCTS floors wait on a cheaper `Table.push` and `legal_moves` for
 the plain moves (draw, take, discard).
 
 ## How it is measured
