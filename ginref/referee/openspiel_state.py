@@ -91,8 +91,6 @@ player to move (2), the knock card (10), the upcard (52), the discard pile (52),
 TENSOR_PIECES: tuple[tuple[str, tuple[int, ...]], ...] = (
     ("player", (2,)), ("private_hand", (2, 52)), ("current_player", (2,)), ("knock_card", (10,)),
     ("upcard", (52,)), ("discard_pile", (52,)), ("stock_size", (52,)), ("layed_melds", (2, 185)))
-_HAND_AT, _TURN_AT, _KNOCK_AT, _UPCARD_AT, _PILE_AT, _STOCK_AT, _MELDS_AT = 2, 106, 108, 118, 170, 222, 274
-_ONES = [1.0] * 52
 MAX_RESAMPLES = 100_000
 """resample_from_infostate's bound on rejected draws (a draw is rejected when the opponent's
 moves would not be legal with the cards drawn; far fewer are ever needed)"""
@@ -1010,6 +1008,3 @@ def _melds_within(cards: Mask) -> list[tuple[int, Mask]]:
     return [(action, meld) for low in scan(cards) for action, meld in _MELDS_FROM[low]
             if meld & cards == meld]
 
-
-def _names(mask: Mask) -> str:
-    return " ".join(card_name(c) for c in scan(mask))
