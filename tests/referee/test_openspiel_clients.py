@@ -368,3 +368,12 @@ def test_the_information_state_observer_gives_the_string() -> None:
     recall = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
     assert recall.string_from(state, 1) == state.information_state_string(1)
     assert state.information_state_string(1).split("\n")[1].split()[:10] == ["?"] * 10
+
+
+def test_get_all_states_tells_states_apart_as_pyspiel_does() -> None:
+    """States whose text differs only in the order cards were dealt are one state to both."""
+    from open_spiel.python.algorithms.get_all_states import get_all_states
+
+    counts = [len(get_all_states(game, depth_limit=2, include_terminals=True, include_chance_states=True,
+                                 to_string=str)) for game in (_game(), pyspiel.load_game("gin_rummy"))]
+    assert counts == [1 + 52 + 52 * 51 // 2] * 2
