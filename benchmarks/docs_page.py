@@ -198,7 +198,40 @@ per decision; `ginref.Table` 0.770 s (0.758-0.805), **push + legal_moves 7.6 µs
 knocks were counted before they were arranged, the ruling was copied only by the moves that write it and
 `outcome()` read the live replay's ruling); `ginref.openspiel_game()`, now a `Table` underneath (no rule of
 its own), 1.288 s (1.250-1.331), 11.7 µs per decision, **2.23x pyspiel** (2.11-2.26x), against a floor of 1x
-and a goal of 3x (3.81x when it kept its own copy of the rules of play).
+and a goal of 3x (3.81x when it kept its own copy of the rules of play). That loop replays greedy players'
+hands, rich in knocks and layoffs, where pyspiel's C++ is slowest; OpenSpiel's own clients, below, spend
+their time in random rollouts, where it is not.
+
+### OpenSpiel's own clients
+
+`benchmarks/openspiel_clients.py` runs OpenSpiel's Python clients as shipped (open_spiel 2.0.2) on
+pyspiel's `gin_rummy` and on the registered `ginref_gin_rummy` (`openspiel` rules) with the same seeds,
+interleaved client by client in one process, CPU time, garbage collector off: `mcts.MCTSBot` (UCT 2, 20
+simulations a move, one random rollout each) against a uniform random bot, 4 hands; `ismcts.ISMCTSBot`
+(observation strings as keys, 20 simulations), one search from each of 10 positions of seeded random
+hands (OpenSpiel's ISMCTS draws the hidden cards with an unseeded sampler, so whole games would part);
+100 `rl_environment` episodes stepped by `RandomAgent`s; 200 hands of `evaluate_bots` with two
+`UniformRandomBot`s. On 2026-12-04 (5 rounds, medians, a loaded two-core machine), pyspiel's time over
+ginref's, by round:
+
+| client | pyspiel | ginref | ginref's speed (range) | floor 1x |
+|---|---|---|---|---|
+| `MCTSBot`, random rollouts | 2.322 s | 3.176 s | 0.75x (0.72-0.80x) | FAIL |
+| `ISMCTSBot` | 0.271 s | 0.387 s | 0.70x (0.67-0.73x) | FAIL |
+| `rl_environment` | 0.515 s | 0.426 s | 1.21x (1.17-1.22x) | pass |
+| `evaluate_bots` | 0.657 s | 0.547 s | 1.21x (1.19-1.24x) | pass |
+
+Where the time goes. A random rollout is a chance draw, a draw and a discard over and over: pyspiel's
+C++ plays one action (legal actions, apply, through pybind11) in about 7 µs; ginref in about 10 µs, of
+which the table's `legal_moves()` and `push` take about 5.5 µs (1.4 µs and 2.4 µs for a discard) and
+the adapter (action ids to moves, OpenSpiel's bookkeeping for the tensor, the player to move) the rest.
+What ginref answers faster does not weigh much in a rollout: a clone (3 µs against pyspiel's 17-78 µs,
+which copies its observation history), the returns at the end (the two deadwood counts settled, no
+ruling built), the chance outcomes, the observation tensor (3 µs against 19 µs: why `rl_environment`,
+which reads both players' tensors at every step, is ahead). ISMCTS adds an exact resample each
+simulation: the history replayed with the hidden cards redrawn (about 0.2 ms at move 60, pyspiel's
+inexact redeal 0.04 ms), and its keys, the observation strings, cost 5 µs against 2 µs. The MCTS and
+ISMCTS floors wait on a cheaper `Table.push` and `legal_moves` for the plain moves (draw, take, discard).
 
 ## How it is measured
 

@@ -97,7 +97,7 @@ _EXPORTS = {
     "View": "ginref.referee",
     "OpenSpielGame": "ginref.referee.openspiel_state",
     "OpenSpielState": "ginref.referee.openspiel_state",
-    "openspiel_game": "ginref.referee.openspiel_state",
+    "openspiel_game": "ginref.openspiel",
     "BatchSummary": "ginref.batch",
     "RecordResult": "ginref.batch",
     "verify": "ginref.batch",
@@ -143,10 +143,11 @@ if TYPE_CHECKING:
         optimal_arrangements,
     )
     from ginref.notation import format_cards, hand_mask, parse_card, parse_cards, parse_hand, parse_melds
+    from ginref.openspiel import openspiel_game
     from ginref.ranking import Standings, standings
     from ginref.records import GameRecord, read_records
     from ginref.referee import Deal, IllegalMove, Move, Phase, Table, Verdict, View, adjudicate
-    from ginref.referee.openspiel_state import OpenSpielGame, OpenSpielState, openspiel_game
+    from ginref.referee.openspiel_state import OpenSpielGame, OpenSpielState
     from ginref.rules import PRESETS, Rules, find_rules, load_rules_file, with_overrides
     from ginref.scoring import HandScore, Outcome, score_hand, settle
     from ginref.sheets import read_sheet

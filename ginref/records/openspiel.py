@@ -37,6 +37,30 @@ from ginref.records.model import (
     Source,
     Turn,
 )
+from ginref.records.openspiel_actions import (
+    CHANCE,
+    DRAW_STOCK,
+    DRAW_UPCARD,
+    KNOCK,
+    MELD_BASE,
+    MELD_IDS,
+    MELDS,
+    PASS,
+    PHASE_DEAL,
+    PHASE_DISCARD,
+    PHASE_DRAW,
+    PHASE_FIRST_UPCARD,
+    PHASE_KNOCK,
+    PHASE_LAYOFF,
+    PHASE_OVER,
+    PHASE_WALL,
+    PHASE_WORDS,
+    PLAYERS,
+    action_name,
+    assign_layoffs,
+    card_from_openspiel,
+    card_to_openspiel,
+)
 
 __all__ = [
     "DRAW_STOCK",
@@ -61,47 +85,11 @@ __all__ = [
     "parse_serialized",
 ]
 
-DRAW_UPCARD, DRAW_STOCK, PASS, KNOCK, MELD_BASE = 52, 53, 54, 55, 56
-CHANCE = -1
-PLAYERS = ("P0", "P1")
 HAND_SIZE = 10
 WALL_STOCK = 2
 MAX_DRAW_UPCARD = 50
 MAX_ACTIONS = 10_000
 """Longest history read: a hand ends well within 1,000 actions (50 upcard draws, 31 stock cards)."""
-_TO_GINREF_SUIT = (3, 0, 1, 2)
-"""OpenSpiel suits s c d h (0..3); ginref suits C D H S (0..3)"""
-_TO_OPENSPIEL_SUIT = (1, 2, 3, 0)
-
-
-def card_from_openspiel(action: int) -> Card:
-    """An OpenSpiel card (0..51, suits s c d h) as a ginref card."""
-    return _TO_GINREF_SUIT[action // 13] * 13 + action % 13
-
-
-def card_to_openspiel(c: Card) -> int:
-    return _TO_OPENSPIEL_SUIT[c // 13] * 13 + c % 13
-
-
-def _build_melds() -> tuple[Mask, ...]:
-    """OpenSpiel's 185 melds in meld-id order (``GinRummyUtils::MeldToInt``): 65 sets by
-    rank (the four threes by the OpenSpiel suit left out, then the four), then runs of
-    3, 4 and 5 by OpenSpiel suit and lowest rank."""
-    melds: list[Mask] = []
-    for rank in range(13):
-        cards = [card_from_openspiel(s * 13 + rank) for s in range(4)]
-        melds.extend(mask_of(c for s, c in enumerate(cards) if s != out) for out in range(4))
-        melds.append(mask_of(cards))
-    for size in (3, 4, 5):
-        for suit in range(4):
-            for low in range(14 - size):
-                melds.append(mask_of(card_from_openspiel(suit * 13 + r) for r in range(low, low + size)))
-    return tuple(melds)
-
-
-MELDS: tuple[Mask, ...] = _build_melds()
-"""Meld id -> the meld's ginref cards; action ``MELD_BASE + id`` lays it."""
-MELD_IDS: dict[Mask, int] = {mask: i for i, mask in enumerate(MELDS)}
 
 
 # -- game parameters ----------------------------------------------------------------------------
@@ -299,8 +287,6 @@ def _need_game(params: GameParams | None, source: str, line: int) -> GameParams:
 # -- the state machine ------------------------------------------------------------------------
 
 
-_DEAL, _FIRST_UPCARD, _DRAW, _DISCARD, _KNOCK, _LAYOFF, _WALL, _OVER = range(8)
-_PHASE_NAMES = ("deal", "first upcard", "draw", "discard", "knock", "layoff", "wall", "game over")
 
 
 class _Draft(msgspec.Struct):
@@ -319,7 +305,7 @@ class _Game(msgspec.Struct):
 
     params: GameParams
     names: tuple[str, str]
-    phase: int = _DEAL
+    phase: int = PHASE_DEAL
     player: int = 0
     deal: tuple[list[Card], list[Card]] = msgspec.field(default_factory=lambda: ([], []))
     hands: list[Mask] = msgspec.field(default_factory=lambda: [0, 0])
@@ -364,7 +350,7 @@ def decode_history(
     game = _Game(params, names)
     for i, action in enumerate(history.actions):
         place = history.places[i] if i < len(history.places) else Place()
-        if game.phase == _OVER:
+        if game.phase == PHASE_OVER:
             raise RecordError(f"action {action} comes after the end of the game",
                               source, place.line, place.column)
         _check_player(game, history, i, source, place)
@@ -377,7 +363,7 @@ def _line(history: History) -> int:
 
 
 def _is_chance(game: _Game) -> bool:
-    return game.phase == _DEAL
+    return game.phase == PHASE_DEAL
 
 
 def _check_player(game: _Game, history: History, i: int, source: str, place: Place) -> None:
@@ -387,21 +373,13 @@ def _check_player(game: _Game, history: History, i: int, source: str, place: Pla
     if history.players[i] != want:
         who = "chance" if want == CHANCE else f"player {want}"
         raise RecordError(f"action {history.actions[i]} is marked as player {history.players[i]}'s; "
-                          f"in the {_PHASE_NAMES[game.phase]} phase it is {who}'s",
+                          f"in the {PHASE_WORDS[game.phase]} phase it is {who}'s",
                           source, place.line, place.column)
 
 
 def _fail(game: _Game, action: int, source: str, place: Place) -> RecordError:
-    return RecordError(f"action {action} ({_action_name(action)}) cannot come in openspiel's "
-                       f"{_PHASE_NAMES[game.phase]} phase", source, place.line, place.column)
-
-
-def _action_name(action: int) -> str:
-    if action < 52:
-        return card_name(card_from_openspiel(action))
-    if action >= MELD_BASE:
-        return "meld " + " ".join(card_name(c) for c in scan(MELDS[action - MELD_BASE]))
-    return {DRAW_UPCARD: "draw upcard", DRAW_STOCK: "draw stock", PASS: "pass", KNOCK: "knock"}[action]
+    return RecordError(f"action {action} ({action_name(action)}) cannot come in openspiel's "
+                       f"{PHASE_WORDS[game.phase]} phase", source, place.line, place.column)
 
 
 def _apply(game: _Game, action: int, place: Place, source: str) -> None:
@@ -421,13 +399,13 @@ def _deal(game: _Game, action: int, place: Place) -> bool:
         game.hands[p] |= 1 << c
     elif game.first_upcard is None:
         game.upcard = game.first_upcard = c
-        game.phase, game.player = _FIRST_UPCARD, 0
+        game.phase, game.player = PHASE_FIRST_UPCARD, 0
     else:
         game.drawn.append(c)
         game.hands[game.player] |= 1 << c
         if game.turn is not None:
             game.turn.card = c
-        game.phase = _DISCARD
+        game.phase = PHASE_DISCARD
     return True
 
 
@@ -452,7 +430,7 @@ def _draw(game: _Game, action: int, place: Place) -> bool:
         game.upcard_draws += 1
         if game.upcard_draws == MAX_DRAW_UPCARD:
             game.events.append(Turn(game.names[game.player], "discard", game.upcard, place=place))
-            game.phase = _OVER
+            game.phase = PHASE_OVER
             return True
         _take_upcard(game, place)
         return True
@@ -469,19 +447,19 @@ def _take_upcard(game: _Game, place: Place) -> None:
     game.hands[game.player] |= 1 << game.upcard
     _start_turn(game, "discard", game.upcard, place)
     game.upcard = None
-    game.phase = _DISCARD
+    game.phase = PHASE_DISCARD
 
 
 def _draw_stock(game: _Game, place: Place) -> bool:
     game.prev_upcard, game.upcard = game.upcard, None
     _start_turn(game, "stock", None, place)
-    game.phase = _DEAL
+    game.phase = PHASE_DEAL
     return True
 
 
 def _discard(game: _Game, action: int, place: Place) -> bool:
     if action == KNOCK:
-        game.knocker, game.phase = game.player, _KNOCK
+        game.knocker, game.phase = game.player, PHASE_KNOCK
         return True
     if action >= 52 or game.turn is None:
         return False
@@ -493,24 +471,24 @@ def _discard(game: _Game, action: int, place: Place) -> bool:
     game.player = 1 - game.player
     if c == game.prev_upcard:
         if game.repeated:
-            game.phase = _OVER
+            game.phase = PHASE_OVER
             return True
         game.repeated = True
     else:
         game.repeated = False
-    game.phase = _WALL if game.stock_size == WALL_STOCK else _DRAW
+    game.phase = PHASE_WALL if game.stock_size == WALL_STOCK else PHASE_DRAW
     return True
 
 
 def _wall(game: _Game, action: int, place: Place) -> bool:
     if action == PASS:
         game.events.append(Pass(game.names[game.player], place))
-        game.phase = _OVER
+        game.phase = PHASE_OVER
         return True
     if action == KNOCK and game.upcard is not None:
         game.hands[game.player] |= 1 << game.upcard
         _start_turn(game, "discard", game.upcard, place)
-        game.upcard, game.knocker, game.phase = None, game.player, _KNOCK
+        game.upcard, game.knocker, game.phase = None, game.player, PHASE_KNOCK
         return True
     return False
 
@@ -533,7 +511,7 @@ def _knock(game: _Game, action: int, place: Place) -> bool:
     elif action == PASS:
         game.events.append(_knock_turn(game))
         game.finished_layoffs = mask_points(game.hands[p]) == 0
-        game.player, game.phase, game.turn = 1 - p, _LAYOFF, None
+        game.player, game.phase, game.turn = 1 - p, PHASE_LAYOFF, None
     else:
         return False
     return True
@@ -553,7 +531,7 @@ def _layoff(game: _Game, action: int, place: Place) -> bool:
         game.defence_place = place
     if action == PASS:
         if game.finished_layoffs:
-            game.phase = _OVER
+            game.phase = PHASE_OVER
         game.finished_layoffs = True
         return True
     if action < 52 and not game.finished_layoffs:
@@ -585,9 +563,9 @@ def _record(
     events = list(game.events)
     if game.turn is not None:
         events.append(_open_turn(game))
-    if game.knocker >= 0 and game.phase in (_LAYOFF, _OVER):
+    if game.knocker >= 0 and game.phase in (PHASE_LAYOFF, PHASE_OVER):
         events.append(_defence(game))
-    if result is None and game.phase == _OVER:
+    if result is None and game.phase == PHASE_OVER:
         result = _returns_claim(game)
     dealt = mask_of(game.deal[0]) | mask_of(game.deal[1]) | 1 << game.first_upcard | mask_of(game.drawn)
     stock = (*game.drawn, *(c for c in range(52) if not dealt >> c & 1))
@@ -608,7 +586,7 @@ def _open_turn(game: _Game) -> Turn:
     """The turn the history stops in: a draw with no discard yet, or a knock being laid."""
     turn = game.turn
     assert turn is not None
-    if game.phase == _KNOCK and turn.discard is not None:
+    if game.phase == PHASE_KNOCK and turn.discard is not None:
         return _knock_turn(game)
     return Turn(game.names[turn.player], turn.source, turn.card, place=turn.place)
 
@@ -645,45 +623,6 @@ def _returns_claim(game: _Game) -> ClaimedResult:
 
 
 # -- layoffs -----------------------------------------------------------------------------------
-
-
-def _fits(meld: Mask, c: Card) -> bool:
-    """Does ``c`` extend ``meld`` as it stands, as OpenSpiel's ``AllLayoffs`` allows: the
-    fourth card of a set of three, or the card at either end of a run?"""
-    if meld >> c & 1:
-        return False
-    cards = list(scan(meld))
-    if len({x % 13 for x in cards}) == 1:
-        return len(cards) == 3 and c % 13 == cards[0] % 13
-    below = c == cards[0] - 1 and c % 13 != 12
-    above = c == cards[-1] + 1 and c % 13 != 0
-    return c // 13 == cards[0] // 13 and (below or above)
-
-
-def assign_layoffs(melds: Sequence[Mask], cards: Sequence[Card]) -> list[int] | None:
-    """For each laid-off card in order, the knocker meld it extends, so that every later
-    card still fits (8H fits 8C 8D 8S and 5H 6H 7H; a following 9H needs it on the run).
-
-    Depth first over the cards, at most one branch per meld per card; a card fits at
-    most two melds (one set, one run), so the search is linear in practice."""
-    current = list(melds)
-    chosen: list[int] = []
-    options: list[list[int]] = []
-    while len(chosen) < len(cards):
-        i = len(chosen)
-        if len(options) == i:
-            options.append([m for m, meld in enumerate(current) if _fits(meld, cards[i])])
-        if options[i]:
-            m = options[i].pop(0)
-            chosen.append(m)
-            current[m] |= 1 << cards[i]
-            continue
-        options.pop()
-        if not chosen:
-            return None
-        m = chosen.pop()
-        current[m] &= ~(1 << cards[len(chosen)])
-    return chosen
 
 
 # -- writing ------------------------------------------------------------------------------------

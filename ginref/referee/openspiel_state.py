@@ -1,26 +1,33 @@
-"""OpenSpiel's gin_rummy game and state, played by ginref: RL code written against ``pyspiel``
-runs on ginref by changing one line (``pyspiel.load_game("gin_rummy")`` becomes
-``ginref.openspiel_game()``).
+"""OpenSpiel's gin_rummy game and state, played by ginref, in pure Python.
 
-The state speaks OpenSpiel's action ids (:mod:`ginref.records.openspiel` holds them, and the
-meld ids): 0-51 the cards, 52 draw the upcard, 53 draw from the stock, 54 pass, 55 knock,
-56-240 lay a meld. Chance deals as pyspiel deals: ten cards to player 0, ten to player 1,
-the upcard, then each stock card as it is drawn; the same chance actions give the same
-hands. Player 0 moves first; player 1 deals.
+:mod:`ginref.spiel` puts these behind ``pyspiel.Game`` and ``pyspiel.State`` as the registered
+game ``ginref_gin_rummy``; without pyspiel, :func:`ginref.openspiel_game` gives an
+:class:`OpenSpielGame` itself (the same play and members, not a pyspiel game).
 
-The state is a :class:`~ginref.referee.table.Table` under the ``openspiel`` preset with the
-game's parameters as overrides, its stock dealt at each draw (``stock_at_draw``). The state
-only maps action ids to the table's moves and the table's legal moves back to action ids:
-every rule of play (the wall, the 50th take of the discard pile, the repeated move, the
-knock limit, the two layoffs per run end) is the table's, which is the referee's. OpenSpiel
-splits a knock into steps (knock, the face-down discard, each meld, pass) and a defence
-too (each layoff, pass, each meld, pass); the state gathers the steps and asks the table
-which may come next (:meth:`Table.declaration`, :meth:`Table.legal_moves`), then plays the
-whole knock or defence as the table's moves. One departure of OpenSpiel is not copied:
-it decides whether an 11-card hand may knock by melding all 11 cards at their best and
-dropping the highest deadwood card, and so misses some knocks; the table offers a knock
-exactly when some discard leaves deadwood within the limit (docs/live.md shows a hand).
-``returns()`` is the table's ruling (:meth:`Table.outcome`).
+The state speaks OpenSpiel's action ids (:mod:`ginref.records.openspiel_actions`): 0-51 the
+cards, 52 draw the upcard, 53 draw from the stock, 54 pass, 55 knock, 56-240 lay a meld.
+Chance deals as pyspiel deals: ten cards to player 0, ten to player 1, the upcard, then each
+stock card as it is drawn; the same chance actions give the same hands. Player 0 moves first;
+player 1 deals.
+
+The state is a :class:`~ginref.referee.table.Table` under the game's rule set (``openspiel`` by
+default) with its parameters as overrides, its stock dealt at each draw (``stock_at_draw``). The
+state only maps action ids to the table's moves and the table's legal moves back to action ids:
+every rule of play (the wall, the 50th take of the discard pile, the repeated move, the knock
+limit, the two layoffs per run end) is the table's, which is the referee's. OpenSpiel splits a
+knock into steps (knock, the face-down discard or, for big gin, pass, each meld, pass) and a
+defence too (each layoff, pass, each meld, pass); the state gathers the steps and asks the table
+which may come next (:meth:`Table.declaration`, :meth:`Table.legal_moves`), then plays the whole
+knock or defence as the table's moves. One departure of OpenSpiel is not copied: it decides
+whether an 11-card hand may knock by melding all 11 cards at their best and dropping the highest
+deadwood card, and so misses some knocks; the table offers a knock exactly when some discard
+leaves deadwood within the limit (docs/live.md shows a hand).
+
+Beside the table the state keeps what OpenSpiel's observation tensor shows, as OpenSpiel keeps
+it (:class:`_Seen`): the tensor is pyspiel's entry for entry, the observation string is drawn
+from the same facts, and ``returns()`` settles the two deadwood counts left
+(:func:`ginref.scoring.settle`; :meth:`OpenSpielState._ruled`, the table's whole ruling, is its
+checked twin). ``resample_from_infostate`` draws exactly from the deals a player cannot rule out.
 
 An action that is not legal raises :class:`IllegalAction` (a ``GinrefError``) and leaves
 the state as it was.
@@ -28,71 +35,80 @@ the state as it was.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import operator
+import random
+from collections.abc import Callable, Mapping
 
-from ginref.cards import Card, CardSet, Mask, card_name, scan
+from ginref.cards import Card, Mask, card_name, scan
 from ginref.errors import GinrefError
-from ginref.records.openspiel import (
+from ginref.melds import mask_points_in
+from ginref.records.openspiel import GameParams
+from ginref.records.openspiel_actions import (
+    CHANCE,
     DRAW_STOCK,
     DRAW_UPCARD,
     KNOCK,
     MELD_BASE,
     MELDS,
+    NUM_ACTIONS,
     PASS,
+    PHASE_DEAL,
+    PHASE_DISCARD,
+    PHASE_DRAW,
+    PHASE_FIRST_UPCARD,
+    PHASE_KNOCK,
+    PHASE_LAYOFF,
+    PHASE_NAMES,
+    PHASE_OVER,
+    PHASE_WALL,
     PLAYERS,
-    GameParams,
+    TERMINAL,
+    action_name,
     card_from_openspiel,
     card_to_openspiel,
+    layoff_assignments,
 )
-from ginref.referee.table import Move, Phase, Table, View
-from ginref.rules import PRESETS, Rules, with_overrides
+from ginref.referee.table import IllegalMove, Move, Phase, Table
+from ginref.rules import Rules, find_rules, with_overrides
+from ginref.scoring import Ending, settle
 
-__all__ = ["CHANCE", "TERMINAL", "IllegalAction", "OpenSpielGame", "OpenSpielState", "openspiel_game"]
+__all__ = ["CHANCE", "TERMINAL", "IllegalAction", "OpenSpielGame", "OpenSpielState"]
 
-CHANCE = -1
-"""pyspiel's ``kChancePlayerId``"""
-TERMINAL = -4
-"""pyspiel's ``kTerminalPlayerId``"""
-NUM_ACTIONS = MELD_BASE + len(MELDS)
 HAND_SIZE = 10
 DEALT = 2 * HAND_SIZE + 1
 """chance's cards before the first move: ten to each player, then the upcard"""
-_DEAL, _FIRST_UPCARD, _DRAW, _DISCARD, _KNOCK, _LAYOFF, _WALL, _OVER = range(8)
-PHASE_NAMES = ("Deal", "FirstUpcard", "Draw", "Discard", "Knock", "Layoff", "Wall", "GameOver")
 _FROM_OPENSPIEL = tuple(card_from_openspiel(a) for a in range(52))
 _TO_OPENSPIEL = tuple(card_to_openspiel(c) for c in range(52))
 _PARAMETERS = ("gin_bonus", "hand_size", "knock_card", "num_ranks", "num_suits", "oklahoma", "undercut_bonus")
+PARAMETER_DEFAULTS: dict[str, int | bool | str] = {
+    "gin_bonus": 25, "hand_size": 10, "knock_card": 10, "num_ranks": 13, "num_suits": 4, "oklahoma": False,
+    "undercut_bonus": 25, "rules": "openspiel"}
+"""pyspiel's gin_rummy parameters with its defaults, and ``rules``: the rule set played"""
+TENSOR_SIZE = 644
+"""pyspiel gin_rummy's observation tensor: the observer (2), the observer's hand (2 x 52), the
+player to move (2), the knock card (10), the upcard (52), the discard pile (52), the stock size
+(52), the melds each player laid (2 x 185)"""
+TENSOR_PIECES: tuple[tuple[str, tuple[int, ...]], ...] = (
+    ("player", (2,)), ("private_hand", (2, 52)), ("current_player", (2,)), ("knock_card", (10,)),
+    ("upcard", (52,)), ("discard_pile", (52,)), ("stock_size", (52,)), ("layed_melds", (2, 185)))
+MAX_RESAMPLES = 100_000
+"""resample_from_infostate's bound on rejected draws (a draw is rejected when the opponent's
+moves would not be legal with the cards drawn; far fewer are ever needed)"""
 
 
 class IllegalAction(GinrefError, ValueError):
     """An action id that is not legal in the state it was applied to; the state is unchanged."""
 
 
-def openspiel_game(params: Mapping[str, int | bool] | None = None) -> OpenSpielGame:
-    """The gin_rummy game, as ``pyspiel.load_game("gin_rummy", params)`` gives it, played by ginref.
-
-    ``params`` are pyspiel's parameters (``knock_card``, ``gin_bonus``, ``undercut_bonus``,
-    ``oklahoma``; ``hand_size``, ``num_ranks`` and ``num_suits`` only at their defaults).
-    Returns an :class:`OpenSpielGame`, whose ``new_initial_state()`` starts a hand.
-
-    >>> game = openspiel_game({"knock_card": 7})
-    >>> state = game.new_initial_state()
-    >>> state.current_player(), len(state.chance_outcomes())
-    (-1, 52)
-
-    Raises :class:`IllegalAction` for a parameter pyspiel does not have or ginref cannot play.
-    """
-    return OpenSpielGame(params)
-
-
 class OpenSpielGame:
     """pyspiel's ``Game`` for gin_rummy: parameters, rules and new states."""
 
-    __slots__ = ("params", "rules")
+    __slots__ = ("params", "rules", "rules_name")
 
-    def __init__(self, params: Mapping[str, int | bool] | None = None) -> None:
-        self.params = _game_params(params or {})
-        self.rules: Rules = with_overrides(PRESETS["openspiel"], dict(self.params.overrides()))
+    def __init__(self, params: Mapping[str, int | bool | str] | None = None) -> None:
+        self.params, self.rules_name = _game_params(params or {})
+        named = find_rules(self.rules_name)
+        self.rules: Rules = _playable(with_overrides(named, dict(self.params.overrides())))
 
     def new_initial_state(self) -> OpenSpielState:
         return OpenSpielState(self)
@@ -106,23 +122,52 @@ class OpenSpielGame:
     def num_players(self) -> int:
         return 2
 
-    def get_parameters(self) -> dict[str, int | bool]:
+    def max_game_length(self) -> int:
+        """pyspiel gin_rummy's bound on the actions of a hand."""
+        return 300
+
+    def max_utility(self) -> float:
+        """The most one hand can score: every point of deadwood (the defender's ten highest
+        cards) and the largest bonus, doubled where a spade upcard doubles the hand."""
+        rules = self.rules
+        bonus = max(rules.gin_bonus, rules.undercut_bonus, rules.big_gin_bonus or 0)
+        return float((98 + bonus) * (2 if rules.spade_double else 1))
+
+    def min_utility(self) -> float:
+        return -self.max_utility()
+
+    def observation_tensor_shape(self) -> list[int]:
+        return [TENSOR_SIZE]
+
+    def observation_tensor_size(self) -> int:
+        return TENSOR_SIZE
+
+    def get_parameters(self) -> dict[str, int | bool | str]:
         """Every parameter with its value, as pyspiel's ``get_parameters()`` gives them."""
-        return {name: getattr(self.params, name) for name in _PARAMETERS}
+        values: dict[str, int | bool | str] = {name: getattr(self.params, name) for name in _PARAMETERS}
+        return {**values, "rules": self.rules_name}
 
     def __str__(self) -> str:
-        return self.params.game_string()
+        text = self.params.game_string()
+        return text if self.rules_name == "openspiel" else f"{text[:-1]},rules={self.rules_name})"
 
 
-def _game_params(params: Mapping[str, int | bool]) -> GameParams:
+def _game_params(params: Mapping[str, int | bool | str]) -> tuple[GameParams, str]:
     if not isinstance(params, Mapping):
         shown = type(params).__name__
         raise IllegalAction(f"gin_rummy parameters are a mapping of name to value, not {shown}")
     values: dict[str, int | bool] = {}
+    rules = "openspiel"
     for name, value in params.items():
-        if name not in _PARAMETERS:
+        if name not in PARAMETER_DEFAULTS:
             raise IllegalAction(f"unknown gin_rummy parameter {str(name)[:40]!r}; "
-                                f"choose from: {', '.join(_PARAMETERS)}")
+                                f"choose from: {', '.join(PARAMETER_DEFAULTS)}")
+        if name == "rules":
+            if not isinstance(value, str):
+                shown = str(value)[:40]
+                raise IllegalAction(f"gin_rummy parameter rules is a rule set's name, not {shown!r}")
+            rules = find_rules(value).name
+            continue
         wanted = bool if name == "oklahoma" else int
         if type(value) is not wanted or (wanted is int and not -1000 < value < 1000):
             raise IllegalAction(f"gin_rummy parameter {name} is {wanted.__name__}, not {str(value)[:40]!r}")
@@ -131,7 +176,21 @@ def _game_params(params: Mapping[str, int | bool]) -> GameParams:
     problem = game.problem()
     if problem is not None:
         raise IllegalAction(f"ginref cannot play gin_rummy with these parameters: {problem}")
-    return game
+    return game, rules
+
+
+def _playable(rules: Rules) -> Rules:
+    """``rules`` when OpenSpiel's actions can play them; else :class:`IllegalAction` saying why."""
+    why = []
+    if rules.first_turn == "eleven_card":
+        why.append("its eleven-card deal (OpenSpiel deals ten to each and an upcard)")
+    if rules.ace != "low":
+        why.append("runs around the corner (OpenSpiel's melds have no K-A-2)")
+    if rules.stock_end == "take_or_dead":
+        why.append("its stock end (take or declare dead)")
+    if why:
+        raise IllegalAction(f"OpenSpiel's actions cannot play {rules.label}: " + "; ".join(why))
+    return rules
 
 
 class OpenSpielState:
@@ -140,6 +199,7 @@ class OpenSpielState:
     __slots__ = (
         "_ambiguous",
         "_dealt",
+        "_dealt_to",
         "_deck",
         "_declared",
         "_discard",
@@ -151,7 +211,10 @@ class OpenSpielState:
         "_laid",
         "_legal",
         "_melding",
+        "_mover",
         "_returns",
+        "_seen",
+        "_sources",
         "_table",
     )
 
@@ -165,7 +228,7 @@ class OpenSpielState:
         """a stock draw was chosen: chance deals its card"""
         self._knocking = False
         self._discard: Card | None = None
-        """the knock's face-down discard, once chosen"""
+        """the knock's face-down discard, once chosen (``_BIG_GIN``: none)"""
         self._hand: Mask = 0
         """the hand of the player laying a knock or a defence, as the table showed it then"""
         self._declared: tuple[Mask, ...] = ()
@@ -177,8 +240,16 @@ class OpenSpielState:
         self._ambiguous = False
         """a card laid off fitted more than one meld (a later card may need it on the other)"""
         self._history: list[int] = []
+        self._dealt_to: list[int] = []
+        """for each chance outcome so far, the player it went to (-1: the upcard, seen by both)"""
         self._legal: list[int] | None = None
         self._returns: list[float] | None = None
+        self._seen: _Seen = _Seen()
+        """what OpenSpiel's observation tensor shows, kept as OpenSpiel keeps it"""
+        self._mover = CHANCE
+        """the player to move (CHANCE, TERMINAL), set after each action"""
+        self._sources: dict[int, tuple[list[int], list[tuple[int, int]], list[int]]] | None = None
+        """by player: where the cards hidden from it came from (:meth:`_hidden_deals`), once asked"""
 
     # -- pyspiel's questions ----------------------------------------------------------------
 
@@ -186,30 +257,36 @@ class OpenSpielState:
         """OpenSpiel's phase (its names: :data:`PHASE_NAMES`)."""
         table = self._table
         if table is None or self._drawing:
-            return _DEAL
+            return PHASE_DEAL
         if self._knocking:
-            return _KNOCK
+            return PHASE_KNOCK
         phase = table.phase
         if phase is Phase.DRAW:
             moves = table.moves
-            return _FIRST_UPCARD if len(moves) == 2 and moves[1].kind == "pass" else _DRAW  # both passed
+            both_passed = len(moves) == 2 and moves[1].kind == "pass"
+            return PHASE_FIRST_UPCARD if both_passed else PHASE_DRAW
         return _PHASES[phase]
 
     def current_player(self) -> int:
-        table = self._table
-        if table is None or self._drawing:
-            return CHANCE
-        to_move = table.to_move
-        return TERMINAL if to_move is None else PLAYERS.index(to_move)
+        return self._mover
 
     def is_chance_node(self) -> bool:
-        return self._table is None or self._drawing
+        return self._mover == CHANCE
 
     def is_terminal(self) -> bool:
-        return self._table is not None and self._table.is_over()
+        return self._mover == TERMINAL
 
     def is_player_node(self) -> bool:
-        return not self.is_chance_node() and not self.is_terminal()
+        return self._mover >= 0
+
+    def is_simultaneous_node(self) -> bool:
+        return False
+
+    def is_mean_field_node(self) -> bool:
+        return False
+
+    def is_initial_state(self) -> bool:
+        return not self._history
 
     def history(self) -> list[int]:
         return list(self._history)
@@ -220,23 +297,38 @@ class OpenSpielState:
     def move_number(self) -> int:
         return len(self._history)
 
+    def full_history(self) -> list[tuple[int, int]]:
+        """Each action with the player who took it (-1 chance), as pyspiel's ``PlayerAction`` pairs."""
+        replay = OpenSpielState(self._game)
+        pairs = []
+        for action in self._history:
+            pairs.append((replay.current_player(), action))
+            replay.apply_action(action)
+        return pairs
+
     def get_game(self) -> OpenSpielGame:
         return self._game
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Each card chance has not dealt, equally likely; empty when this is not a chance node."""
-        if not self.is_chance_node():
+        if self._mover != CHANCE:
             return []
-        cards = list(scan(self._deck))
-        p = 1.0 / len(cards)
-        return [(a, p) for a in cards]
+        deck = self._deck
+        return list(map(_OUTCOMES[deck.bit_count()].__getitem__, _cards_of(deck)))
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         """The legal action ids, ascending (chance outcomes at a chance node, none when over)."""
-        if player is not None and player != self.current_player():
+        if player is not None and _index(player, "player") != self._mover:
             return []
         legal = self._legal
         return list(self._legal_cached() if legal is None else legal)
+
+    def legal_actions_mask(self, player: int | None = None) -> list[int]:
+        """1 for each legal action id, 0 for the others: 52 entries at a chance node, 241 else."""
+        mask = [0] * (52 if self.is_chance_node() else NUM_ACTIONS)
+        for action in self.legal_actions(player):
+            mask[action] = 1
+        return mask
 
     def _legal_cached(self) -> list[int]:
         if self._legal is None:
@@ -246,19 +338,57 @@ class OpenSpielState:
     def returns(self) -> list[float]:
         """Each player's points for the hand: the winner's score and its negative; 0 and 0
         until the end, and for a hand that ends without a score."""
-        table = self._table
-        if table is None or not table.is_over():
+        if self._mover != TERMINAL:
             return [0.0, 0.0]
         if self._returns is None:
-            ruled = table.outcome()
-            assert ruled is not None
-            won = float(ruled.points)
-            self._returns = ([0.0, 0.0] if ruled.winner is None else
-                             [won, -won] if ruled.winner == PLAYERS[0] else [-won, won])
+            self._returns = self._scored()
         return list(self._returns)
 
+    def _scored(self) -> list[float]:
+        """The returns from the two deadwood counts left at the end, settled by
+        :func:`ginref.scoring.settle` under the rules: the fast twin of :meth:`_ruled` (which
+        asks the table for its whole ruling), compared with it in tests."""
+        seen, table = self._seen, self._table
+        knocker = seen.knocker
+        if knocker < 0 or table is None:
+            return [0.0, 0.0]
+        rules = self._game.rules
+        mine, theirs = (mask_points_in(table.system, _to_ginref(seen.hands[p]))
+                        for p in (knocker, 1 - knocker))
+        ending: Ending = "big_gin" if seen.big_gin else "knock" if mine else "gin"
+        settled = settle(ending, mine, theirs, rules,
+                         multiplier=rules.multiplier(self._dealt[-1]))
+        if settled.winner is None:
+            return [0.0, 0.0]
+        won = float(settled.points)
+        winner = knocker if settled.winner == "knocker" else 1 - knocker
+        return [won, -won] if winner == 0 else [-won, won]
+
+    def _ruled(self) -> list[float]:
+        """The returns from the table's ruling on the hand (:meth:`Table.outcome`)."""
+        table = self._table
+        ruled = None if table is None else table.outcome()
+        if ruled is None:
+            return [0.0, 0.0]
+        won = float(ruled.points)
+        return ([0.0, 0.0] if ruled.winner is None else
+                [won, -won] if ruled.winner == PLAYERS[0] else [-won, won])
+
     def rewards(self) -> list[float]:
+        """The points won by the last action: the returns once the hand ends, else 0 and 0."""
         return self.returns()
+
+    def player_return(self, player: int) -> float:
+        return self.returns()[_player(player)]
+
+    def player_reward(self, player: int) -> float:
+        return self.rewards()[_player(player)]
+
+    def child(self, action: int) -> OpenSpielState:
+        """A clone with ``action`` applied."""
+        child = self.clone()
+        child.apply_action(action)
+        return child
 
     def clone(self) -> OpenSpielState:
         """An independent state: the table copied (:meth:`Table.copy`), the rest immutable or copied."""
@@ -270,14 +400,23 @@ class OpenSpielState:
             self._knocking, self._discard, self._hand, self._declared)
         copy._melding, copy._laid, copy._ambiguous = self._melding, self._laid, self._ambiguous
         copy._history, copy._legal, copy._returns = self._history[:], self._legal, self._returns
+        copy._dealt_to = self._dealt_to[:]
+        copy._seen, copy._mover, copy._sources = self._seen.copy(), self._mover, None
         return copy
 
+    def __deepcopy__(self, memo: dict[int, object]) -> OpenSpielState:
+        return self.clone()
+
+    def __reduce__(self) -> tuple[Callable[..., OpenSpielState], tuple[object, ...]]:
+        """Pickled as the game's parameters and the history: unpickling replays it."""
+        return _replayed, (self._game.get_parameters(), tuple(self._history))
+
     def action_to_string(self, player: int, action: int) -> str:
-        """The text pyspiel gives an action: ``Player: 0 Action: draw stock``; ``Chance outcome: 7H``
-        for a card dealt."""
-        if type(action) is not int or not 0 <= action < NUM_ACTIONS:
+        """``Player: 0 Action: draw stock``; ``Chance outcome: 7H`` for a card dealt."""
+        action = _index(action, "action id")
+        if not 0 <= action < NUM_ACTIONS:
             raise IllegalAction(f"{str(action)[:40]!r} is not an action id 0..{NUM_ACTIONS - 1}")
-        if player == CHANCE:
+        if _index(player, "player") == CHANCE:
             return f"Chance outcome: {card_name(_FROM_OPENSPIEL[action])}" if action < 52 else str(action)
         return f"Player: {player} Action: {action_name(action)}"
 
@@ -286,7 +425,7 @@ class OpenSpielState:
     def _legal_now(self) -> list[int]:
         table = self._table
         if table is None or self._drawing:
-            return list(scan(self._deck))
+            return _cards_of(self._deck)
         if self._knocking:
             return self._knock_steps(table)
         phase = table.phase
@@ -303,16 +442,21 @@ class OpenSpielState:
     def _knock_steps(self, table: Table) -> list[int]:
         """The knock's discard, then the melds that still allow a legal knock and pass once
         the declaration is one."""
-        if self._discard is None:
-            return sorted(_TO_OPENSPIEL[m.card] for m in table.legal_moves()
-                          if m.kind == "knock" and m.card is not None)
-        discard, declared = self._discard, self._declared
-        played, _ = table.declaration(Move.knock(discard, declared))
+        if self._discard is None:  # pass: no discard, big gin (where the rules have it)
+            knocks = [m for m in table.legal_moves() if m.kind == "knock"]
+            return sorted([_TO_OPENSPIEL[m.card] if m.card is not None else PASS for m in knocks])
+        declared = self._declared
+        played, _ = table.declaration(self._knock_move(declared))
         legal = [PASS] if played is not None else []
-        left = self._own(table) & ~(1 << discard)
+        left = self._own(table) & ~(1 << self._discard if self._discard >= 0 else 0)
         legal += [action for action, meld in _melds_within(left)
-                  if table.declaration(Move.knock(discard, (*declared, meld)))[1]]
+                  if table.declaration(self._knock_move((*declared, meld)))[1]]
         return sorted(legal)
+
+    def _knock_move(self, melds: tuple[Mask, ...]) -> Move:
+        """The knock being laid, with ``melds``: its discard, or none for big gin."""
+        discard = self._discard
+        return Move.knock(None, melds, "big_gin") if discard == _BIG_GIN else Move.knock(discard, melds)
 
     def _own(self, table: Table) -> Mask:
         """The cards the player to move holds and has not laid in the knock or defence being made."""
@@ -346,26 +490,30 @@ class OpenSpielState:
 
     def _relay(self, table: Table, card: Card, *, keep: bool) -> bool:
         """Whether the cards laid off so far can go onto melds that leave room for ``card``
-        (OpenSpiel counts a card laid off for any meld it fits); with ``keep``, lay them
-        so and ``card`` too. The table's own moves decide; it is left as it was otherwise."""
+        (OpenSpiel counts a card laid off for any meld it fits): each reassignment of them
+        (:func:`~ginref.records.openspiel_actions.layoff_assignments`) is laid at the table, which
+        refuses what its rules forbid (the layoffs beyond a run's end). With ``keep`` the
+        first it takes stays laid, ``card`` too; otherwise the table is left as it was."""
         laid = [table.pop() for _ in range(self._laid)][::-1]
-
-        def lay(i: int) -> bool:
-            wanted = card if i == len(laid) else laid[i].card
-            for move in table.legal_moves():
-                if move.kind == "layoff" and move.card == wanted:
-                    table.push(move)
-                    if i == len(laid) or lay(i + 1):
-                        return True
-                    table.pop()
-            return False
-
-        found = lay(0)
-        if found and keep:
-            return True
-        if found:
-            for _ in range(len(laid) + 1):
+        knock = next(m for m in reversed(table.moves) if m.kind == "knock")
+        cards = [*(move.card for move in laid), card]
+        found = False
+        for onto in layoff_assignments(knock.melds, cards):  # type: ignore[arg-type]
+            pushed = 0
+            try:
+                for c, at in zip(cards, onto, strict=True):
+                    table.push(Move.layoff(c, at))  # type: ignore[arg-type]
+                    pushed += 1
+            except IllegalMove:
+                pass
+            else:
+                found = True
+                if keep:
+                    return True
+            for _ in range(pushed):
                 table.pop()
+            if found:
+                break
         for move in laid:
             table.push(move)
         return found
@@ -375,13 +523,22 @@ class OpenSpielState:
     def apply_action(self, action: int) -> None:
         """Play ``action``; an action that is not legal raises :class:`IllegalAction` and
         changes nothing."""
+        if type(action) is not int:
+            action = _index(action, "action id")
+        if self._mover == CHANCE:
+            if not (0 <= action < 52 and self._deck >> action & 1):
+                raise IllegalAction(self._refusal(action))
+        else:
+            legal = self._legal
+            if action not in (self._legal_cached() if legal is None else legal):
+                raise IllegalAction(self._refusal(action))
+        self._play_legal(action)
+
+    def _play_legal(self, action: int) -> None:
+        """Play an action known to be legal here, or one whose legality the table checks
+        (a replay with other hidden cards: the table refuses what those cards make illegal)."""
         table = self._table
-        chance = table is None or self._drawing
-        if type(action) is not int or not (
-                self._deck >> action & 1 if chance and 0 <= action < 52 else
-                not chance and action in self._legal_cached()):
-            raise IllegalAction(self._refusal(action))
-        self._legal = None
+        self._legal = self._sources = None
         if table is None or self._drawing:
             self._deal(action)
         elif self._knocking:
@@ -391,69 +548,112 @@ class OpenSpielState:
         else:
             self._play(action, table)
         self._history.append(action)
+        table = self._table
+        if table is None or self._drawing:
+            self._mover = CHANCE
+        else:
+            to_move = table.to_move
+            self._mover = TERMINAL if to_move is None else _SEATS[to_move]
 
     def _refusal(self, action: object) -> str:
         shown = str(action)[:40]
         phase = self._phase()
-        if phase == _OVER:
+        if phase == PHASE_OVER:
             return f"action {shown}: the hand is over"
         if type(action) is not int or not 0 <= action < NUM_ACTIONS:
             return f"{shown!r} is not an action id 0..{NUM_ACTIONS - 1}"
-        who = "chance" if phase == _DEAL else f"player {self.current_player()}"
+        who = "chance" if phase == PHASE_DEAL else f"player {self.current_player()}"
         return (f"action {action} ({action_name(action)}) is not legal for {who} "
                 f"in the {PHASE_NAMES[phase]} phase")
 
     def _deal(self, action: int) -> None:
         self._deck &= ~(1 << action)
         c = _FROM_OPENSPIEL[action]
+        seen = self._seen
         if self._drawing:
-            assert self._table is not None
-            self._table.push(_DRAWS[c])
+            table = self._table
+            assert table is not None
+            seen.hands[seen.last] |= 1 << action
+            self._dealt_to.append(seen.last)
+            table.push(_DRAWS[c])
             self._drawing = False
             return
-        self._dealt.append(c)
-        if len(self._dealt) == DEALT:
-            dealt = self._dealt
+        dealt = self._dealt
+        if len(dealt) < DEALT - 1:
+            seen.hands[len(dealt) // HAND_SIZE] |= 1 << action
+            self._dealt_to.append(len(dealt) // HAND_SIZE)
+        else:
+            seen.upcard = action
+            self._dealt_to.append(CHANCE)
+        dealt.append(c)
+        if len(dealt) == DEALT:
             hands = (dealt[:HAND_SIZE], dealt[HAND_SIZE:-1])
             self._table = Table(PLAYERS, self._game.rules, PLAYERS[1], hands=hands, upcard=dealt[-1],
                                 stock_at_draw=True)
 
     def _play(self, action: int, table: Table) -> None:
+        seen = self._seen
+        player = seen.last = self._mover
         if action == DRAW_STOCK:
             self._drawing = True
+            seen.bury()
         elif action == KNOCK:
             if table.phase is Phase.WALL:
                 table.push(_TAKE)
+                seen.take(player, from_pile=True)
             self._knocking, self._hand = True, self._hand_to_move(table)
+            seen.knocker = player
         elif action < 52:
             table.push(_DISCARDS[action])
+            seen.give(player, action)
+            seen.upcard = action
+            if table.is_over():  # the repeated move: OpenSpiel's turn has passed
+                seen.last = 1 - player
+        elif action == DRAW_UPCARD:
+            table.push(_TAKE)
+            if not table.is_over():  # the 50th take ends the hand before the card moves
+                seen.take(player, from_pile=True)
         else:
-            table.push(_TAKE if action == DRAW_UPCARD else _PASS)
+            table.push(_PASS)
 
     def _knock(self, action: int, table: Table) -> None:
+        seen = self._seen
         if self._discard is None:
+            if action == PASS:
+                self._discard, seen.big_gin = _BIG_GIN, True
+                return
             self._discard = _FROM_OPENSPIEL[action]
+            seen.give(seen.last, action)
+            seen.pile |= 1 << action
         elif action == PASS:
-            played, _ = table.declaration(Move.knock(self._discard, self._declared))
-            assert played is not None
+            played, _ = table.declaration(self._knock_move(self._declared))
+            if played is None:
+                raise IllegalAction("the knock laid is not legal with these cards")
             table.push(played)
             self._knocking, self._discard, self._declared = False, None, ()
             self._melding, self._hand = not table.layoffs_allowed, self._hand_to_move(table)
+            seen.last = 1 - seen.last
         else:
             self._declared = (*self._declared, MELDS[action - MELD_BASE])
+            seen.lay(action)
 
     def _defend(self, action: int, table: Table) -> None:
+        seen = self._seen
         if self._melding:
             if action == PASS:
                 played, _ = table.declaration(Move.finish(self._declared))
-                assert played is not None
+                if played is None:
+                    raise IllegalAction("the defence laid is not legal with these cards")
                 table.push(played)
             else:
                 self._declared = (*self._declared, MELDS[action - MELD_BASE])
+                seen.lay(action)
         elif action == PASS:
             self._melding = True
         else:
             self._lay_off(_FROM_OPENSPIEL[action], table)
+            seen.give(seen.last, action)
+            seen.laid_off |= 1 << action
 
     def _lay_off(self, card: Card, table: Table) -> None:
         fits = [m for m in table.legal_moves() if m.kind == "layoff" and m.card == card]
@@ -461,36 +661,161 @@ class OpenSpielState:
             table.push(fits[0])
             self._ambiguous = self._ambiguous or len(fits) > 1
         else:
-            relaid = self._relay(table, card, keep=True)  # legal_actions offered it: a relay exists
-            assert relaid
+            if not self._relay(table, card, keep=True):  # legal_actions offered it: a relay exists
+                raise IllegalAction(f"{card_name(card)} cannot be laid off here")
         self._laid += 1
 
     # -- the view ---------------------------------------------------------------------------
 
-    def observation_string(self, player: int) -> str:
-        """What ``player`` may know, as text: the table's view (:meth:`Table.view`) of its
-        hand, the discard pile, the cards the opponent took from it, the stock's size, the
-        melds and layoffs after a knock, and the steps of a knock or defence being laid.
-        At the end, both hands. See docs/live.md."""
-        if player not in (0, 1):
-            raise IllegalAction(f"player {str(player)[:20]} is not 0 or 1")
-        phase = self._phase()
-        table = self._table
-        lines = [f"Player: {player}", f"Phase: {PHASE_NAMES[phase]}"]
-        if table is None:
-            mine = self._dealt[player * HAND_SIZE:(player + 1) * HAND_SIZE]
-            return "\n".join([*lines, f"Hand: {' '.join(map(card_name, mine))}"])
-        view = table.view(PLAYERS[player])
-        lines += _view_lines(view, table.knock_limit)
-        if self._knocking or self._melding:
-            stepper = self.current_player()
-            if self._discard is not None and stepper == player:
-                lines.append(f"Knock discard: {card_name(self._discard)}")
-            lines.append(f"Player {stepper} laying: " + (" | ".join(map(_names, self._declared)) or "-"))
-        if phase == _OVER:
-            other = table.view(PLAYERS[1 - player]).hand.mask
-            lines.append(f"Opponent's hand: {_names(other) or '-'}")
+    def observation_string(self, player: int | None = None) -> str:
+        """What ``player`` knows, as text (default: the player to move): the phase, the knock
+        limit, its hand, the upcard, the discard pile below it, the stock's size, the cards the
+        opponent took from the pile and still holds, the melds each player has laid and the
+        cards laid off; at the end, what is left in the opponent's hand. The same facts as the
+        observation tensor, and the cards seen taken; nothing else (docs/live.md)."""
+        player = self._observer(player)
+        seen = self._seen
+        limit = self._game.rules.knock_limit if self._table is None else self._table.knock_limit
+        lines = [f"Player: {player}", f"Phase: {PHASE_NAMES[self._phase()]}", f"Knock limit: {limit}",
+                 f"Hand: {_os_names(seen.hands[player])}",
+                 f"Upcard: {_OS_NAMES[seen.upcard] if seen.upcard >= 0 else '-'}",
+                 f"Discard pile: {_os_names(seen.pile)}", f"Stock: {self._deck.bit_count()}",
+                 f"Opponent took: {_os_names(seen.took[1 - player])}"]
+        for who in (0, 1):
+            if seen.melds[who]:
+                melds = " ".join(f"[{_os_names(_OPENSPIEL_MELDS[m])}]" for m in seen.melds[who])
+                lines.append(f"Player {who} melds: {melds}")
+        if seen.laid_off:
+            lines.append(f"Laid off: {_os_names(seen.laid_off)}")
+        if self._mover == TERMINAL:
+            lines.append(f"Opponent's hand: {_os_names(seen.hands[1 - player])}")
         return "\n".join(lines)
+
+    def information_state_string(self, player: int | None = None) -> str:
+        """Everything ``player`` has seen, in order (default: the player to move): the action
+        history with each card chance dealt to the opponent shown as ``?``. Perfect recall, and a
+        function of what the player has seen only. gin_rummy's game type claims no information
+        state, but pyspiel's gin_rummy answers this call, and OpenSpiel's ISMCTS makes it by default."""
+        player = self._observer(player)
+        dealt = iter(self._dealt_to)
+        words = ["?" if by_chance and next(dealt) == 1 - player else str(action)
+                 for action, by_chance in zip(self._history, self._chance_steps(), strict=True)]
+        return f"Player: {player}\n" + " ".join(words)
+
+    def _chance_steps(self) -> list[bool]:
+        """For each action of the history, whether chance took it: the 21 of the deal, and
+        the card after each draw from the stock."""
+        steps = []
+        after_draw = False
+        for i, action in enumerate(self._history):
+            is_chance = i < DEALT or after_draw
+            steps.append(is_chance)
+            after_draw = not is_chance and action == DRAW_STOCK
+        return steps
+
+    def _observer(self, player: int | None) -> int:
+        """The player observing: ``player``, or the player to move."""
+        if player is None:
+            player = self.current_player()
+            if player < 0:
+                raise IllegalAction("no player is to move here: name the player observing")
+        return _player(player)
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """pyspiel gin_rummy's observation tensor for ``player`` (default: the player to move),
+        entry for entry (:data:`TENSOR_PIECES`): the observer, its own hand, the player to move,
+        the knock card, the upcard, the discard pile, the stock's size and the melds laid."""
+        return self._tensor(self._observer(player))
+
+    def _tensor(self, player: int) -> list[float]:
+        """The tensor as pieces joined: each card mask's 52 entries from byte look-ups."""
+        seen = self._seen
+        table = self._table
+        turn = self._turn_shown()
+        limit = min(10, self._game.rules.knock_limit if table is None else table.knock_limit)
+        stock = self._deck.bit_count()
+        hand = _floats(seen.hands[player])
+        melds = seen.melds
+        return [
+            *_ONE_HOT_2[player], *(hand if player == 0 else _ZEROS_52), *(_ZEROS_52 if player == 0 else hand),
+            *(_ONE_HOT_2[turn] if turn >= 0 else _ZEROS_2), *_ONES_10[limit],
+            *(_ONE_HOT_52[seen.upcard] if seen.upcard >= 0 else _ZEROS_52), *_floats(seen.pile),
+            *_ONES_52[stock], *(_laid(melds[0]) if melds[0] else _ZEROS_185),
+            *(_laid(melds[1]) if melds[1] else _ZEROS_185),
+        ]
+
+    def _turn_shown(self) -> int:
+        """The player OpenSpiel's tensor shows to move: none at chance, the last to move at the end."""
+        if self.is_chance_node():
+            return CHANCE
+        return self._seen.last if self.is_terminal() else self.current_player()
+
+    def resample_from_infostate(
+            self, player: int, sampler: Callable[[], float] | None = None) -> OpenSpielState:
+        """A state drawn uniformly from those ``player`` cannot tell from this one: every deal
+        of the cards it has not seen to the opponent's hidden deals and stock draws under which
+        the opponent's moves are all legal (a card the opponent showed later is dealt to it
+        before it showed it). ``sampler`` returns a float in [0, 1) that seeds the draw
+        (pyspiel's ``UniformProbabilitySampler``); without it the draw is unseeded.
+
+        Rejection sampling: a draw whose replay refuses a move is drawn again, so the draw is
+        exactly uniform over the deals the player cannot rule out."""
+        player = _player(player)
+        rng = random.Random(None if sampler is None else int(sampler() * (1 << 53)))
+        if self._sources is None:
+            self._sources = {}
+        sources = self._sources.get(player)
+        if sources is None:
+            sources = self._sources[player] = self._hidden_deals(1 - player)
+        hidden, shown, pool = sources
+        for _ in range(MAX_RESAMPLES):
+            history = self._history[:]
+            free = list(hidden)
+            for card, before in shown:
+                at = rng.choice([i for i in free if i < before])
+                free.remove(at)
+                history[at] = card
+            for at, card in zip(free, rng.sample(pool, len(free)), strict=True):
+                history[at] = card
+            state = _replay(self._game, history, checked=False)
+            if state is not None:
+                return state
+        raise IllegalAction(f"no deal consistent with player {player}'s view was drawn "
+                            f"in {MAX_RESAMPLES} tries")
+
+    def _hidden_deals(self, opponent: int) -> tuple[list[int], list[tuple[int, int]], list[int]]:
+        """The opponent's hidden chance outcomes (their places in the history); the cards it
+        showed that it did not take from the pile, each with the place it showed it, by place;
+        and the cards the other player has not seen."""
+        replay = OpenSpielState(self._game)
+        hidden: list[int] = []
+        shown: dict[int, int] = {}
+        took = 0
+        known = 0
+        for at, action in enumerate(self._history):
+            if replay.is_chance_node():
+                dealt = len(replay._dealt)
+                to = replay._seen.last if replay._drawing else dealt // HAND_SIZE if dealt < DEALT - 1 else -1
+                if to == opponent:
+                    hidden.append(at)
+                else:
+                    known |= 1 << action
+            elif replay.current_player() == opponent:
+                before = replay._seen.hands[opponent]
+                upcard = replay._seen.upcard
+                replay._play_legal(action)  # the history is legal
+                if upcard >= 0 and replay._seen.hands[opponent] >> upcard & 1:
+                    took |= 1 << upcard  # taken from the pile: a card both have seen
+                gone = before & ~replay._seen.hands[opponent]
+                for card in scan(gone & ~took):
+                    shown.setdefault(card, at)
+                continue
+            replay._play_legal(action)  # the history is legal
+        places = sorted(shown.items(), key=lambda item: item[1])
+        unseen = ((1 << 52) - 1) & ~known
+        for card, _ in places:
+            unseen &= ~(1 << card)
+        return hidden, places, list(scan(unseen))
 
     def stock_size(self) -> int:
         return self._deck.bit_count()
@@ -502,8 +827,109 @@ class OpenSpielState:
         return f"<gin_rummy state: {PHASE_NAMES[self._phase()]}, history {self.history_str()[:60]}>"
 
 
-_PHASES = {Phase.UPCARD: _FIRST_UPCARD, Phase.DISCARD: _DISCARD, Phase.WALL: _WALL, Phase.DEFENCE: _LAYOFF,
-           Phase.OVER: _OVER}
+class _Seen:
+    """OpenSpiel's own bookkeeping of what its observation tensor shows, by OpenSpiel card ids:
+    each hand as OpenSpiel holds it (melds, layoffs and the knock's discard leave it), the
+    upcard (-1: none; a stock draw buries it), the buried discards, the meld ids each player
+    laid, and the player who moved last. Plays no rule: the table has decided the move."""
+
+    __slots__ = ("big_gin", "hands", "knocker", "laid_off", "last", "melds", "pile", "took", "upcard")
+
+    def __init__(self) -> None:
+        self.hands = [0, 0]
+        self.took = [0, 0]
+        """the cards each player took from the pile and still holds (everyone saw them)"""
+        self.upcard = -1
+        self.pile = 0
+        self.melds: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+        self.laid_off = 0
+        self.last = CHANCE
+        self.knocker = -1
+        self.big_gin = False
+        """a knock without a discard (big gin) was laid"""
+
+    def copy(self) -> _Seen:
+        copy = _Seen.__new__(_Seen)
+        copy.hands, copy.took, copy.upcard, copy.pile, copy.melds, copy.laid_off, copy.last = (
+            self.hands[:], self.took[:], self.upcard, self.pile, self.melds, self.laid_off, self.last)
+        copy.knocker, copy.big_gin = self.knocker, self.big_gin
+        return copy
+
+    def give(self, player: int, card: int) -> None:
+        """``card`` leaves ``player``'s hand, face up."""
+        self.hands[player] &= ~(1 << card)
+        self.took[player] &= ~(1 << card)
+
+    def bury(self) -> None:
+        if self.upcard >= 0:
+            self.pile |= 1 << self.upcard
+        self.upcard = -1
+
+    def take(self, player: int, *, from_pile: bool = False) -> None:
+        self.hands[player] |= 1 << self.upcard
+        if from_pile:
+            self.took[player] |= 1 << self.upcard
+        self.upcard = -1
+
+    def lay(self, action: int) -> None:
+        meld = action - MELD_BASE
+        who = self.last
+        self.hands[who] &= ~_OPENSPIEL_MELDS[meld]
+        self.took[who] &= ~_OPENSPIEL_MELDS[meld]
+        self.melds = (*self.melds[:who], (*self.melds[who], meld), *self.melds[who + 1:])  # type: ignore[assignment]
+
+
+def _index(value: object, what: str) -> int:
+    """An action id or a player as an int: Python's, numpy's, anything with ``__index__``."""
+    if type(value) is int:
+        return value
+    try:
+        if isinstance(value, bool) or type(value).__name__ == "bool_":
+            raise TypeError  # True is not an action
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        shown = str(value)[:40]
+        raise IllegalAction(f"{shown!r} is not an action id 0..{NUM_ACTIONS - 1}" if what == "action id"
+                            else f"{shown!r} is not a {what}") from None
+
+
+def _player(value: object) -> int:
+    player = _index(value, "player")
+    if player not in (0, 1):
+        raise IllegalAction(f"player {player} is not 0 or 1")
+    return player
+
+
+def _replay(game: OpenSpielGame, history: list[int], *, checked: bool = True) -> OpenSpielState | None:
+    """The state ``history`` reaches, or None when a move of it is not legal. Unchecked, the
+    actions are those of a legal history with other hidden cards: each is legal in its phase,
+    and the table refuses what the cards make illegal (a discard not held, a knock over the
+    limit, a layoff that does not fit), as it refuses any move."""
+    state = OpenSpielState(game)
+    try:
+        if checked:
+            for action in history:
+                state.apply_action(action)
+        else:
+            for action in history:
+                if state._mover == CHANCE and not state._deck >> action & 1:
+                    return None
+                state._play_legal(action)
+    except GinrefError:
+        return None
+    return state
+
+
+def _replayed(params: Mapping[str, int | bool | str], history: tuple[int, ...]) -> OpenSpielState:
+    """A state unpickled: the game rebuilt, the history replayed."""
+    state = _replay(OpenSpielGame(params), list(history))
+    if state is None:
+        raise IllegalAction("a pickled gin_rummy state whose history is not legal")
+    return state
+
+
+_PHASES = {Phase.UPCARD: PHASE_FIRST_UPCARD, Phase.DISCARD: PHASE_DISCARD, Phase.WALL: PHASE_WALL,
+           Phase.DEFENCE: PHASE_LAYOFF, Phase.OVER: PHASE_OVER}
 _MOVE_ACTIONS = {"take": DRAW_UPCARD, "draw": DRAW_STOCK, "pass": PASS}
 _TAKE, _PASS = Move.take(), Move.pass_()
 _DRAWS = tuple(Move.draw(c) for c in range(52))
@@ -514,6 +940,67 @@ _MELDS_FROM: tuple[tuple[tuple[int, Mask], ...], ...] = tuple(
     tuple((MELD_BASE + i, meld) for i, meld in enumerate(MELDS) if (meld & -meld).bit_length() - 1 == low)
     for low in range(52))
 """OpenSpiel's meld ids and melds, by the meld's lowest card"""
+_OPENSPIEL_MELDS = tuple(sum(1 << card_to_openspiel(c) for c in scan(meld)) for meld in MELDS)
+"""each meld id's cards by OpenSpiel's card ids"""
+_SEATS = {name: seat for seat, name in enumerate(PLAYERS)}
+_BIG_GIN = -1
+"""the knock's discard when there is none: big gin"""
+_OUTCOMES = ((), *(tuple((a, 1.0 / n) for a in range(52)) for n in range(1, 53)))
+"""each card's chance outcome (the card, its chance) when ``n`` cards are left"""
+_B0, _B1, _B2, _B3, _B4, _B5, _B6 = (
+    tuple(tuple(8 * k + b for b in range(8) if byte >> b & 1) for byte in range(256)) for k in range(7))
+"""the bits set in each byte of a 52-bit mask, by byte"""
+
+
+def _cards_of(cards: Mask) -> list[int]:
+    """The bits of a 52-bit mask, ascending: seven byte look-ups."""
+    return [*_B0[cards & 255], *_B1[cards >> 8 & 255], *_B2[cards >> 16 & 255], *_B3[cards >> 24 & 255],
+            *_B4[cards >> 32 & 255], *_B5[cards >> 40 & 255], *_B6[cards >> 48 & 255]]
+
+
+_BYTE_FLOATS = tuple(tuple(float(b >> i & 1) for i in range(8)) for b in range(256))
+"""each byte as eight floats, its low bit first"""
+_ZEROS_2, _ZEROS_52, _ZEROS_185 = (0.0,) * 2, (0.0,) * 52, (0.0,) * 185
+_ONE_HOT_2 = ((1.0, 0.0), (0.0, 1.0))
+_ONE_HOT_52 = tuple(tuple(float(i == j) for i in range(52)) for j in range(52))
+_ONES_10 = tuple((1.0,) * n + (0.0,) * (10 - n) for n in range(11))
+_ONES_52 = tuple((1.0,) * n + (0.0,) * (52 - n) for n in range(53))
+
+
+def _floats(cards: Mask) -> tuple[float, ...]:
+    """A 52-bit mask as 52 floats (1.0 for each card), from seven byte look-ups."""
+    table = _BYTE_FLOATS
+    return (*table[cards & 255], *table[cards >> 8 & 255], *table[cards >> 16 & 255],
+            *table[cards >> 24 & 255], *table[cards >> 32 & 255], *table[cards >> 40 & 255],
+            *table[cards >> 48 & 15][:4])
+
+
+def _laid(melds: tuple[int, ...]) -> list[float]:
+    """The meld ids laid, as 185 floats."""
+    laid = list(_ZEROS_185)
+    for meld in melds:
+        laid[meld] = 1.0
+    return laid
+
+
+_OS_NAMES = tuple(card_name(c) for c in _FROM_OPENSPIEL)
+"""each OpenSpiel card id's name"""
+
+
+def _to_ginref(cards: Mask) -> Mask:
+    """OpenSpiel card ids as a mask of ginref's cards: each suit's 13 bits moved to its place."""
+    return ((cards & 8191) << 39 | (cards >> 13 & 8191) | (cards >> 26 & 8191) << 13
+            | (cards >> 39 & 8191) << 26)  # OpenSpiel's s c d h are ginref's suits 3 0 1 2
+
+
+_NAMES = tuple(card_name(c) for c in range(52))
+
+
+def _os_names(cards: Mask) -> str:
+    """OpenSpiel card ids as names in ginref's canonical order; ``-`` for none."""
+    if not cards:
+        return "-"
+    return " ".join([_NAMES[c] for c in _cards_of(_to_ginref(cards))])
 
 
 def _melds_within(cards: Mask) -> list[tuple[int, Mask]]:
@@ -521,31 +1008,3 @@ def _melds_within(cards: Mask) -> list[tuple[int, Mask]]:
     return [(action, meld) for low in scan(cards) for action, meld in _MELDS_FROM[low]
             if meld & cards == meld]
 
-
-def _view_lines(view: View, limit: int) -> list[str]:
-    """The lines of a table's view: the hand, the pile, what the opponent took, the stock, the knock."""
-    lines = [
-        f"Knock limit: {limit}",
-        f"Hand: {_names(view.hand)}",
-        f"Discard pile: {' '.join(map(card_name, view.pile)) or '-'}",
-        f"Stock: {view.stock}",
-        f"Opponent took: {_names(view.opponent_took) or '-'}",
-    ]
-    if view.knocker is not None:
-        lines.append(f"{view.knocker} knocked: " + " | ".join(map(_names, view.melds)))
-    if view.layoffs:
-        lines.append("Laid off: " + " ".join(f"{card_name(c)}>{at + 1}" for c, at in view.layoffs))
-    return lines
-
-
-def action_name(action: int) -> str:
-    """``7H``, ``draw upcard``, ``draw stock``, ``pass``, ``knock`` or ``meld 7H 8H 9H``."""
-    if action < 52:
-        return card_name(_FROM_OPENSPIEL[action])
-    if action >= MELD_BASE:
-        return "meld " + _names(MELDS[action - MELD_BASE])
-    return {DRAW_UPCARD: "draw upcard", DRAW_STOCK: "draw stock", PASS: "pass", KNOCK: "knock"}[action]
-
-
-def _names(cards: CardSet | Mask) -> str:
-    return " ".join(card_name(c) for c in (cards if isinstance(cards, CardSet) else scan(cards)))

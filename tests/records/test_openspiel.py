@@ -153,6 +153,18 @@ def test_layoffs_go_where_every_later_one_still_fits() -> None:
     assert assign_layoffs([eights], [34]) is None
 
 
+def test_every_way_to_lay_the_cards_off_is_offered_once() -> None:
+    from ginref.records.openspiel_actions import layoff_assignments
+
+    eights = sum(1 << c for c in (7, 20, 46))  # 8C 8D 8S
+    run = sum(1 << c for c in (30, 31, 32))  # 5H 6H 7H
+    assert list(layoff_assignments([eights, run], [33])) == [[0], [1]]  # 8H: on the set or the run
+    assert list(layoff_assignments([eights, run], [33, 34])) == [[1, 1]]
+    assert list(layoff_assignments([eights, run], [29, 33])) == [[1, 0], [1, 1]]  # 4H, then 8H
+    assert list(layoff_assignments([eights], [34])) == []
+    assert list(layoff_assignments([run], [])) == [[]]
+
+
 # -- Kaggle episodes, built like the published sample replays -----------------------------------
 
 

@@ -1,8 +1,9 @@
-"""``ginref.openspiel_game()`` in lockstep with pyspiel 2.0.2's gin_rummy.
+"""``ginref.openspiel_game()`` and ``OpenSpielGame()`` in lockstep with pyspiel 2.0.2's gin_rummy.
 
 Seeded hands under four parameter sets (defaults, ``knock_card=7``, other bonuses,
 ``oklahoma=True``) are played in both engines by players that knock, lay off and meld; at
-every state the current player, the chance outcomes and the legal actions must be equal, and
+every state the current player, the chance outcomes, the legal actions and both observation
+tensors must be equal, and
 at the end the returns. The one allowed difference, where OpenSpiel's 11-card knock
 heuristic misses a legal knock, must be confirmed by brute force (tests/support/lockstep.py).
 A fast slice runs by default; several hundred hands per set run under ``-m slow``.
@@ -15,6 +16,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import ginref
 from ginref.errors import GinrefError
@@ -29,7 +32,7 @@ from ginref.records.openspiel import (
     card_from_openspiel,
     card_to_openspiel,
 )
-from ginref.referee.openspiel_state import CHANCE, TERMINAL, IllegalAction, OpenSpielState
+from ginref.referee.openspiel_state import CHANCE, TERMINAL, IllegalAction, OpenSpielGame, OpenSpielState
 from tests.support import oracle
 
 SETS = ["defaults", "knock_card=7", "bonuses", "oklahoma"]
@@ -69,7 +72,7 @@ def _deal(first: str, second: str, upcard_last: bool = True) -> OpenSpielState:
     """A state after the deal: ``first``'s first ten cards to player 0, ``second`` to player 1,
     then the upcard (the eleventh card of ``first``)."""
     cards = [card_to_openspiel(c) for c in parse_cards(first)]
-    state = ginref.openspiel_game().new_initial_state()
+    state = OpenSpielGame().new_initial_state()
     for action in [*cards[:10], *(card_to_openspiel(c) for c in parse_cards(second)), cards[10]]:
         state.apply_action(action)
     return state
@@ -113,14 +116,28 @@ def test_a_missed_knock_plays_to_a_ruled_result() -> None:
 
 def _snapshot(state: OpenSpielState) -> tuple[object, ...]:
     return (state.history(), state.legal_actions(), state.current_player(), state.observation_string(0),
-            state.observation_string(1), state.returns())
+            state.observation_string(1), state.returns(), state.observation_tensor(0),
+            state.observation_tensor(1))
+
+
+def test_numpy_integers_are_action_ids_and_players() -> None:
+    np = pytest.importorskip("numpy")
+    state = OpenSpielGame().new_initial_state()
+    state.apply_action(np.int64(28))
+    assert state.history() == [28] and type(state.history()[0]) is int
+    assert state.legal_actions(np.int32(-1)) == state.legal_actions()
+    assert state.observation_tensor(np.int64(1)) == state.observation_tensor(1)
+    for junk in (np.float64(3), np.bool_(True), True):
+        with pytest.raises(IllegalAction):
+            state.apply_action(junk)
+    assert state.history() == [28]
 
 
 def _random_states(seed: int, count: int) -> list[OpenSpielState]:
     rng = random.Random(seed)
     states: list[OpenSpielState] = []
     for _ in range(count):
-        state = ginref.openspiel_game(rng.choice([{}, {"oklahoma": True}])).new_initial_state()
+        state = OpenSpielGame(rng.choice([{}, {"oklahoma": True}])).new_initial_state()
         stop = rng.randrange(20, 120)
         while not state.is_terminal() and len(state.history()) < stop:
             state.apply_action(rng.choice(state.legal_actions()))
@@ -141,7 +158,7 @@ def test_random_action_ids_are_played_or_refused_with_nothing_changed() -> None:
             except GinrefError:
                 assert _snapshot(state) == before
                 continue
-            assert type(action) is int and action in copy.legal_actions()
+            assert isinstance(action, int) and not isinstance(action, bool) and action in copy.legal_actions()
             if state.is_terminal():
                 break
 
@@ -156,17 +173,19 @@ def test_an_illegal_action_is_a_ginref_error_naming_it() -> None:
 def test_clone_is_independent() -> None:
     state = _deal(MISSED_KNOCK, OTHER_HAND)
     copy = state.clone()
-    slots = [name for name in OpenSpielState.__slots__ if name != "_table"]
+    slots = [name for name in OpenSpielState.__slots__ if name not in ("_table", "_seen")]
     assert all(getattr(copy, name) == getattr(state, name) for name in slots)
+    assert all(getattr(copy._seen, name) == getattr(state._seen, name) for name in copy._seen.__slots__)
     copy.apply_action(PASS)
     assert state.history() != copy.history() and state.current_player() == 0 and copy.current_player() == 1
 
 
 def test_the_game_answers_as_pyspiels_does() -> None:
-    game = ginref.openspiel_game({"knock_card": 7})
+    game = OpenSpielGame({"knock_card": 7})
     assert game.num_distinct_actions() == MELD_BASE + len(MELDS) == 241
     assert game.get_parameters() == {"gin_bonus": 25, "hand_size": 10, "knock_card": 7, "num_ranks": 13,
-                                     "num_suits": 4, "oklahoma": False, "undercut_bonus": 25}
+                                     "num_suits": 4, "oklahoma": False, "undercut_bonus": 25,
+                                     "rules": "openspiel"}
     state = game.new_initial_state()
     assert (state.current_player(), state.is_chance_node()) == (CHANCE, True)
     assert state.action_to_string(CHANCE, 0) == "Chance outcome: AS"
@@ -174,16 +193,19 @@ def test_the_game_answers_as_pyspiels_does() -> None:
 
 
 @pytest.mark.parametrize("params", [{"knock_card": 11}, {"hand_size": 7}, {"colour": 1}, {"oklahoma": 1},
-                                    {"knock_card": "7"}, {"oklahoma": True, "knock_card": 9}])
+                                    {"knock_card": "7"}, {"oklahoma": True, "knock_card": 9},
+                                    {"rules": "nope"},
+                                    {"rules": "rlcard"}, {"rules": "round_the_corner"},
+                                    {"rules": 3}])
 def test_parameters_ginref_cannot_play_are_refused(params: dict[str, object]) -> None:
     with pytest.raises(GinrefError):
-        ginref.openspiel_game(params)  # type: ignore[arg-type]
+        OpenSpielGame(params)  # type: ignore[arg-type]
 
 
 def _known_to(player: int, history: list[int]) -> set[int]:
     """The card ids ``player`` has seen in ``history`` (played before any knock): its dealt
     cards, the upcard, the cards it drew from the stock, and every card discarded."""
-    state = ginref.openspiel_game().new_initial_state()
+    state = OpenSpielGame().new_initial_state()
     known: set[int] = set()
     drew = False
     for i, action in enumerate(history):
@@ -202,7 +224,7 @@ def _known_to(player: int, history: list[int]) -> set[int]:
 
 def _replayed(history: list[int], swap: dict[int, int], params: dict[str, bool]) -> OpenSpielState:
     """``history`` with its chance cards renamed by ``swap`` (player actions kept)."""
-    state = ginref.openspiel_game(params).new_initial_state()
+    state = OpenSpielGame(params).new_initial_state()
     for action in history:
         state.apply_action(swap.get(action, action) if state.is_chance_node() else action)
     return state
@@ -211,7 +233,7 @@ def _replayed(history: list[int], swap: dict[int, int], params: dict[str, bool])
 def _hidden_cards_change_nothing_seen(seed: int) -> None:
     rng = random.Random(seed)
     params = rng.choice([{}, {"oklahoma": True}])
-    state = ginref.openspiel_game(params).new_initial_state()
+    state = OpenSpielGame(params).new_initial_state()
     stop = rng.randrange(21, 140)
     while not state.is_terminal() and len(state.history()) < stop:
         legal = state.legal_actions()
@@ -228,6 +250,8 @@ def _hidden_cards_change_nothing_seen(seed: int) -> None:
         rng.shuffle(shuffled)
         other = _replayed(history, dict(zip(hidden, shuffled, strict=True)), params)
         assert other.observation_string(player) == state.observation_string(player), (seed, player)
+        assert other.observation_tensor(player) == state.observation_tensor(player), (seed, player)
+        assert other.information_state_string(player) == state.information_state_string(player)
         if state.current_player() == player:
             assert other.legal_actions() == state.legal_actions(), (seed, player)
         assert other.current_player() == state.current_player()
@@ -257,3 +281,60 @@ def test_a_view_holds_no_card_of_the_opponents_hand_before_the_end() -> None:
             words = set(state.observation_string(player).replace(">", " ").split())
             cards = {ginref.card_name(c) for c in range(52)}
             assert words & cards <= seen, (words & cards - seen, state)
+
+
+# -- the returns: settled from the deadwood counts, as the table rules ----------------------------
+
+PLAYABLE = ["openspiel", "standard", "oklahoma", "cardhearth", "straight", "eaai", "hollywood", "hoyle"]
+
+
+def _played_out(rules: str, knock_card: int, seed: int) -> OpenSpielState:
+    """A hand to its end by a random player that knocks and melds when it may."""
+    rng = random.Random(seed)
+    state = OpenSpielGame({"rules": rules, "knock_card": knock_card}).new_initial_state()
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        eager = [a for a in legal if a == KNOCK or a >= MELD_BASE]
+        state.apply_action(rng.choice(eager) if eager and rng.random() < 0.7 else rng.choice(legal))
+    return state
+
+
+@given(st.sampled_from(PLAYABLE), st.sampled_from([10, 7, 0]), st.integers(0, 10**6))
+@settings(max_examples=150, deadline=None)
+def test_the_returns_settled_are_the_tables_ruling(rules: str, knock_card: int, seed: int) -> None:
+    state = _played_out(rules, knock_card, seed)
+    assert state.returns() == state._scored() == state._ruled()
+
+
+def test_most_hands_played_out_are_scored() -> None:
+    hands = [_played_out(rules, 10, seed) for rules in PLAYABLE for seed in range(8)]
+    scored = sum(state.returns() != [0.0, 0.0] for state in hands)
+    assert scored >= 8, scored  # random play reaches few knocks; enough to compare the scoring
+
+
+def test_big_gin_is_a_knock_with_no_discard() -> None:
+    """Under hoyle (big gin 31) the knock's first step may be pass: no discard, all 11 melded."""
+    first = [card_to_openspiel(c) for c in parse_cards("AC 2C 3C 4C 5C 7D 7H 7S 9H TH JH")]
+    second = [card_to_openspiel(c) for c in parse_cards("KS KD QS QD 2S 4S 6S 8S 3D 5D")]
+    state = OpenSpielGame({"rules": "hoyle"}).new_initial_state()
+    for action in [*first[:10], *second, first[10]]:
+        state.apply_action(action)
+    for action in (DRAW_UPCARD, KNOCK):
+        state.apply_action(action)
+    assert PASS in state.legal_actions()
+    state.apply_action(PASS)
+    while state.current_player() == 0:
+        melds = [a for a in state.legal_actions() if a >= MELD_BASE]
+        state.apply_action(melds[0] if melds else PASS)
+    while not state.is_terminal():
+        state.apply_action(PASS)
+    assert state.returns() == state._ruled() == [99.0, -99.0]  # the defender's 68 and 31 for big gin
+
+
+@given(st.integers(0, (1 << 52) - 1))
+def test_openspiel_card_masks_map_to_ginrefs_card_by_card(cards: int) -> None:
+    from ginref.cards import scan
+    from ginref.referee.openspiel_state import _cards_of, _to_ginref
+
+    assert _to_ginref(cards) == sum(1 << card_from_openspiel(a) for a in scan(cards))
+    assert _cards_of(cards) == list(scan(cards))

@@ -1,7 +1,8 @@
 """Play ginref's OpenSpiel-shaped state and pyspiel's gin_rummy side by side, and compare them.
 
 Needs ``pyspiel`` (the ``openspiel`` extra). At every state the two engines must agree on the
-current player, the chance outcomes, the legal actions and, at the end, the returns. The
+current player, the chance outcomes, the legal actions, each player's observation tensor and,
+at the end, the returns. The
 one difference allowed is the documented one: where OpenSpiel's 11-card knock heuristic
 misses a legal knock, ginref offers the knock (action 55) and a brute-force search over
 every discard and every partition confirms it. The players are pyspiel policies of
@@ -57,6 +58,9 @@ def _knock_limit(spiel: Any) -> int:
 def _compare(spiel: Any, mine: Any, where: str, tally: Tally) -> list[int]:
     """The actions both engines allow here; a mismatch is recorded in ``tally``."""
     tally.states += 1
+    for player in (0, 1):
+        if mine.observation_tensor(player) != list(spiel.observation_tensor(player)):
+            tally.mismatches.append(f"{where}: player {player}'s observation tensor differs")
     if mine.current_player() != spiel.current_player():
         tally.mismatches.append(f"{where}: player {mine.current_player()} != {spiel.current_player()}")
     if spiel.is_chance_node():
