@@ -123,7 +123,7 @@ class OpenSpielGame:
         return 2
 
     def max_game_length(self) -> int:
-        """pyspiel gin_rummy's bound on the actions of a hand."""
+        """The bound pyspiel's gin_rummy sets on the actions of a hand."""
         return 300
 
     def max_utility(self) -> float:
@@ -324,7 +324,8 @@ class OpenSpielState:
         return list(self._legal_cached() if legal is None else legal)
 
     def legal_actions_mask(self, player: int | None = None) -> list[int]:
-        """1 for each legal action id, 0 for the others: 52 entries at a chance node, 241 else."""
+        """A mask of the actions: 1 for each legal action id, 0 for the others: 52 entries at a
+        chance node, 241 else."""
         mask = [0] * (52 if self.is_chance_node() else NUM_ACTIONS)
         for action in self.legal_actions(player):
             mask[action] = 1
@@ -412,7 +413,8 @@ class OpenSpielState:
         return _replayed, (self._game.get_parameters(), tuple(self._history))
 
     def action_to_string(self, player: int, action: int) -> str:
-        """``Player: 0 Action: draw stock``; ``Chance outcome: 7H`` for a card dealt."""
+        """The text pyspiel gives an action: ``Player: 0 Action: draw stock``; ``Chance outcome: 7H``
+        for a card dealt."""
         action = _index(action, "action id")
         if not 0 <= action < NUM_ACTIONS:
             raise IllegalAction(f"{str(action)[:40]!r} is not an action id 0..{NUM_ACTIONS - 1}")
@@ -722,7 +724,7 @@ class OpenSpielState:
         return _player(player)
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
-        """pyspiel gin_rummy's observation tensor for ``player`` (default: the player to move),
+        """The observation tensor of pyspiel's gin_rummy for ``player`` (default: the player to move),
         entry for entry (:data:`TENSOR_PIECES`): the observer, its own hand, the player to move,
         the knock card, the upcard, the discard pile, the stock's size and the melds laid."""
         return self._tensor(self._observer(player))

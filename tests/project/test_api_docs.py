@@ -145,6 +145,8 @@ def test_the_readme_library_examples_pass_mypy_strict(tmp_path: Path) -> None:
     for number, script in enumerate(scripts, 1):
         paths.append(tmp_path / f"readme_example_{number}.py")
         paths[-1].write_text(script, encoding="utf-8")
+    # the examples of the extras import pyspiel, OpenSpiel's algorithms and Shimmy, which ship no types
     out, err, status = api.run(["--strict", "--no-incremental", "--cache-dir", str(tmp_path / "cache"),
-                                *map(str, paths)])
+                                "--disable-error-code", "import-not-found",
+                                "--disable-error-code", "import-untyped", *map(str, paths)])
     assert status == 0, out + err
