@@ -223,7 +223,7 @@ _DOING = {Phase.UPCARD: "take or pass the upcard", Phase.DRAW: "draw", Phase.DIS
 
 _FIELDS = ("players", "rules", "system", "_done", "_ruled", "_hand", "_index", "_core", "_history", "moves",
            "_cards",
-           "_drawn", "_finished", "_layoffs", "_stock_at_draw", "_phase")
+           "_drawn", "_finished", "_layoffs", "_stock_at_draw", "_phase", "_adjudged")
 """every field of a :class:`Table`, by name: what :meth:`Table.copy` copies and a refused
 :meth:`Table.next_hand` puts back"""
 
@@ -312,6 +312,8 @@ class Table:
         """the stock's order is not known: each draw names the card it deals"""
         self._phase: Phase | None = None
         """:attr:`phase`, worked out once after each move"""
+        self._adjudged: tuple[GameRecord, Verdict, list[RuledHand]] | None = None
+        """the game so far as a record, its verdict and rulings, worked out once after each move"""
         if not self._core.deal():
             first = findings[0] if findings else None
             raise NotADeal(f"not a deal: {first.message}" if first else "not a deal", first)
@@ -556,6 +558,7 @@ class Table:
         self._history.append(saved)
         self.moves.append(move)
         self._cards.append(card)
+        self._adjudged = None
         return move
 
     def push_as_seat(self, move: Move | str, player: str) -> Move:
@@ -602,6 +605,7 @@ class Table:
             raise IndexError("no move to take back in this hand")
         self._restore(self._history.pop())
         self._cards.pop()
+        self._adjudged = None
         return self.moves.pop()
 
     def copy(self) -> Table:
@@ -833,7 +837,17 @@ class Table:
 
     def game(self) -> Verdict:
         """The verdict on the game so far: every hand's ruling, the totals, whether it is over."""
-        return adjudicate_after(self._bare_record(), self.rules, self._ruled)[0]
+        return self._adjudge()[1]
+
+    def _adjudge(self) -> tuple[GameRecord, Verdict, list[RuledHand]]:
+        """The bare record of the game so far, its verdict and every hand's ruling: once per
+        position, however many of :meth:`outcome`, :meth:`game`, :meth:`record` and
+        :meth:`next_hand` ask (a server asks all of them as a hand ends)."""
+        if self._adjudged is None:
+            bare = self._bare_record()
+            verdict, ruled = adjudicate_after(bare, self.rules, self._ruled)
+            self._adjudged = (bare, verdict, ruled)
+        return self._adjudged
 
     def record(self) -> GameRecord:
         """The game so far as a record, its claims filled in from the ruling; a hand still in
@@ -843,8 +857,7 @@ class Table:
     def _record(self) -> tuple[GameRecord, Verdict, list[RuledHand]]:
         """The record, its verdict, and every hand's ruling (the hands done replayed once, at
         :meth:`next_hand`: the claims filled in change no ruling of a hand that is over)."""
-        bare = self._bare_record()
-        verdict, ruled = adjudicate_after(bare, self.rules, self._ruled)
+        bare, verdict, ruled = self._adjudge()
         hands = list(bare.hands)
         last = hands[-1]
         if self.is_over():
