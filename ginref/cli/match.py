@@ -189,7 +189,7 @@ def _check_bot(command: str, move_time: float | None) -> None:
 
 
 @click.command("bot")
-@click.argument("name", type=click.Choice(["random", "greedy", "simple"]))
+@click.argument("name", type=click.Choice(["random", "greedy", "simple"]), metavar="NAME")
 def bot(name: str) -> None:
     """Play a bundled bot over the bot protocol.
 
