@@ -818,6 +818,13 @@ def score_entries(
     return scorer.score()
 
 
+def sums_plain_totals(rules: Rules) -> bool:
+    """Whether a game under ``rules`` is scored by summing each hand's points until a total
+    reaches the target (no Hollywood, no box points as hands fall, more than one hand): the
+    case :func:`score_entries` sums directly, and a live table rules one hand at a time."""
+    return not _plays_hollywood(rules) and rules.box_timing == "end" and not rules.single_hand
+
+
 def _plays_hollywood(rules: Rules) -> bool:
     return rules.hollywood_columns == HOLLYWOOD_GAMES and not rules.single_hand
 

@@ -886,7 +886,7 @@ def _index(value: object, what: str) -> int:
     if type(value) is int:
         return value
     try:
-        if isinstance(value, bool) or type(value).__name__ == "bool_":
+        if isinstance(value, bool) or type(value).__name__ in ("bool", "bool_"):  # numpy 2 calls it bool
             raise TypeError  # True is not an action
         return operator.index(value)  # type: ignore[arg-type]
     except TypeError:

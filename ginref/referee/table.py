@@ -149,7 +149,16 @@ from ginref.referee.state import (
     Snapshot,
     phase_of,
 )
-from ginref.referee.verdict import HandVerdict, RuledHand, Verdict, adjudicate_after, ruled_hand
+from ginref.referee.verdict import (
+    GameSoFar,
+    HandVerdict,
+    RuledHand,
+    Verdict,
+    adjudicate_after,
+    adjudicate_one_more,
+    replayed_hand,
+    ruled_hand,
+)
 from ginref.rules import KNOB_NAMES, PRESETS, Rules, find_rules, load_rules_file, record_rules
 
 __all__ = [
@@ -223,7 +232,7 @@ _DOING = {Phase.UPCARD: "take or pass the upcard", Phase.DRAW: "draw", Phase.DIS
 
 _FIELDS = ("players", "rules", "system", "_done", "_ruled", "_hand", "_index", "_core", "_history", "moves",
            "_cards",
-           "_drawn", "_finished", "_layoffs", "_stock_at_draw", "_phase", "_adjudged")
+           "_drawn", "_finished", "_layoffs", "_stock_at_draw", "_phase", "_adjudged", "_so_far")
 """every field of a :class:`Table`, by name: what :meth:`Table.copy` copies and a refused
 :meth:`Table.next_hand` puts back"""
 
@@ -262,6 +271,8 @@ class Table:
         self.system = MeldSystem.from_rules(self.rules)
         self._done: list[HandRecord] = []
         self._ruled: list[RuledHand] = []
+        self._so_far: GameSoFar | None = None
+        """the verdict on the hands done, while the game goes on: the next is ruled on top of it"""
         """each hand done, replayed once: its ruling and findings"""
         self._deal(dealer or self.players[0], deal)
 
@@ -281,6 +292,7 @@ class Table:
         table.system = MeldSystem.from_rules(rules)
         table._done = []
         table._ruled = []
+        table._so_far = None
         bare = msgspec.structs.replace(dealt, events=(), result=None, score_after=None, next_dealer=None)
         table._start(bare, hand)
         return table
@@ -845,7 +857,13 @@ class Table:
         :meth:`next_hand` ask (a server asks all of them as a hand ends)."""
         if self._adjudged is None:
             bare = self._bare_record()
-            verdict, ruled = adjudicate_after(bare, self.rules, self._ruled)
+            verdict = None
+            if self._so_far is not None:
+                last = replayed_hand(bare, len(self._done), self.rules, self.system)
+                verdict = adjudicate_one_more(bare, self.rules, self._so_far, last)
+                ruled = [*self._ruled, last]
+            if verdict is None:
+                verdict, ruled = adjudicate_after(bare, self.rules, self._ruled)
             self._adjudged = (bare, verdict, ruled)
         return self._adjudged
 
@@ -923,6 +941,7 @@ class Table:
         before = {name: getattr(self, name) for name in _FIELDS}
         self._done = list(record.hands)
         self._ruled = ruled
+        self._so_far = GameSoFar.of(verdict, ruled)
         try:
             self._deal(dealer, deal)
         except GinrefError:

@@ -326,11 +326,70 @@ def adjudicate_after(
     system = MeldSystem.from_rules(rules)
     ruled = list(done)
     for index in range(len(done), len(record.hands)):
-        found: list[Finding] = []
-        ruling = HandReplay(record.hands[index], index, players, rules, system, found).run()
-        ruled.append((ruling, tuple(found)))
+        ruled.append(replayed_hand(record, index, rules, system))
     verdict = _verdict(record, rules, system, [], [r for r, _ in ruled], [list(f) for _, f in ruled])
     return verdict, ruled
+
+
+def replayed_hand(record: GameRecord, index: int, rules: Rules, system: MeldSystem) -> RuledHand:
+    """Hand ``index`` of ``record`` replayed: its ruling and the findings its replay made."""
+    found: list[Finding] = []
+    ruling = HandReplay(record.hands[index], index, record.players, rules, system, found).run()
+    return ruling, tuple(found)
+
+
+class GameSoFar(msgspec.Struct, frozen=True):
+    """The verdict on a game's first hands, the game not over, kept by a live table so that
+    ruling one hand more (:func:`adjudicate_one_more`) costs the same at hand 400 as at hand 1.
+    ``replayed`` counts the verdict's findings that its hands' replays made (they come first,
+    the claims' after them)."""
+
+    verdict: Verdict
+    replayed: int
+
+    @classmethod
+    def of(cls, verdict: Verdict, ruled: Sequence[RuledHand]) -> GameSoFar | None:
+        """The verdict on every hand of a game not over, as the start of the next one (None
+        when the game is over or a hand after its end was ruled)."""
+        if verdict.game_over or len(verdict.hands) != len(ruled):
+            return None
+        return cls(verdict, sum(len(found) for _, found in ruled))
+
+
+def adjudicate_one_more(
+    record: GameRecord, rules: Rules, so_far: GameSoFar, last: RuledHand
+) -> Verdict | None:
+    """:func:`adjudicate` of ``record``, whose hands but the last ``so_far`` ruled, the last
+    replayed as ``last``: the fast twin of :func:`_verdict` for one hand more of a plain game
+    (``tests/referee/test_table.py`` holds the two equal). None where the twin does not
+    apply: a game that sums no plain totals (Hollywood, boxes as they fall), a hand that
+    reaches the target (the game's bonuses), a record that claims final totals."""
+    done = so_far.verdict
+    index = len(done.hands)
+    players = record.players
+    if (not index or len(record.hands) != index + 1 or record.final_totals is not None
+            or not game.sums_plain_totals(rules) or done.players != players):
+        return None
+    hand, (ruling, found) = record.hands[index], last
+    entry = _entry(hand, ruling, players)
+    totals = dict(done.hand_totals)
+    if entry.winner is not None:
+        if entry.winner not in totals or type(entry.points) is not int or entry.points < 0:
+            return None
+        totals[entry.winner] += entry.points
+        if totals[entry.winner] >= rules.game_target:
+            return None
+    claims: list[Finding] = []
+    _check_dealer(claims, done.hands[-1].next_dealer, hand, index, players)
+    system = MeldSystem.from_rules(rules)
+    ruled = _hand_verdict(claims, hand, index, ruling, entry, totals, rules, system, players)
+    before = done.findings
+    return Verdict(
+        findings=(*before[:so_far.replayed], *found, *before[so_far.replayed:], *claims),
+        hands=(*done.hands, ruled), rules=rules.label, players=players,
+        hand_totals=tuple(totals.items()), final_totals=tuple(totals.items()),
+        source=record.source, index=record.index,
+    )
 
 
 def ruled_hand(record: GameRecord, rules: Rules, ruling: HandRuling) -> HandVerdict:
@@ -397,30 +456,47 @@ def _hand_verdicts(
     verdicts: list[HandVerdict] = []
     for index in range(played):
         hand, r = hands[index], ruled[index]
-        next_dealer = game.next_dealer(rules, players, r.dealer, entries[index].winner)
         totals = tally_totals[index] if index < len(tally_totals) else None
-        verdicts.append(HandVerdict(
-            index=index, number=hand.number, dealer=r.dealer, outcome=r.outcome, end=r.end,
-            winner=r.winner, points=r.points, knocker=r.knocker,
-            knocker_deadwood=r.knocker_deadwood, defender_deadwood=r.defender_deadwood,
-            knocker_melds=r.knocker_melds, defender_spread=r.defender_spread,
-            defender_cards=r.defender_cards, layoffs=r.layoffs,
-            defence_recorded=r.defence_recorded, multiplier=r.multiplier,
-            knock_limit=r.knock_limit,
-            totals_after=tuple(totals.items()) if totals is not None else None,
-            next_dealer=next_dealer, stock_left=r.stock_left, unfinished=r.unfinished, steps=r.steps,
-            system=system,
-        ))
-        _check_claims(findings, hand, index, r, totals, next_dealer, players)
-        if index + 1 < played and next_dealer is not None:
-            following = hands[index + 1]
-            if following.dealer in players and following.dealer != next_dealer:
-                findings.append(finding(
-                    FindingCode.WRONG_DEALER,
-                    f"{following.dealer} deals hand {index + 2}, but the rules say {next_dealer} deals",
-                    following.place, index + 1,
-                ))
+        entry = entries[index]
+        verdicts.append(_hand_verdict(findings, hand, index, r, entry, totals, rules, system, players))
+        if index + 1 < played:
+            _check_dealer(findings, verdicts[-1].next_dealer, hands[index + 1], index + 1, players)
     return verdicts
+
+
+def _hand_verdict(
+    findings: list[Finding], hand: HandRecord, index: int, r: HandRuling, entry: game.HandEntry,
+    totals: dict[str, int] | None, rules: Rules, system: MeldSystem, players: tuple[str, str],
+) -> HandVerdict:
+    """The verdict on one hand played (``totals``: the game's after it), its claims checked."""
+    next_dealer = game.next_dealer(rules, players, r.dealer, entry.winner)
+    verdict = HandVerdict(
+        index=index, number=hand.number, dealer=r.dealer, outcome=r.outcome, end=r.end,
+        winner=r.winner, points=r.points, knocker=r.knocker,
+        knocker_deadwood=r.knocker_deadwood, defender_deadwood=r.defender_deadwood,
+        knocker_melds=r.knocker_melds, defender_spread=r.defender_spread,
+        defender_cards=r.defender_cards, layoffs=r.layoffs,
+        defence_recorded=r.defence_recorded, multiplier=r.multiplier,
+        knock_limit=r.knock_limit,
+        totals_after=tuple(totals.items()) if totals is not None else None,
+        next_dealer=next_dealer, stock_left=r.stock_left, unfinished=r.unfinished, steps=r.steps,
+        system=system,
+    )
+    _check_claims(findings, hand, index, r, totals, next_dealer, players)
+    return verdict
+
+
+def _check_dealer(
+    findings: list[Finding], next_dealer: str | None, following: HandRecord, index: int,
+    players: tuple[str, str],
+) -> None:
+    """A finding when hand ``index`` (``following``) is dealt by another than the rules name."""
+    if next_dealer is not None and following.dealer in players and following.dealer != next_dealer:
+        findings.append(finding(
+            FindingCode.WRONG_DEALER,
+            f"{following.dealer} deals hand {index + 1}, but the rules say {next_dealer} deals",
+            following.place, index,
+        ))
 
 
 def _check_claims(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -18,7 +19,7 @@ import ginref
 from ginref.cards import CardSet, mask_of
 from ginref.errors import NotationError, RulingError
 from ginref.notation import parse_cards
-from ginref.records import format_text, read_text, to_json_dict
+from ginref.records import GameRecord, format_text, read_text, to_json_dict
 from ginref.referee import adjudicate
 from ginref.referee.table import MOVE_KINDS, IllegalMove, Move, Phase, Table, moves_of
 from ginref.rules import PRESET_NAMES, find_rules, with_overrides
@@ -772,3 +773,36 @@ def test_a_deal_is_one_value_the_table_and_next_hand_take() -> None:
     play(table, random.Random(3))
     table.next_hand(deal=Deal.shuffled(5))
     assert table.hand_index == 1
+
+
+# -- a long game: one hand more ruled on the verdict of the hands done -------------------------
+
+
+def _bare(record: GameRecord) -> GameRecord:
+    """The record as the table rules it: the hand in play without its claims."""
+    last = msgspec.structs.replace(record.hands[-1], result=None, score_after=None, next_dealer=None)
+    return msgspec.structs.replace(record, hands=(*record.hands[:-1], last))
+
+
+GAMES = [(preset, 0) for preset in ("standard", "oklahoma", "straight", "hollywood", "eaai", "tournament")]
+
+
+@pytest.mark.parametrize(("preset", "game"), [
+    *GAMES, *(pytest.param(p, g, marks=pytest.mark.slow) for p, _ in GAMES for g in range(1, 6))])
+def test_the_games_verdict_one_hand_at_a_time_equals_the_whole_games(preset: str, game: int) -> None:
+    """``adjudicate_one_more`` (the live table's, hand after hand) against :func:`adjudicate`
+    of the same record, at the end of every hand of a whole game (five more under slow)."""
+    rng = random.Random(f"{preset}:{game}")
+    table = Table(("Ann", "Bo"), preset, seed=rng.randrange(1 << 30))
+    while True:
+        while not table.is_over():
+            moves = table.legal_moves()
+            knocks = [m for m in moves if m.kind == "knock"]
+            table.push(knocks[0] if knocks and rng.random() < 0.7 else rng.choice(moves))
+        whole = adjudicate(_bare(table.record()), table.rules)
+        assert table.game() == whole
+        assert table.outcome() == whole.hands[-1]
+        if whole.game_over:
+            break
+        table.next_hand(seed=rng.randrange(1 << 30))
+    assert adjudicate(table.record(), table.rules).clean
