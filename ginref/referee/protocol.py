@@ -34,6 +34,7 @@ import msgspec
 from ginref.cards import Card, CardSet, card_name, scan
 from ginref.errors import GinrefError
 from ginref.jsonwrite import json_line
+from ginref.notation import excerpt
 from ginref.referee.table import IllegalMove, Move, Table, View
 from ginref.rules import RULE_NAMES, STANDARD, Rules, find_rules, with_overrides
 
@@ -118,7 +119,7 @@ class Session:
         if op not in OPS:
             if op is None:
                 raise _Refusal("unknown_request", f"a request needs an 'op': one of {', '.join(OPS)}")
-            raise _Refusal("unknown_request", f"unknown op {_shown(op)}{_did_you_mean(op, OPS)}; "
+            raise _Refusal("unknown_request", f"unknown op {excerpt(op, 40)}{_did_you_mean(op, OPS)}; "
                            f"choose from: {', '.join(OPS)}")
         _check_fields(op, request)
         player = _optional_text(request, "player")
@@ -128,7 +129,7 @@ class Session:
             return self._new(request)
         table = self._table()
         if player is not None and player not in table.players:
-            raise _Refusal("not_seated", f"{_shown(player)} is not seated at this table")
+            raise _Refusal("not_seated", f"{excerpt(player, 40)} is not seated at this table")
         return _HANDLERS[op](self, table, request, player)
 
     def _table(self) -> Table:
@@ -174,9 +175,11 @@ class Session:
         if not isinstance(text, str):
             raise _Refusal("bad_request", "'move' is the move in .gin words, e.g. \"discard 7H\"")
         mover = player if player is not None else table.to_move
-        before = table.view(mover).hand.mask if mover is not None else 0
+        before = 0
         try:
-            move = Move.parse(text.lower())
+            move = Move.parse(text)  # any case, as card names
+            if move.kind in ("draw", "take") and mover is not None:
+                before = table.view(mover).hand.mask  # to tell the mover the card it gets
             played = table.push_as_seat(move, player) if player is not None else table.push(move)
         except IllegalMove as exc:
             finding: Answer = {"code": exc.code, "rule": exc.rule, "place": exc.place}
@@ -250,11 +253,6 @@ def _too_deep(value: object) -> bool:
     return False
 
 
-def _shown(value: object) -> str:
-    text = value if isinstance(value, str) else json_line(value)
-    return repr(text[:40] + ("..." if len(text) > 40 else ""))
-
-
 _OTHER_WORDS = {
     "deal": "new", "play": "move", "undo": "pop", "moves": "legal", "state": "view", "history": "record",
 }
@@ -277,7 +275,7 @@ def _check_fields(op: str, request: Mapping[str, object]) -> None:
         if key not in known:
             others = tuple(k for fields in FIELDS.values() for k in fields)
             hint = _did_you_mean(key, known) or _did_you_mean(key, ("op", "id", "player", *others))
-            raise _Refusal("bad_request", f"unknown field {_shown(key)} for '{op}'{hint}; "
+            raise _Refusal("bad_request", f"unknown field {excerpt(key, 40)} for '{op}'{hint}; "
                            f"'{op}' takes: {', '.join(known)}")
 
 
