@@ -48,8 +48,8 @@ def match_block(tally: Tally, sprt: dict[str, object] | None = None) -> str:
                      f"LOS {estimate.los:.2%}")
         mean, low, high = mean_interval(tally.net_points)
         lines.append(f"  points  {_signed(mean)} per pair (95%: {_signed(low)} to {_signed(high)})")
-    except StatsError:
-        pass
+    except StatsError as exc:  # say why the figures are missing (the extra not installed, no games yet)
+        lines.append(f"  Elo     not estimated: {exc}")
     if sprt is not None and "lower" in sprt:
         decision = {"H1": "H1 accepted", "H0": "H0 accepted"}.get(str(sprt["decision"]), "going on")
         lines.append(f"  SPRT    LLR {float(sprt['llr']):.2f} ({float(sprt['lower']):.2f}, "  # type: ignore[arg-type]

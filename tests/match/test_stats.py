@@ -107,3 +107,14 @@ def test_mirrored_counts_mirror_elo() -> None:
 def test_bad_input_is_a_stats_error(call: object, words: str) -> None:
     with pytest.raises(StatsError, match=words):
         call()  # type: ignore[operator]
+
+
+def test_a_block_without_figures_says_why() -> None:
+    """No pair played yet: the block says the Elo is not estimated and why, not nothing."""
+    from ginref.arena.match import Tally
+    from ginref.render.match import match_block
+
+    block = match_block(Tally("greedy", "random"))
+    assert "  Elo     not estimated: no games to estimate from" in block.splitlines()
+    played = Tally("greedy", "random", games=[0, 0, 2], pairs=[0, 0, 0, 0, 1], net_points=[40])
+    assert "not estimated" not in match_block(played)
