@@ -115,7 +115,8 @@ def _searches(path: Path) -> Callable[[], None]:
     from ginref.layoffs import least_defence
     from ginref.melds import MeldSystem, min_deadwood
     from ginref.records import read_records
-    from ginref.referee.replay import HandReplay
+    from ginref.referee.hand import Hand
+    from ginref.referee.replay import replay_hand
     from ginref.rules import find_rules
     from ginref.scoring import settle
 
@@ -125,8 +126,11 @@ def _searches(path: Path) -> Callable[[], None]:
         rules = find_rules(record.rules)
         system = MeldSystem.from_rules(rules)
         for i, hand in enumerate(record.hands):
-            replay = HandReplay(hand, i, record.players, rules, system, [])
-            replay.run()
+            knocked: list[Hand] = []  # the hand as the replay leaves it, seen at its knock
+            replay_hand(hand, i, record.players, rules, system, [], lambda m, _, seen=knocked: seen.append(m))
+            if not knocked:
+                continue
+            replay = knocked[0]
             p = replay.knocker
             if p >= 0 and replay.ending:
                 knocks.append((replay.held[p], replay.held[1 - p], replay.melds, rules, system,

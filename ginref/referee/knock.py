@@ -42,7 +42,7 @@ chained layoffs (``layoff_chaining``); -1 for any other problem"""
 class KnockSteps(HandState):
     """The steps of a hand from the knock on."""
 
-    def knock(self, p: int, turn: Turn, taken: int) -> bool:
+    def check_knock(self, p: int, turn: Turn, taken: int) -> bool:
         """Check a knock; False when the hand cannot be followed further."""
         k = turn.knock
         assert k is not None

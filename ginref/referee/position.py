@@ -8,9 +8,10 @@ checked by the one set of rules), and reads off the mover's view after the draw
 since, the stock left, the first upcard and the card just taken. The opponent's
 other cards stay unknown, even though the record shows the deal.
 
-:func:`knock_positions` is the same reading taken during :func:`~ginref.referee.adjudicate`'s
-own replay, at each hand's first knock, so that ``report --advise`` replays a knocked hand
-once: its fast twin, which a test holds to :func:`position_in` on generated and corrupted games.
+:func:`knock_positions` takes the same reading (:meth:`Position.of` a player's view of the one
+machine, :class:`~ginref.referee.hand.Hand`) during :func:`~ginref.referee.adjudicate`'s own
+replay, at each hand's first knock, so that ``report --advise`` replays a knocked hand once; a
+test holds it to :func:`position_in` on generated and corrupted games.
 """
 
 from __future__ import annotations
@@ -21,12 +22,10 @@ import msgspec
 
 from ginref.cards import Card, Mask, mask_of
 from ginref.errors import GinrefError, RecordError, RulingError
-from ginref.melds import MeldSystem
 from ginref.notation import excerpt
-from ginref.records import Event, GameRecord, HandRecord, Turn, read_records
-from ginref.referee.findings import Finding
-from ginref.referee.replay import HandReplay
-from ginref.referee.state import ABANDON, Flow
+from ginref.records import Event, GameRecord, Turn, read_records
+from ginref.referee.hand import Hand
+from ginref.referee.moves import View
 from ginref.referee.table import IllegalMove, Move, NotADeal, Table, moves_of
 from ginref.referee.verdict import Verdict, adjudicate, adjudicate_replayed
 from ginref.rules import Rules, record_rules
@@ -48,6 +47,13 @@ class Position(msgspec.Struct, frozen=True):
     taken: Card | None
     """the card just taken from the discard pile, if the draw was from there"""
     rules: Rules
+
+    @classmethod
+    def of(cls, view: View, rules: Rules) -> Position:
+        """The position a player's :class:`View` shows after its draw: the one reading of a
+        position, for a live table's and for a record's replay."""
+        return cls(view.player, view.hand.mask, mask_of(view.pile), view.opponent_took.mask, view.stock,
+                   view.upcard, view.taken, rules)
 
 
 def position_at(
@@ -128,8 +134,7 @@ def _replay_to(record: GameRecord, index: int, number: int, rules: Rules) -> Pos
     view = table.view(turn.player)
     if not drawn or view.unknown:
         raise RulingError(f"the record does not show the card {turn.player} drew")
-    return Position(turn.player, view.hand.mask, mask_of(view.pile), view.opponent_took.mask, view.stock,
-                    hand.upcard, view.taken, rules)
+    return Position.of(view, rules)
 
 
 def _push(table: Table, what: Event | Move, event: Event) -> None:
@@ -154,7 +159,7 @@ def _refuse(message: str, line: int) -> NoReturn:
     raise RulingError(f"the hand cannot be followed to this turn: {where}{message}")
 
 
-# -- the fast twin: positions read off adjudicate's replay -----------------------------------
+# -- positions read off adjudicate's own replay ---------------------------------------------
 
 
 def knock_positions(record: GameRecord, rules: Rules | None = None) -> tuple[Verdict, dict[int, Position]]:
@@ -167,40 +172,10 @@ def knock_positions(record: GameRecord, rules: Rules | None = None) -> tuple[Ver
         if named.problems:  # position_in refuses such a record: no position to read
             return adjudicate(record), positions
 
-    def watched(hand: HandRecord, index: int, players: tuple[str, str], ruled: Rules, system: MeldSystem,
-                findings: list[Finding]) -> HandReplay:
-        return _KnockWatch(positions, hand, index, players, ruled, system, findings)
+    def at_knock(machine: Hand, turn: Turn) -> None:
+        p = machine.mover
+        if (machine.knocker < 0 and machine.index not in positions and turn.source != "none"
+                and not machine.unknown[p] and not any(f.severity == "error" for f in machine.findings)):
+            positions[machine.index] = Position.of(machine.view(p), machine.rules)
 
-    return adjudicate_replayed(record, rules, watched), positions
-
-
-class _KnockWatch(HandReplay):
-    """The replay, every event stepped (no quick runs), so that it sees each card taken from the
-    pile; at the hand's first knock it keeps the knocker's position after the draw, when the
-    play up to it had no error and the record showed every card of the knocker's."""
-
-    def __init__(self, positions: dict[int, Position], hand: HandRecord, index: int,
-                 players: tuple[str, str], rules: Rules, system: MeldSystem, findings: list[Finding]) -> None:
-        super().__init__(hand, index, players, rules, system, findings)
-        self.positions = positions
-        self.took = [0, 0]
-
-    def quick_turns(self, events: object, i: int) -> int:
-        return i
-
-    def draw_discard(self, ev: Turn, p: int, counted: bool) -> Flow | None:
-        step = super().draw_discard(ev, p, counted)
-        if step is not ABANDON and self.taken >= 0:
-            self.took[p] |= 1 << self.taken
-        return step
-
-    def on_knock(self, ev: Turn, p: int) -> Flow:
-        if self.knocker < 0 and self.index not in self.positions and self._followed(ev, p):
-            self.positions[self.index] = Position(
-                ev.player, self.held[p], mask_of(self.pile), self.took[1 - p] & self.held[1 - p],
-                self.stock_left, self.hand.upcard, self.taken if self.taken >= 0 else None, self.rules)
-        return super().on_knock(ev, p)
-
-    def _followed(self, ev: Turn, p: int) -> bool:
-        return (ev.source != "none" and not self.unknown[p]
-                and not any(f.severity == "error" for f in self.findings))
+    return adjudicate_replayed(record, rules, at_knock), positions

@@ -1,7 +1,8 @@
-"""The state of one hand under replay: its cards, its phase, and the findings made so far.
+"""The state of one hand: its cards, its stage, and the findings made so far.
 
-:class:`HandState` is what the steps share: :mod:`ginref.referee.knock` adds the knock and
-the defence, :mod:`ginref.referee.replay` the deal and the play.
+:class:`HandState` holds the fields by name; :mod:`ginref.referee.knock` adds the knock and
+the defence, and :mod:`ginref.referee.hand` the deal and the moves (:class:`~ginref.referee.hand.Hand`,
+the one machine). :class:`Snapshot` saves and restores the fields a move changes.
 """
 
 from __future__ import annotations
@@ -234,7 +235,7 @@ class HandState:
     unseen = 0
     stock: Sequence[Card] | None = None
     stock_pos = 0
-    # the knock, as checked by knock() for defend()
+    # the knock, as checked by check_knock() for defend()
     ending: Ending = "knock"
     melds: tuple[Mask, ...] = ()
     declared_index: tuple[int, ...] = ()
@@ -248,8 +249,19 @@ class HandState:
     stock_left = 31
     taken = -1
     """the card just taken from the discard pile, -1 after a stock draw"""
-    awaiting_discard = False
-    """the last event is a draw with no discard: the record stops mid-turn"""
+    drawn = False
+    """``mover`` has drawn and owes the turn's discard or knock"""
+    mover = -1
+    """who drew last: the seat whose discard or knock is due while ``drawn``"""
+    wall_take = False
+    """a live table's take of the last discard at the wall, which only a knock may follow"""
+    finished = False
+    """the defence is made: the hand is over"""
+    laid: tuple[tuple[Card, int], ...] = ()
+    """a live table's layoffs so far: (card, the knocker's meld, 0-based)"""
+    from_pile = 0
+    """every card taken from the discard pile this hand: a seat holds the ones it took and has
+    not discarded since (``from_pile & held[seat]``: a pile card comes back to a hand only so)"""
     end = ""
     knocker = -1
     defence: Defence | None = None
@@ -379,8 +391,9 @@ class Snapshot:
 
     SCALARS = (
         "unseen", "stock", "stock_pos", "ending", "melds", "declared_index", "knocker_dw", "passes",
-        "draws", "repeat", "turns", "stock_left", "taken", "awaiting_discard", "end", "knocker", "defence",
-        "knock_place", "phase", "expected", "result",
+        "draws", "repeat", "turns", "stock_left", "taken", "end", "knocker", "defence",
+        "knock_place", "phase", "expected", "result", "drawn", "mover", "wall_take", "finished", "laid",
+        "from_pile",
     )
     """the fields held as immutable values (or, for ``result``, by reference)"""
     __slots__ = ("findings", "held", "pile", "scalars", "unknown")

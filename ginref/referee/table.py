@@ -91,7 +91,7 @@ from typing import NoReturn, Union
 
 import msgspec
 
-from ginref.cards import Card, CardSet, Mask, scan
+from ginref.cards import Card, Mask, scan
 from ginref.errors import GinrefError, NotationError, RulingError
 from ginref.game import players_problem
 from ginref.layoffs import fits
@@ -112,10 +112,12 @@ from ginref.records.model import (
     HandRecord,
     Knock,
     Pass,
+    Place,
     Turn,
 )
 from ginref.referee.deal import CardsLike, Deal, HandsLike
 from ginref.referee.findings import Finding, FindingCode
+from ginref.referee.hand import Hand
 from ginref.referee.moves import (
     _DRAW,
     _ENDINGS,
@@ -134,20 +136,17 @@ from ginref.referee.moves import (
     _draw_moves,
     moves_of,
 )
-from ginref.referee.replay import HandReplay
 from ginref.referee.rules_of_play import may_draw_stock, takes_only_to_knock, within_knock_limit
 from ginref.referee.seat import seat_wording
 from ginref.referee.state import (
     ABANDON,
     FORCED,
     KNOCKED,
-    OVER,
     WALL,
     Flow,
     HandRuling,
     Phase,
     Snapshot,
-    phase_of,
 )
 from ginref.referee.verdict import (
     GameSoFar,
@@ -211,19 +210,8 @@ def _players(players: Sequence[str]) -> tuple[str, str]:
 
 # -- the table -----------------------------------------------------------------------------------
 
-_WALL_TAKE = Knock("knock", None, ())
-"""what the replay needs to see to let a turn take the last discard at the wall: the knock
-that must follow (the table checks that one does)"""
-
-
-class _Saved(msgspec.Struct, frozen=True):
-    """The table before a move, for :meth:`Table.pop` and for a refused move: the hand's
-    :class:`Snapshot` and the half-turn the table keeps beside it."""
-
-    core: Snapshot
-    drawn: bool
-    finished: bool
-    layoffs: tuple[tuple[Card, int], ...]
+_AT_TABLE = Place()
+"""where a move at the table stands: nowhere in a record (its findings stand at the hand)"""
 
 
 _DOING = {Phase.UPCARD: "take or pass the upcard", Phase.DRAW: "draw", Phase.DISCARD: "discard or knock",
@@ -231,8 +219,7 @@ _DOING = {Phase.UPCARD: "take or pass the upcard", Phase.DRAW: "draw", Phase.DIS
 """what the player to move is to do, for :meth:`Table.__repr__`"""
 
 _FIELDS = ("players", "rules", "system", "_done", "_ruled", "_hand", "_index", "_core", "_history", "moves",
-           "_cards",
-           "_drawn", "_finished", "_layoffs", "_stock_at_draw", "_phase", "_adjudged", "_so_far")
+           "_cards", "_stock_at_draw", "_phase", "_adjudged", "_so_far")
 """every field of a :class:`Table`, by name: what :meth:`Table.copy` copies and a refused
 :meth:`Table.next_hand` puts back"""
 
@@ -312,14 +299,11 @@ class Table:
         findings: list[Finding] = []
         self._hand = hand
         self._index = index
-        self._core = HandReplay(hand, index, self.players, self.rules, self.system, findings)
-        self._history: list[_Saved] = []
+        self._core = Hand(hand, index, self.players, self.rules, self.system, findings)
+        self._history: list[Snapshot] = []
         self.moves: list[Move] = []
         self._cards: list[Card | None] = []
         """per move, the card it moved where the move does not say (a draw's)"""
-        self._drawn = False
-        self._finished = False
-        self._layoffs: tuple[tuple[Card, int], ...] = ()
         self._stock_at_draw = False
         """the stock's order is not known: each draw names the card it deals"""
         self._phase: Phase | None = None
@@ -361,7 +345,7 @@ class Table:
         return phase
 
     def _phase_now(self) -> Phase:
-        return Phase.OVER if self._finished else phase_of(self._core.phase, self._drawn)
+        return self._core.phase_now()
 
     @property
     def to_move(self) -> str | None:
@@ -370,12 +354,7 @@ class Table:
         return None if seat < 0 else self.players[seat]
 
     def _seat_to_move(self) -> int:
-        phase = self.phase
-        if phase is Phase.OVER:
-            return -1
-        if phase is Phase.DEFENCE:
-            return 1 - self._core.knocker
-        return self._core.expected
+        return self._core.seat_to_move()
 
     def is_over(self) -> bool:
         """Whether the hand has ended (a knock defended, or a void end)."""
@@ -511,7 +490,7 @@ class Table:
     def _finish_declaration(self, move: Move) -> tuple[Move | None, bool]:
         core = self._core
         laid = 0
-        for c, _ in self._layoffs:
+        for c, _ in core.laid:
             laid |= 1 << c
         own = core.held[1 - core.knocker] & ~laid
         valid = self._melded(move.melds, own) is not None
@@ -524,7 +503,7 @@ class Table:
         current = list(core.melds)
         declared = core.melds
         laid = 0
-        for c, at in self._layoffs:
+        for c, at in core.laid:
             current[at] |= 1 << c
             laid |= 1 << c
         targets = current if self.rules.layoff_chaining else list(declared)
@@ -633,57 +612,45 @@ class Table:
         twin._core = self._core.clone()
         return twin
 
-    def _save(self) -> _Saved:
-        return _Saved(Snapshot(self._core), self._drawn, self._finished, self._layoffs)
+    def _save(self) -> Snapshot:
+        return Snapshot(self._core)
 
-    def _restore(self, saved: _Saved) -> None:
-        saved.core.restore(self._core)
-        self._drawn, self._finished, self._layoffs = saved.drawn, saved.finished, saved.layoffs
+    def _restore(self, saved: Snapshot) -> None:
+        saved.restore(self._core)
         self._phase = None
 
-    # -- a move through the replay ------------------------------------------------------------
+    # -- a move onto the hand ------------------------------------------------------------------
 
     def _apply(self, move: Move, seat: int) -> Card | None:
-        """Feed ``move`` to the replay as the event a record would show; raise if it errs."""
+        """Push ``move`` onto the hand for player ``seat``; raise if the hand finds an error in
+        it. Returns the card it moved where the move does not say (a draw's)."""
         core = self._core
         before = len(core.findings)
         name = self.players[seat]
         kind = move.kind
         drawn: Card | None = None
-        step: Flow | None = None
         if kind in ("knock", "layoff", "finish"):
             core.result = core.result.copy()  # the only moves that write the ruling: the saved one stays
-        if self.phase is Phase.OVER or (core.phase == KNOCKED and kind not in ("layoff", "finish")):
-            core.after_end(Pass(name))
-        elif self._drawn and kind in ("take", "draw", "pass"):
-            step = self._no_discard(seat, name)
-        elif kind == "pass":
-            step = core.step(Pass(name), False)
-        elif kind in ("take", "draw"):
-            drawn, step = self._draw(move, seat, name)
-        elif kind in ("discard", "knock"):
-            step = self._end_turn(move, seat, name)
+        if kind == "pass":
+            step = core.pass_(name, _AT_TABLE)
+        elif kind == "draw":
+            drawn, step = self._draw(move, name)
+        elif kind == "take":
+            drawn, step = self._take(move, seat, name)
+        elif kind == "discard":
+            step = core.discard(name, move.card, _AT_TABLE)
+        elif kind == "knock":
+            knock = Knock(move.ending or "knock", move.card, move.melds)
+            step = core.knock(name, Turn(name, "none", None, None, knock))
         elif kind == "layoff":
-            self._layoff(move, name)
+            step = self._layoff(move, name)
         else:
-            self._finish(move, name)
+            step = self._finish(move, name)
         self._check(before, move, step)
         return drawn
 
-    def _turn_so_far(self, name: str, discard: Card | None = None) -> Turn:
-        """The turn whose draw was the last move, as a record shows it, with ``discard``."""
-        drawn = self.moves[-1]
-        return Turn(name, "stock" if drawn.kind == "draw" else "discard", self._cards[-1], discard)
-
-    def _no_discard(self, seat: int, name: str) -> Flow:
-        """Another move where the turn's discard or knock is due: the replay's missing discard."""
-        turn = self._turn_so_far(name)
-        if self._core.seat(turn) < 0:
-            return ABANDON
-        return self._core.on_discard(turn, seat, False)
-
     def _check(self, before: int, move: Move, step: Flow | None = None) -> None:
-        """Refuse the move when the replay found an error in it (or could not follow it)."""
+        """Refuse the move when the hand found an error in it (or could not follow it)."""
         core = self._core
         for found in core.findings[before:]:
             if found.severity == "error":
@@ -703,93 +670,63 @@ class Table:
         rule = self.rules.setting(knobs[0]) if knobs else None
         raise IllegalMove(message, code, place, rule, move, knobs)
 
-    def _draw(self, move: Move, seat: int, name: str) -> tuple[Card | None, Flow | None]:
-        """A draw or take: the card it moved, and the replay's step."""
+    def _draw(self, move: Move, name: str) -> tuple[Card | None, Flow]:
+        """A stock draw: the card it dealt, and the hand's step."""
         core = self._core
-        source = "stock" if move.kind == "draw" else "discard"
-        wall = core.phase == WALL and source == "discard" and takes_only_to_knock(self.rules)
-        event = Turn(name, "stock" if move.kind == "draw" else "discard", move.card, None,
-                     _WALL_TAKE if wall else None)
-        if core.seat(event) < 0:
-            return None, ABANDON
-        if self._stock_at_draw and source == "stock" and move.card is None:
+        if (self._stock_at_draw and move.card is None and core.phase < KNOCKED and not core.drawn
+                and name in self.players):
             self._refuse(FindingCode.BAD_CARD, f"{name} drew from a stock dealt at the draw: "
                          "the draw names the card it deals (draw 7H)", move)
-        top = core.pile[-1] if source == "discard" and core.pile else None
-        position = core.stock_pos
+        position, stock = core.stock_pos, core.stock
+        step = core.draw(name, move.card, _AT_TABLE)
+        return (stock[position] if stock is not None and move.card is None else move.card), step
+
+    def _take(self, move: Move, seat: int, name: str) -> tuple[Card | None, Flow]:
+        """A take from the pile: the card it took, and the hand's step. At the wall, where the
+        last discard may be taken only to knock, a take that leaves no knock is refused here."""
+        core = self._core
+        top = core.pile[-1] if core.pile else None
         before = len(core.findings)
-        step = core.on_draw(event, seat)
+        step = core.take(name, move.card, _AT_TABLE)
         self._check(before, move, step)
-        if wall and top is not None and not self._may_take_at_wall(top, seat):
+        if core.wall_take and top is not None and not self._may_take_at_wall(top, seat):
             self._refuse(FindingCode.STOCK_EXHAUSTED,
                          f"{name} may take the last discard at the wall only to knock, and no knock "
                          "is left with it", move, ("stock_end",))
-        self._drawn = core.phase != OVER
-        if source == "discard":
-            return top, step
-        stock = core.stock
-        return (stock[position] if stock is not None and move.card is None else move.card), step
+        return top, step
 
-    def _end_turn(self, move: Move, seat: int, name: str) -> Flow:
-        """A discard or knock: the replay's step."""
+    def _layoff(self, move: Move, name: str) -> Flow:
+        """A layoff, judged at once with the layoffs before it as the hand's ruling will judge them."""
         core = self._core
-        knock = None
-        discard = move.card
-        if move.kind == "knock":
-            knock = Knock(move.ending or "knock", move.card, move.melds)
-            discard = None
-        event = Turn(name, "none", None, discard, knock)
-        if not self._drawn:
-            return core.step(event, False)  # the eleven-card opening, else a turn with no draw
-        if core.seat(event) < 0:
-            return ABANDON
-        if core.phase == WALL and knock is None and takes_only_to_knock(self.rules):
-            # the replay rules on the whole turn: a take at the wall with no knock
-            self._restore(self._history[-1])
-            before = len(core.findings)
-            self._check(before, move, core.step(self._turn_so_far(name, discard), False))
-        self._drawn = False
-        return core.on_knock(event, seat) if knock is not None else core.on_discard(event, seat, False)
-
-    def _layoff(self, move: Move, name: str) -> None:
-        core = self._core
-        if core.phase != KNOCKED or self._finished:
-            core.step(Defence(name), False)  # a defence where nobody knocked
-            return
         card = move.card if move.card is not None else -1
-        laid = (*self._layoffs, (card, move.onto))
-        self._judge_defence(Defence(name, (), laid), move)
-        self._layoffs = laid
+        laying = core.phase == KNOCKED and core.defence is None
+        step = core.lay_off(name, card, move.onto, _AT_TABLE)
+        if laying:
+            self._judge(Defence(name, (), core.laid), move)
+        return step
 
-    def _judge_defence(self, defence: Defence, move: Move) -> None:
-        """Rule on ``defence`` as the replay would at the hand's end, then forget the ruling."""
-        core = self._core
-        saved = Snapshot(core)
-        before = len(core.findings)
-        core.result = core.result.copy()
-        core.defend(core.knocker, defence)
-        found = [f for f in core.findings[before:] if f.severity == "error"]
-        saved.restore(core)
-        if found:
-            self._refuse_with(found[0].code, found[0].message, move, found[0].knobs)
+    def _judge(self, defence: Defence, move: Move) -> None:
+        found = self._core.judge_defence(defence)
+        if found is not None:
+            self._refuse_with(found.code, found.message, move, found.knobs)
 
-    def _finish(self, move: Move, name: str) -> None:
+    def _finish(self, move: Move, name: str) -> Flow:
+        """The defence shown (no melds: the least-deadwood arrangement of the cards left), and
+        the hand ruled."""
         core = self._core
-        if core.phase != KNOCKED:
-            core.step(Defence(name), False)
-            return
+        if core.phase != KNOCKED or core.defence is not None:
+            return core.finish(name, Defence(name))  # no knock to answer, or the hand is over
         melds = move.melds
         if not melds and not move.bare:
             laid = 0
-            for c, _ in self._layoffs:
+            for c, _ in core.laid:
                 laid |= 1 << c
-            left = core.held[1 - core.knocker] & ~laid
-            melds = _declared(left, self.system)
-        defence = Defence(name, melds, self._layoffs)
-        self._judge_defence(defence, move)
-        core.step(defence, False)
-        core.finish(len(core.hand.events) - 1)
-        self._finished = True
+            melds = _declared(core.held[1 - core.knocker] & ~laid, self.system)
+        defence = Defence(name, melds, core.laid)
+        self._judge(defence, move)
+        step = core.finish(name, defence)
+        core.rule(len(core.hand.events) - 1)
+        return step
 
     # -- what a player sees --------------------------------------------------------------------
 
@@ -797,32 +734,7 @@ class Table:
         """Everything ``player`` may know now, and nothing else."""
         if player not in self.players:
             raise RulingError(f"{player!r} is not one of the players")
-        seat = self.players.index(player)
-        core = self._core
-        knocked = core.phase == KNOCKED or (self._finished and core.knocker >= 0)
-        knocker = self.players[core.knocker] if knocked and core.knocker >= 0 else None
-        mine = bool(self.moves) and self.moves[-1].kind == "take" and core.expected == seat
-        return View(
-            player=player, phase=self.phase, to_move=self.to_move, hand=CardSet(core.held[seat]),
-            pile=tuple(core.pile), opponent_took=CardSet(self._took_from_pile(1 - seat)),
-            opponent_cards=core.held[1 - seat].bit_count() + core.unknown[1 - seat],
-            stock=core.stock_left, upcard=self._hand.upcard, taken=self._cards[-1] if mine else None,
-            unknown=core.unknown[seat], knocker=knocker,
-            melds=tuple(map(CardSet, core.melds)) if knocked else (),
-            layoffs=self._layoffs if knocked else (),
-        )
-
-    def _took_from_pile(self, seat: int) -> Mask:
-        """The cards player ``seat`` took from the pile and has not discarded since."""
-        took = 0
-        mover = self._core.non_dealer
-        for move, card in zip(self.moves, self._cards, strict=True):
-            if move.kind == "take" and mover == seat and card is not None:
-                took |= 1 << card
-            elif move.kind in ("discard", "knock") and mover == seat and move.card is not None:
-                took &= ~(1 << move.card)
-            mover = _next_mover(move, mover)
-        return took & self._core.held[seat]
+        return self._core.view(self.players.index(player))
 
     # -- the ruling and the record -------------------------------------------------------------
 
@@ -839,11 +751,11 @@ class Table:
         """The replay's ruling on the hand over: a void end is ruled as the replay's finish
         rules it (a defended knock was ruled at the finish)."""
         core = self._core
-        if self._finished:
+        if core.finished:
             return core.result
         saved = core.result
         core.result = saved.copy()
-        core.finish(-1)
+        core.rule(-1)
         ruling, core.result = core.result, saved
         return ruling
 

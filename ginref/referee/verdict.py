@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import msgspec
 
@@ -46,7 +46,7 @@ from ginref.notation import excerpt
 from ginref.records.model import Ending, GameRecord, HandRecord, Turn
 from ginref.records.rlcard import PAYOFFS_TAG, claimed_payoffs, rewards
 from ginref.referee.findings import Finding, FindingCode, finding
-from ginref.referee.replay import HandReplay
+from ginref.referee.replay import AtKnock, replay_hand
 from ginref.referee.state import HandRuling, Unfinished
 from ginref.rules import Rules, record_rules
 from ginref.scoring import Step
@@ -271,10 +271,6 @@ def _totals_text(totals: dict[str, int]) -> str:
     return shown + (f" and {len(totals) - 3} more" if len(totals) > 3 else "")
 
 
-ReplayMaker = Callable[[HandRecord, int, tuple[str, str], Rules, MeldSystem, list[Finding]], HandReplay]
-"""What replays a hand: :class:`HandReplay` or a subclass (its constructor)."""
-
-
 def adjudicate(record: GameRecord, rules: Rules | None = None) -> Verdict:
     """Replay ``record`` under ``rules`` (None: the rules the record names) and rule on it.
 
@@ -282,12 +278,12 @@ def adjudicate(record: GameRecord, rules: Rules | None = None) -> Verdict:
     Never raises for a bad record: whatever it gets wrong is a finding, placed where the
     record shows it.
     """
-    return adjudicate_replayed(record, rules, HandReplay)
+    return adjudicate_replayed(record, rules)
 
 
-def adjudicate_replayed(record: GameRecord, rules: Rules | None, replay: ReplayMaker) -> Verdict:
-    """:func:`adjudicate`, each hand replayed by ``replay``: a :class:`HandReplay`, or a subclass
-    that keeps more of what it sees (:func:`ginref.referee.position.knock_positions`)."""
+def adjudicate_replayed(record: GameRecord, rules: Rules | None, at_knock: AtKnock | None = None) -> Verdict:
+    """:func:`adjudicate`, shown each knock of the replay before it is played (``at_knock``:
+    :func:`ginref.referee.position.knock_positions` reads the knocker's position there)."""
     findings: list[Finding] = []
     if rules is None:
         rules, system, problems = _rules_of(record)
@@ -304,7 +300,7 @@ def adjudicate_replayed(record: GameRecord, rules: Rules | None, replay: ReplayM
     ruled: list[HandRuling] = []
     for index, hand in enumerate(record.hands):
         hand_findings: list[Finding] = []
-        ruled.append(replay(hand, index, players, rules, system, hand_findings).run())
+        ruled.append(replay_hand(hand, index, players, rules, system, hand_findings, at_knock))
         per_hand.append(hand_findings)
     return _verdict(record, rules, system, findings, ruled, per_hand)
 
@@ -334,7 +330,7 @@ def adjudicate_after(
 def replayed_hand(record: GameRecord, index: int, rules: Rules, system: MeldSystem) -> RuledHand:
     """Hand ``index`` of ``record`` replayed: its ruling and the findings its replay made."""
     found: list[Finding] = []
-    ruling = HandReplay(record.hands[index], index, record.players, rules, system, found).run()
+    ruling = replay_hand(record.hands[index], index, record.players, rules, system, found)
     return ruling, tuple(found)
 
 

@@ -348,20 +348,20 @@ def test_each_knocked_hand_is_replayed_once_and_weighed_as_position_in_reads_it(
     """``--advise`` reads each knock's position off the replay that rules on the record: the
     risks are those of :func:`knock_risks` (which plays the hand again at a table), for one
     replay a hand."""
-    from ginref.referee.replay import HandReplay
+    from ginref.referee.hand import Hand
 
     weighing = Weighing(samples=30, seed=2)
     records = [r for path in sorted(TOURNAMENT.glob("*.gin")) for r in read_records(path)
                if isinstance(r, GameRecord)]
     records += [r for r in read_records(OPENSPIEL) if isinstance(r, GameRecord)][:30]
     deals = Counter[str]()
-    dealt = HandReplay.deal
+    dealt = Hand.deal
 
-    def counted(replay: HandReplay) -> bool:
+    def counted(replay: Hand) -> bool:
         deals["hands"] += 1
         return dealt(replay)
 
-    monkeypatch.setattr(HandReplay, "deal", counted)
+    monkeypatch.setattr(Hand, "deal", counted)
     results: list[Any] = []
     done = report(records, advise=weighing, on_result=results.append)
     assert deals["hands"] == done.hands == sum(len(r.hands) for r in records)

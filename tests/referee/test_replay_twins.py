@@ -1,6 +1,6 @@
 """The replay's quick path for a plain legal turn against the checked path it stands beside.
 
-``HandReplay.quick_turns`` takes runs of the common draw-and-discard without the checks; with it
+``Hand.quick_turns`` takes runs of the common draw-and-discard without the checks; with it
 switched off every event goes through the steps of its phase. Both must give the same
 verdict, findings included, on clean games, corrupted ones and every preset.
 """
@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from ginref.records import GameRecord, read_records
 from ginref.referee import Verdict, adjudicate
-from ginref.referee.replay import HandReplay
+from ginref.referee.hand import Hand
 from ginref.referee.state import fast_mask
 from ginref.rules import PRESET_NAMES, find_rules
 from tests.support.randomplay import corrupt, random_game, random_hand
@@ -26,7 +26,7 @@ OPENSPIEL = "samples/records/openspiel/games.jsonl"
 
 def checked_only(record: GameRecord, monkeypatch: pytest.MonkeyPatch) -> Verdict:
     with monkeypatch.context() as patch:
-        patch.setattr(HandReplay, "quick_turns", lambda self, events, i: i)
+        patch.setattr(Hand, "quick_turns", lambda self, events, i: i)
         return adjudicate(record)
 
 
@@ -58,19 +58,19 @@ def test_they_agree_on_openspiel_games(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_the_quick_path_is_taken() -> None:
     """Without this the comparison above would compare the checked path with itself."""
     taken = 0
-    original = HandReplay.quick_turns
+    original = Hand.quick_turns
 
-    def counting(self: HandReplay, events: object, i: int) -> int:
+    def counting(self: Hand, events: object, i: int) -> int:
         nonlocal taken
         after = original(self, events, i)  # type: ignore[arg-type]
         taken += after - i
         return after
 
-    HandReplay.quick_turns = counting  # type: ignore[method-assign]
+    Hand.quick_turns = counting  # type: ignore[method-assign]
     try:
         adjudicate(random_hand(1))
     finally:
-        HandReplay.quick_turns = original  # type: ignore[method-assign]
+        Hand.quick_turns = original  # type: ignore[method-assign]
     assert taken > 5
 
 
