@@ -20,6 +20,7 @@ the records' fast path, a run of plain turns at once, beside its checked twin
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ginref.cards import FULL_DECK, Card, CardSet, Mask, card_name
 from ginref.melds import min_deadwood
@@ -27,7 +28,6 @@ from ginref.notation import excerpt
 from ginref.records.model import Defence, Pass, Place, Turn
 from ginref.referee.findings import Finding, FindingCode
 from ginref.referee.knock import KnockSteps
-from ginref.referee.moves import View
 from ginref.referee.rules_of_play import at_the_floor, may_draw_stock, takes_only_to_knock
 from ginref.referee.state import (
     ABANDON,
@@ -51,6 +51,9 @@ from ginref.referee.state import (
     is_card,
     phase_of,
 )
+
+if TYPE_CHECKING:
+    from ginref.referee.moves import View
 
 
 class Hand(KnockSteps):
@@ -540,6 +543,8 @@ class Hand(KnockSteps):
 
     def view(self, seat: int) -> View:
         """Everything player ``seat`` may know now, and nothing else."""
+        from ginref.referee.moves import View  # the moves' module, which a record's replay never needs
+
         knocked = self.phase == KNOCKED or (self.finished and self.knocker >= 0)
         players = self.players
         seat_to_move = self.seat_to_move()

@@ -44,7 +44,11 @@ def replay_hand(
             if after > i:
                 i = after
                 continue
-        step = push_event(machine, events[i], i == count - 1, at_knock)
+        ev = events[i]
+        if type(ev) is Turn:
+            step = _turn(machine, ev, i == count - 1, at_knock)
+        else:
+            step = push_event(machine, ev, i == count - 1, at_knock)
         if step is ABANDON:
             return machine.result
         if step is STOP:
@@ -68,10 +72,9 @@ def push_event(
 def _turn(machine: Hand, ev: Turn, is_last: bool, at_knock: AtKnock | None) -> Flow:
     """A turn: its draw, then its discard or knock; then the claim of least deadwood, if any."""
     who, place, knock = ev.player, ev.place, ev.knock
-    if ev.source == "stock":
-        step = machine.draw(who, ev.card, place)
-    elif ev.source == "discard":
-        step = machine.take(who, ev.card, place, knocking=knock is not None)
+    source = ev.source
+    if source != "none":  # machine.draw or machine.take, the call made once
+        step = machine.draw_half(who, source, ev.card, place, knock is not None)
     else:
         step = machine.open_turn(who, place)
     if step is not GO:
