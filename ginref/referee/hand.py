@@ -191,6 +191,17 @@ class Hand(KnockSteps):
                      f"{who} moved out of turn; it was {self.players[self.expected]}'s turn", place)
         return p
 
+    def is_mover(self, who: str, place: Place) -> bool:
+        """Whether ``who`` drew last, whose discard or knock is due (else reported)."""
+        mover = self.players[self.mover]
+        if who == mover:
+            return True
+        if who in self.players:
+            self.add(FindingCode.WRONG_TURN, f"{who} moved out of turn; it was {mover}'s turn", place)
+        else:
+            self.add(FindingCode.UNKNOWN_PLAYER, self.stranger(who), place)
+        return False
+
     def after_end(self, place: Place) -> Flow:
         """A move once the hand is knocked or over (other than the defence)."""
         if self.end == "illegal":
@@ -439,6 +450,8 @@ class Hand(KnockSteps):
             opened = self.open_turn(who, place)
             if opened is not GO:
                 return opened
+        elif not self.is_mover(who, place):
+            return ABANDON
         p = self.mover
         if self.wall_take:
             return self.wall_take_unused(p, place)
@@ -482,6 +495,8 @@ class Hand(KnockSteps):
             opened = self.open_turn(who, place)
             if opened is not GO:
                 return opened
+        elif not self.is_mover(who, place):
+            return ABANDON
         p = self.mover
         self.drawn = self.wall_take = False
         self.result.stock_left = self.stock_left
