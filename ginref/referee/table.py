@@ -75,11 +75,11 @@ The contract (stable; the OpenSpiel adapter and the line protocol build on it):
   totals, ``game_over``, the winner); ``next_hand(deal=...)`` (or its keywords) deals the
   next hand, with the dealer the rules name, once the hand is over and the game is not.
 
-The steps of play are the replay's (:mod:`ginref.referee.replay` on
-:mod:`ginref.referee.knock`): a move is fed to the step a record's event would take, and
-refused when that step finds an error there; the state is saved and restored by name
-(:class:`~ginref.referee.state.Snapshot`). :meth:`legal_moves` is the fast twin of trying
-every move that way, asking the same predicates (:mod:`ginref.referee.rules_of_play`,
+Each move is pushed onto the hand's one machine (:class:`~ginref.referee.hand.Hand`), the same
+one a record's replay pushes its events onto (:mod:`ginref.referee.replay`); a move that makes
+an error there is refused, and the state put back by name
+(:class:`~ginref.referee.state.Snapshot`). :meth:`legal_moves` is the fast twin of trying every
+move that way, asking the same predicates (:mod:`ginref.referee.rules_of_play`,
 :meth:`Rules.banned_discard`); ``tests/referee/test_table.py`` compares them.
 """
 
