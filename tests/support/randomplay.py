@@ -38,7 +38,6 @@ from ginref.melds import (
     optimal_arrangements,
 )
 from ginref.records import (
-    ClaimedResult,
     Defence,
     Event,
     GameRecord,
@@ -49,8 +48,9 @@ from ginref.records import (
     Turn,
 )
 from ginref.referee import adjudicate
+from ginref.referee.table import Move, Phase, Table
+from ginref.referee.verdict import HandVerdict
 from ginref.rules import Rules, find_rules
-from ginref.scoring import Ending, settle
 
 __all__ = [
     "CORRUPTIONS",
@@ -135,7 +135,9 @@ def play_hand(
     number: int | None = None,
     line: int = 1,
 ) -> tuple[HandRecord, game.HandEntry]:
-    """Play one hand at random; return its record (claims filled) and its game entry.
+    """Play one hand at random at a :class:`~ginref.referee.table.Table`, each move chosen among
+    its ``legal_moves()`` (the player keeps no rules of its own); return the hand's record, its
+    claims as the table ruled them, and its game entry.
 
     ``styles`` gives a player its own way of playing (its draws, knocks and defence; the
     record is kept by ``style``), as agents of a tournament. ``line`` numbers the record's
@@ -143,230 +145,141 @@ def play_hand(
     """
     rules = _rules(rules)
     style = style or Style.random(rng)
-
-    def style_of(p: int) -> Style:
-        return styles[players[p]] if styles else style
-
-    system = MeldSystem.from_rules(rules)
-    d = players.index(dealer)
-    nd = 1 - d
     deck = list(range(52))
     rng.shuffle(deck)
-    eleven = rules.first_turn == "eleven_card"
-    first = 11 if eleven else 10
-    hands = [0, 0]
-    hands[nd] = mask_of(deck[:first])
-    hands[d] = mask_of(deck[first:first + 10])
-    upcard = None if eleven else deck[20]
-    stock = deck[21:]
+    table = Table(players, rules, dealer, deck=deck)
+    at_wall = 0
+    shown = True
+    while not table.is_over():
+        mover = table.to_move
+        assert mover is not None
+        own = styles[mover] if styles else style
+        at_wall += table.phase is Phase.WALL
+        if table.phase is Phase.DEFENCE:
+            shown = rng.random() < own.record_defence  # else the record leaves it to the referee
+            _defend(table, own, rng, may_skip=shown)
+            continue
+        move = _choose(table, own, rng, at_wall)
+        if isinstance(move, list):
+            _push_first_legal(table, move)
+        else:
+            table.push(move)
+    ruled = table.outcome()
+    assert ruled is not None
+    hand = _as_recorded(table.record().hands[0], ruled, style, rng, number, line, shown)
+    entry = game.HandEntry(ruled.winner, ruled.points, ruled.outcome, ruled.knocker, ruled.multiplier)
+    return hand, entry
+
+
+def _choose(table: Table, style: Style, rng: random.Random, at_wall: int) -> Move | list[Move]:
+    """The move this style makes now, among the table's legal moves (a list: the first of them
+    the table takes, for a declaration other than the one it offers)."""
+    moves = table.legal_moves()
+    kinds = {m.kind for m in moves}
+    phase = table.phase
+    if phase is Phase.UPCARD:
+        view = table.view(table.to_move or "")
+        assert view.upcard is not None
+        system = table.system
+        better = min_deadwood_after_discard(view.hand.mask | 1 << view.upcard, system) < min_deadwood(
+            view.hand.mask, system)
+        return Move.take() if rng.random() < (0.6 if better else 0.08) else Move.pass_()
+    if phase is Phase.DRAW:
+        return Move.take() if "take" in kinds and rng.random() < style.discard_draw else moves[-1]
+    if phase is Phase.WALL:
+        return Move.take() if "take" in kinds and at_wall <= 8 and rng.random() < 0.6 else Move.pass_()
+    return _discard_or_knock(table, moves, style, rng)
+
+
+def _discard_or_knock(table: Table, moves: list[Move], style: Style, rng: random.Random) -> Move | list[Move]:
+    knocks = [m for m in moves if m.kind == "knock"]
+    big = [m for m in knocks if m.ending == "big_gin"]
+    gin = [m for m in knocks if m.ending == "gin"]
+    discards = [m for m in moves if m.kind == "discard"]
+    if big and rng.random() < 0.9:
+        return big[0]
+    if gin and rng.random() < 0.9:
+        return _declared(table, rng.choice(gin), style, rng)
+    if knocks and (not discards or rng.random() < style.knock):
+        return _declared(table, rng.choice(knocks), style, rng)
+    view = table.view(table.to_move or "")
+    taken = view.taken
+    if taken is not None and Move.discard(taken) in discards and rng.random() < style.same_card:
+        return Move.discard(taken)
+    if rng.random() < 0.7:
+        scored = [(min_deadwood(view.hand.mask & ~(1 << m.card), table.system), m) for m in discards
+                  if m.card is not None]
+        low = min(score for score, _ in scored)
+        return rng.choice([m for score, m in scored if score == low])
+    return rng.choice(discards)
+
+
+def _declared(table: Table, knock: Move, style: Style, rng: random.Random) -> list[Move]:
+    """``knock`` as this style declares it: any arrangement with its least deadwood, the melds in
+    any order, a meld withheld now and then (the table takes it if the knock stays legal)."""
+    assert knock.card is not None
+    view = table.view(table.to_move or "")
+    kept = view.hand.mask & ~(1 << knock.card)
+    melds = [m.mask for m in rng.choice(optimal_arrangements(kept, table.system)).melds]
+    rng.shuffle(melds)
+    tries = []
+    if melds and rng.random() < style.withhold:
+        tries.append(Move.knock(knock.card, tuple(melds[1:]), "knock"))
+    tries.append(Move.knock(knock.card, tuple(melds), knock.ending or "knock"))
+    return [*tries, knock]
+
+
+def _defend(table: Table, style: Style, rng: random.Random, *, may_skip: bool) -> None:
+    """The defender's best response: its layoffs one at a time, then its melds; now and then,
+    when ``may_skip`` (a defence the record shows), it lays nothing off (a legal, poor choice)."""
+    view = table.view(table.to_move or "")
+    melds = [m.mask for m in view.melds]
+    lays = table.layoffs_allowed and not (may_skip and rng.random() < style.skip_layoffs)
+    best = best_defence(view.hand.mask, [Meld(m) for m in melds], table.rules, allow_layoffs=lays)
+    for lay in best.layoffs:
+        table.push(Move.layoff(lay.card, melds.index(lay.onto.mask)))
+    own = [m.mask for m in best.arrangement.melds]
+    rng.shuffle(own)
+    table.push(Move.finish(tuple(own), bare=not own))
+
+
+def _push_first_legal(table: Table, moves: list[Move]) -> None:
+    for move in moves:
+        if table.is_legal(move):
+            table.push(move)
+            return
+    raise AssertionError(f"none of {moves} is legal at {table!r}")
+
+
+def _as_recorded(
+    hand: HandRecord, ruled: HandVerdict, style: Style, rng: random.Random, number: int | None, line: int,
+    defence_shown: bool,
+) -> HandRecord:
+    """The table's record of a hand, kept in this style: the stock's order and the cards drawn
+    from it shown or not, the defence shown or left to the referee, the deadwood announced or
+    not; every event placed on a line of its own."""
     record_stock = rng.random() < style.record_stock
     hide = style.hide_draws and not record_stock
-    pile: list[Card] = [] if upcard is None else [upcard]
-    limit = rules.knock_limit_for(upcard)
-    multiplier = rules.multiplier(upcard)
-    floor = rules.stock_floor
     events: list[Event] = []
-    pos = 0
-
-    def place() -> Place:
-        return Place(line=line + 1 + len(events), column=1)
-
-    def can_discard(p: int, taken: int) -> list[Card]:
-        return [c for c in scan(hands[p]) if not (rules.no_same_card_discard and c == taken)]
-
-    def knock_discards(p: int, taken: int) -> list[Card]:
-        return [c for c in can_discard(p, taken) if min_deadwood(hands[p] & ~(1 << c), system) <= limit]
-
-    def choose_discard(p: int, taken: int) -> Card:
-        options = can_discard(p, taken)
-        if taken >= 0 and not rules.no_same_card_discard and rng.random() < style_of(p).same_card:
-            return taken
-        if rng.random() < 0.7:
-            scored = [(min_deadwood(hands[p] & ~(1 << c), system), c) for c in options]
-            low = min(s for s, _ in scored)
-            return rng.choice([c for s, c in scored if s == low])
-        return rng.choice(options)
-
-    def try_knock(p: int, c: Card | None, source: str, taken: int) -> _Ruling | None:
-        """Knock now if the player can and wants to; None to play on."""
-        hand11 = hands[p]
-        big = rules.big_gin_bonus is not None and min_deadwood(hand11, system) == 0
-        if big and rng.random() < 0.9:
-            return knock(p, c, source, None)
-        options = knock_discards(p, taken)
-        if not options:
-            return None
-        gin = [x for x in options if min_deadwood(hand11 & ~(1 << x), system) == 0]
-        if gin and rng.random() < 0.9:
-            return knock(p, c, source, rng.choice(gin))
-        if rng.random() < style_of(p).knock:
-            return knock(p, c, source, rng.choice(options))
-        return None
-
-    def knock(p: int, c: Card | None, source: str, discard: Card | None) -> _Ruling:
-        kept = hands[p] if discard is None else hands[p] & ~(1 << discard)
-        arrangement = rng.choice(optimal_arrangements(kept, system))
-        melds = [m.mask for m in arrangement.melds]
-        dw = arrangement.deadwood_points
-        points = system.tables.rank_points
-        may_withhold = discard is not None and melds and not rules.knocker_must_meld_max
-        if may_withhold and rng.random() < style_of(p).withhold:
-            m = rng.choice(melds)
-            extra = sum(points[x % 13] for x in scan(m))
-            if dw + extra <= limit:
-                melds.remove(m)
-                dw += extra
-        rng.shuffle(melds)
-        ending: Ending = "big_gin" if discard is None else "gin" if dw == 0 else "knock"
-        announced = dw if rng.random() < style.announce else None
-        shown = None if hide and source == "stock" else c
-        events.append(Turn(players[p], source, shown,  # type: ignore[arg-type]
-                           knock=Knock(ending, discard, tuple(melds), announced, place()),
-                           place=place()))
-        q = 1 - p
-        allow = (
-            ending == "knock"
-            or (ending == "gin" and rules.layoff_on_gin)
-            or (ending == "big_gin" and rules.layoff_on_big_gin)
-        )
-        knocker_melds = [Meld(m) for m in melds]
-        best = best_defence(hands[q], knocker_melds, rules, allow_layoffs=allow)
-        ddw = best.deadwood_points
-        if rng.random() < style_of(q).record_defence:
-            own = [m.mask for m in best.arrangement.melds]
-            layoffs = [(lay.card, melds.index(lay.onto.mask)) for lay in best.layoffs]
-            if layoffs and rng.random() < style_of(q).skip_layoffs:
-                layoffs = []
-                ddw += sum(points[lay.card % 13] for lay in best.layoffs)
-            rng.shuffle(own)
-            said = ddw if rng.random() < style.announce else None
-            events.append(Defence(players[q], tuple(own), tuple(layoffs), said, place()))
-        settlement = settle(ending, dw, ddw, rules, multiplier=multiplier)
-        side = settlement.winner
-        winner = None if side is None else players[p] if side == "knocker" else players[q]
-        return _Ruling(settlement.outcome.value, winner, settlement.points, players[p], multiplier)
-
-    def wall(p: int) -> _Ruling:
-        """The stock at its floor: in turn, take the last discard or pass (the hand is void).
-        Under ``last_discard_knock_only`` it is taken only to knock; under ``take_or_dead`` it
-        may be taken to play on with a discard (never the card taken back under
-        ``repeat_discard_draw``, which would end the hand another way)."""
-        play_on = rules.stock_end == "take_or_dead"
-        for _ in range(8):
-            top = pile.pop()
-            hands[p] |= 1 << top
-            knocks = knock_discards(p, top)
-            ruling = try_knock(p, top, "discard", top) if knocks and rng.random() < 0.8 else None
-            if ruling is not None:
-                return ruling
-            if not play_on or rng.random() < 0.4:
-                break
-            x = choose_discard(p, top)
-            if x == top and rules.repeat_discard_draw:
-                x = next(c for c in can_discard(p, top) if c != top)
-            hands[p] &= ~(1 << x)
-            events.append(Turn(players[p], "discard", top, x, place=place()))
-            pile.append(x)
-            p = 1 - p
+    for event in hand.events:
+        at = Place(line=line + 1 + len(events), column=1)
+        if type(event) is Turn:
+            shown = None if hide and event.source == "stock" else event.card
+            knock = event.knock
+            if knock is not None:
+                announced = ruled.knocker_deadwood if rng.random() < style.announce else None
+                knock = _changed(knock, deadwood=announced, place=at)
+            events.append(_changed(event, card=shown, knock=knock, place=at))
+        elif type(event) is Defence:
+            if defence_shown:
+                said = ruled.defender_deadwood if rng.random() < style.announce else None
+                events.append(_changed(event, deadwood=said, place=at))
         else:
-            top = pile.pop()
-            hands[p] |= 1 << top
-        hands[p] &= ~(1 << top)
-        pile.append(top)
-        events.append(Pass(players[p], place()))
-        return void
-
-    ruling: _Ruling | None = None
-    void = _Ruling("void", None, 0, None, multiplier)
-    p = nd
-    first_source: str | None = None
-    if rules.first_turn == "eleven_card":
-        first_source = "none"
-    elif rules.first_turn == "ritual":
-        assert upcard is not None
-        first_source = "stock"
-        for who in (nd, d):
-            better = min_deadwood_after_discard(hands[who] | 1 << upcard, system) < min_deadwood(
-                hands[who], system
-            )
-            if rng.random() < (0.6 if better else 0.08):
-                p, first_source = who, "discard"
-                break
-            events.append(Pass(players[who], place()))
-    draws = 0
-    repeat = False
-    opening = True
-    c: Card | None
-    taken: int
-    while True:
-        # -- the draw
-        if opening and first_source is not None:
-            source = first_source
-            if source == "discard":
-                top = pile.pop()
-                c, taken = top, top
-            elif source == "stock":
-                c, taken = stock[pos], -1
-                pos += 1
-            else:
-                c, taken = None, -1
-        elif pile and rng.random() < style_of(p).discard_draw:
-            source = "discard"
-            top = pile.pop()
-            c, taken = top, top
-            if rules.max_discard_draws is not None:
-                draws += 1
-                if draws >= rules.max_discard_draws:
-                    events.append(Turn(players[p], "discard", c, place=place()))
-                    ruling = void
-                    break
-        else:
-            source = "stock"
-            c, taken = stock[pos], -1
-            pos += 1
-        opening = False
-        if c is not None:
-            hands[p] |= 1 << c
-        # -- knock, or discard
-        ruling = try_knock(p, c, source, taken)
-        if ruling is not None:
-            break
-        x = choose_discard(p, taken)
-        hands[p] &= ~(1 << x)
-        shown = None if hide and source == "stock" else c
-        events.append(Turn(players[p], source, shown, x, place=place()))  # type: ignore[arg-type]
-        pile.append(x)
-        if rules.repeat_discard_draw:
-            if x == taken:
-                if repeat:
-                    ruling = void
-                    break
-                repeat = True
-            else:
-                repeat = False
-        p = 1 - p
-        if len(stock) - pos <= floor:
-            if rules.stock_end == "void":
-                ruling = void
-                break
-            ruling = wall(p)
-            break
-    record = HandRecord(
-        dealer=players[d],
-        deal=tuple(
-            (players[who], tuple(scan(hands_dealt)))
-            for who, hands_dealt in ((0, _dealt(deck, 0, d, first)), (1, _dealt(deck, 1, d, first)))
-        ),
-        upcard=upcard,
-        events=tuple(events),
-        stock=tuple(stock) if record_stock else None,
-        result=ClaimedResult(ruling.outcome, ruling.winner, ruling.points,  # type: ignore[arg-type]
-                             Place(line=line + 2 + len(events), column=1)),
-        number=number,
-        place=Place(line=line, column=1),
-    )
-    entry = game.HandEntry(ruling.winner, ruling.points, ruling.outcome, ruling.knocker, ruling.multiplier)
-    return record, entry
+            events.append(_changed(event, place=at))
+    assert hand.result is not None
+    result = _changed(hand.result, place=Place(line=line + 2 + len(events), column=1))
+    return _changed(hand, events=tuple(events), stock=hand.stock if record_stock else None, result=result,
+                    number=number, place=Place(line=line, column=1))
 
 
 def _dealt(deck: Sequence[Card], who: int, dealer: int, first: int) -> Mask:
