@@ -51,6 +51,7 @@ from ginref.referee import adjudicate
 from ginref.referee.table import Move, Phase, Table
 from ginref.referee.verdict import HandVerdict
 from ginref.rules import Rules, find_rules
+from ginref.scoring import Ending
 
 __all__ = [
     "CORRUPTIONS",
@@ -135,130 +136,193 @@ def play_hand(
     number: int | None = None,
     line: int = 1,
 ) -> tuple[HandRecord, game.HandEntry]:
-    """Play one hand at random at a :class:`~ginref.referee.table.Table`, each move chosen among
-    its ``legal_moves()`` (the player keeps no rules of its own); return the hand's record, its
-    claims as the table ruled them, and its game entry.
+    """Play one hand at random at a :class:`~ginref.referee.table.Table`; return its record
+    (the claims as the table ruled them) and its game entry.
 
-    ``styles`` gives a player its own way of playing (its draws, knocks and defence; the
-    record is kept by ``style``), as agents of a tournament. ``line`` numbers the record's
-    places: the hand at ``line``, events after it.
+    The player keeps no rules of its own: what it may do is what the table's ``legal_moves()``
+    offers (the same-card rule, the knock limit, the wall, the stock's end), and the hand's end
+    is the table's. ``styles`` gives a player its own way of playing (its draws, knocks and
+    defence; the record is kept by ``style``), as agents of a tournament. ``line`` numbers the
+    record's places: the hand at ``line``, events after it.
     """
     rules = _rules(rules)
     style = style or Style.random(rng)
     deck = list(range(52))
     rng.shuffle(deck)
     table = Table(players, rules, dealer, deck=deck)
-    at_wall = 0
-    shown = True
+    play = _Play(table, rng, style, styles or {})
+    record_stock = rng.random() < style.record_stock
+    play.opening()
     while not table.is_over():
-        mover = table.to_move
-        assert mover is not None
-        own = styles[mover] if styles else style
-        at_wall += table.phase is Phase.WALL
-        if table.phase is Phase.DEFENCE:
-            shown = rng.random() < own.record_defence  # else the record leaves it to the referee
-            _defend(table, own, rng, may_skip=shown)
-            continue
-        move = _choose(table, own, rng, at_wall)
-        if isinstance(move, list):
-            _push_first_legal(table, move)
-        else:
-            table.push(move)
+        play.turn()
     ruled = table.outcome()
     assert ruled is not None
-    hand = _as_recorded(table.record().hands[0], ruled, style, rng, number, line, shown)
+    hand = _as_recorded(table.record().hands[0], ruled, play, record_stock, number, line)
     entry = game.HandEntry(ruled.winner, ruled.points, ruled.outcome, ruled.knocker, ruled.multiplier)
     return hand, entry
 
 
-def _choose(table: Table, style: Style, rng: random.Random, at_wall: int) -> Move | list[Move]:
-    """The move this style makes now, among the table's legal moves (a list: the first of them
-    the table takes, for a declaration other than the one it offers)."""
-    moves = table.legal_moves()
-    kinds = {m.kind for m in moves}
-    phase = table.phase
-    if phase is Phase.UPCARD:
-        view = table.view(table.to_move or "")
-        assert view.upcard is not None
-        system = table.system
-        better = min_deadwood_after_discard(view.hand.mask | 1 << view.upcard, system) < min_deadwood(
-            view.hand.mask, system)
-        return Move.take() if rng.random() < (0.6 if better else 0.08) else Move.pass_()
-    if phase is Phase.DRAW:
-        return Move.take() if "take" in kinds and rng.random() < style.discard_draw else moves[-1]
-    if phase is Phase.WALL:
-        return Move.take() if "take" in kinds and at_wall <= 8 and rng.random() < 0.6 else Move.pass_()
-    return _discard_or_knock(table, moves, style, rng)
+class _Play:
+    """One hand's player, both seats: each choice drawn from ``rng`` among the table's legal moves."""
 
+    def __init__(self, table: Table, rng: random.Random, style: Style, styles: Mapping[str, Style]) -> None:
+        self.table = table
+        self.rng = rng
+        self.style = style
+        self.styles = styles
+        self.defence_shown = True
+        """whether the record shows the defence (else the referee works it out)"""
 
-def _discard_or_knock(table: Table, moves: list[Move], style: Style, rng: random.Random) -> Move | list[Move]:
-    knocks = [m for m in moves if m.kind == "knock"]
-    big = [m for m in knocks if m.ending == "big_gin"]
-    gin = [m for m in knocks if m.ending == "gin"]
-    discards = [m for m in moves if m.kind == "discard"]
-    if big and rng.random() < 0.9:
-        return big[0]
-    if gin and rng.random() < 0.9:
-        return _declared(table, rng.choice(gin), style, rng)
-    if knocks and (not discards or rng.random() < style.knock):
-        return _declared(table, rng.choice(knocks), style, rng)
-    view = table.view(table.to_move or "")
-    taken = view.taken
-    if taken is not None and Move.discard(taken) in discards and rng.random() < style.same_card:
-        return Move.discard(taken)
-    if rng.random() < 0.7:
-        scored = [(min_deadwood(view.hand.mask & ~(1 << m.card), table.system), m) for m in discards
-                  if m.card is not None]
-        low = min(score for score, _ in scored)
-        return rng.choice([m for score, m in scored if score == low])
-    return rng.choice(discards)
+    def style_of(self, who: str) -> Style:
+        return self.styles.get(who, self.style)
 
+    def hand(self, who: str) -> Mask:
+        return self.table.view(who).hand.mask
 
-def _declared(table: Table, knock: Move, style: Style, rng: random.Random) -> list[Move]:
-    """``knock`` as this style declares it: any arrangement with its least deadwood, the melds in
-    any order, a meld withheld now and then (the table takes it if the knock stays legal)."""
-    assert knock.card is not None
-    view = table.view(table.to_move or "")
-    kept = view.hand.mask & ~(1 << knock.card)
-    melds = [m.mask for m in rng.choice(optimal_arrangements(kept, table.system)).melds]
-    rng.shuffle(melds)
-    tries = []
-    if melds and rng.random() < style.withhold:
-        tries.append(Move.knock(knock.card, tuple(melds[1:]), "knock"))
-    tries.append(Move.knock(knock.card, tuple(melds), knock.ending or "knock"))
-    return [*tries, knock]
+    def moves(self, kind: str) -> list[Move]:
+        return [m for m in self.table.legal_moves() if m.kind == kind]
 
+    def opening(self) -> None:
+        """The first upcard: each player in turn takes it when it helps (now and then when not)."""
+        table, system = self.table, self.table.system
+        while table.phase is Phase.UPCARD:
+            who = table.to_move or ""
+            upcard = table.view(who).upcard
+            assert upcard is not None
+            held = self.hand(who)
+            better = min_deadwood_after_discard(held | 1 << upcard, system) < min_deadwood(held, system)
+            if self.rng.random() < (0.6 if better else 0.08):
+                table.push(Move.take())
+                self.end_turn(who, upcard)
+                return
+            table.push(Move.pass_())
 
-def _defend(table: Table, style: Style, rng: random.Random, *, may_skip: bool) -> None:
-    """The defender's best response: its layoffs one at a time, then its melds; now and then,
-    when ``may_skip`` (a defence the record shows), it lays nothing off (a legal, poor choice)."""
-    view = table.view(table.to_move or "")
-    melds = [m.mask for m in view.melds]
-    lays = table.layoffs_allowed and not (may_skip and rng.random() < style.skip_layoffs)
-    best = best_defence(view.hand.mask, [Meld(m) for m in melds], table.rules, allow_layoffs=lays)
-    for lay in best.layoffs:
-        table.push(Move.layoff(lay.card, melds.index(lay.onto.mask)))
-    own = [m.mask for m in best.arrangement.melds]
-    rng.shuffle(own)
-    table.push(Move.finish(tuple(own), bare=not own))
-
-
-def _push_first_legal(table: Table, moves: list[Move]) -> None:
-    for move in moves:
-        if table.is_legal(move):
-            table.push(move)
+    def turn(self) -> None:
+        """A turn: the draw the table allows and the style picks, then a knock or a discard."""
+        table = self.table
+        if table.phase is Phase.WALL:
+            self.wall()
             return
-    raise AssertionError(f"none of {moves} is legal at {table!r}")
+        who = table.to_move or ""
+        taken = -1
+        if table.phase is Phase.DRAW:
+            takes = bool(self.moves("take"))
+            if takes and self.rng.random() < self.style_of(who).discard_draw:
+                table.push(Move.take())
+                taken = table.view(who).taken if table.view(who).taken is not None else -1  # type: ignore[assignment]
+            else:
+                table.push(Move.draw())
+            if table.is_over():
+                return  # the last draw the rules allow from the discard pile
+        self.end_turn(who, taken)
+
+    def end_turn(self, who: str, taken: int) -> None:
+        if not self.try_knock(who):
+            self.table.push(Move.discard(self.choose_discard(who, taken)))
+
+    def choose_discard(self, who: str, taken: int) -> Card:
+        options = [m.card for m in self.moves("discard") if m.card is not None]
+        rng = self.rng
+        if taken >= 0 and taken in options and rng.random() < self.style_of(who).same_card:
+            return taken
+        if rng.random() < 0.7:
+            held, system = self.hand(who), self.table.system
+            scored = [(min_deadwood(held & ~(1 << c), system), c) for c in options]
+            low = min(score for score, _ in scored)
+            return rng.choice([c for score, c in scored if score == low])
+        return rng.choice(options)
+
+    def try_knock(self, who: str) -> bool:
+        """Knock now if the table allows it and the style wants to."""
+        knocks = self.moves("knock")
+        rng = self.rng
+        if any(m.ending == "big_gin" for m in knocks) and rng.random() < 0.9:
+            self.knock(who, None)
+            return True
+        options = [m.card for m in knocks if m.card is not None]
+        if not options:
+            return False
+        gin = [m.card for m in knocks if m.ending == "gin" and m.card is not None]
+        if gin and rng.random() < 0.9:
+            self.knock(who, rng.choice(gin))
+            return True
+        if rng.random() < self.style_of(who).knock:
+            self.knock(who, rng.choice(options))
+            return True
+        return False
+
+    def knock(self, who: str, discard: Card | None) -> None:
+        """Knock with any least-deadwood arrangement, the melds in any order, now and then one
+        of them withheld where the table takes the knock without it; then the defence."""
+        table, rng = self.table, self.rng
+        held = self.hand(who)
+        kept = held if discard is None else held & ~(1 << discard)
+        melds = [m.mask for m in rng.choice(optimal_arrangements(kept, table.system)).melds]
+        may_withhold = discard is not None and melds and not table.rules.knocker_must_meld_max
+        if may_withhold and rng.random() < self.style_of(who).withhold:
+            m = rng.choice(melds)
+            kept_back = [x for x in melds if x != m]
+            if table.is_legal(Move.knock(discard, tuple(kept_back), "knock")):
+                melds = kept_back
+        rng.shuffle(melds)
+        dead = kept & ~mask_of(c for m in melds for c in scan(m))
+        ending: Ending = "big_gin" if discard is None else "knock" if dead else "gin"
+        self.announced_knock = rng.random() < self.style.announce
+        table.push(Move.knock(discard, tuple(melds), ending))
+        self.defend(table.to_move or "")
+
+    def defend(self, who: str) -> None:
+        """The defender's best response (its layoffs, then its melds); a recorded defence now
+        and then lays nothing off (a legal, poor choice)."""
+        table, rng = self.table, self.rng
+        view = table.view(who)
+        knocker_melds = [m.mask for m in view.melds]
+        best = best_defence(view.hand.mask, [Meld(m) for m in knocker_melds], table.rules,
+                            allow_layoffs=table.layoffs_allowed)
+        own = [m.mask for m in best.arrangement.melds]
+        layoffs = [Move.layoff(lay.card, knocker_melds.index(lay.onto.mask)) for lay in best.layoffs]
+        own_style = self.style_of(who)
+        self.defence_shown = rng.random() < own_style.record_defence
+        if self.defence_shown:
+            if layoffs and rng.random() < own_style.skip_layoffs:
+                layoffs = []
+            rng.shuffle(own)
+            self.announced_defence = rng.random() < self.style.announce
+        for move in layoffs:
+            table.push(move)
+        table.push(Move.finish(tuple(own), bare=not own))
+
+    def wall(self) -> None:
+        """The stock at its floor: in turn, take the last discard (to knock, or where the rules
+        allow it, to play on) or pass, which ends the hand; a few turns at most."""
+        table, rng = self.table, self.rng
+        for _ in range(8):
+            who = table.to_move or ""
+            top = table.view(who).pile[-1]
+            took = table.is_legal(Move.take())
+            if took:
+                table.push(Move.take())
+            if took and self.moves("knock") and rng.random() < 0.8 and self.try_knock(who):
+                return
+            play_on = took and bool(self.moves("discard"))
+            if not play_on or rng.random() < 0.4:
+                if took:
+                    table.pop()
+                break
+            x = self.choose_discard(who, top)
+            if x == top and table.rules.repeat_discard_draw:
+                x = next(m.card for m in self.moves("discard") if m.card is not None and m.card != top)
+            table.push(Move.discard(x))
+        table.push(Move.pass_())
 
 
 def _as_recorded(
-    hand: HandRecord, ruled: HandVerdict, style: Style, rng: random.Random, number: int | None, line: int,
-    defence_shown: bool,
+    hand: HandRecord, ruled: HandVerdict, play: _Play, record_stock: bool, number: int | None, line: int
 ) -> HandRecord:
-    """The table's record of a hand, kept in this style: the stock's order and the cards drawn
-    from it shown or not, the defence shown or left to the referee, the deadwood announced or
-    not; every event placed on a line of its own."""
-    record_stock = rng.random() < style.record_stock
+    """The table's record of a hand, kept in the player's style: the stock's order and the cards
+    drawn from it shown or not, the defence shown or left to the referee, the deadwood announced
+    or not; the deal in card order; every event placed on a line of its own."""
+    style = play.style
     hide = style.hide_draws and not record_stock
     events: list[Event] = []
     for event in hand.events:
@@ -267,19 +331,22 @@ def _as_recorded(
             shown = None if hide and event.source == "stock" else event.card
             knock = event.knock
             if knock is not None:
-                announced = ruled.knocker_deadwood if rng.random() < style.announce else None
+                announced = ruled.knocker_deadwood if play.announced_knock else None
                 knock = _changed(knock, deadwood=announced, place=at)
             events.append(_changed(event, card=shown, knock=knock, place=at))
         elif type(event) is Defence:
-            if defence_shown:
-                said = ruled.defender_deadwood if rng.random() < style.announce else None
+            if play.defence_shown:
+                said = ruled.defender_deadwood if play.announced_defence else None
                 events.append(_changed(event, deadwood=said, place=at))
         else:
             events.append(_changed(event, place=at))
     assert hand.result is not None
     result = _changed(hand.result, place=Place(line=line + 2 + len(events), column=1))
-    return _changed(hand, events=tuple(events), stock=hand.stock if record_stock else None, result=result,
-                    number=number, place=Place(line=line, column=1))
+    dealt = dict(hand.deal)
+    deal = tuple((name, tuple(sorted(dealt[name]))) for name in play.table.players)
+    return _changed(hand, deal=deal, events=tuple(events), stock=hand.stock if record_stock else None,
+                    result=result, number=number, place=Place(line=line, column=1), score_after=None,
+                    next_dealer=None)
 
 
 def _dealt(deck: Sequence[Card], who: int, dealer: int, first: int) -> Mask:
