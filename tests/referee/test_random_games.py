@@ -26,7 +26,7 @@ from ginref.rules import PRESETS, Rules, find_rules, with_overrides
 from tests.support.randomplay import CORRUPTIONS, Style, corrupt, play_hand, random_game, random_hand
 
 PRESET_NAMES = ["standard", "hoyle", "cardhearth", "oklahoma", "straight", "openspiel"]
-MORE = ["eaai", "hollywood", "round_the_corner"]
+MORE = ["eaai", "hollywood", "round_the_corner", "rlcard"]
 VARIANTS = [
     ("standard", {"stock_end": "last_discard_knock_only"}),
     ("standard", {"first_turn": "eleven_card"}),
@@ -72,6 +72,12 @@ def test_random_games_verify_clean(name: str) -> None:
         assert ends["wall"] + ends["repeat_discard_draw"] > 0
     elif name != "straight":
         assert ends["stock"] > 0
+
+
+def test_the_random_hands_cover_every_preset() -> None:
+    from ginref.rules import PRESET_NAMES as ALL
+
+    assert set(PRESET_NAMES + MORE) == set(ALL)
 
 
 @pytest.mark.parametrize("name", PRESET_NAMES + MORE)
