@@ -47,7 +47,8 @@ big_gin_not_recognised   error     a big gin (11 cards, no discard) where the ru
                                    ruled as gin
 illegal_layoff           error     a layoff that does not fit the meld as it stands (or onto a
                                    meld that was not declared); the card stays deadwood
-layoff_on_gin            error     a layoff onto gin or big gin where the rules forbid it
+layoff_on_gin            error     a layoff where the rules forbid any onto this hand: gin, big
+                                   gin, or (RLCard) a knock
 wrong_result             error     the claimed outcome or winner differs from the ruling
 wrong_score              error     claimed points, running totals or final totals differ, or the
                                    payoffs of an RLCard hand (its ``Payoffs`` tag) are not RLCard's

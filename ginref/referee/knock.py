@@ -260,11 +260,10 @@ class KnockSteps(HandState):
         melded = functools.reduce(operator.or_, declared[0], 0)
         laid, on_gin = self.declared_layoffs(q, event.layoffs, knocker_melds, melded, allow, place)
         if on_gin:
-            what = "big gin" if self.ending == "big_gin" else "gin"
+            what = {"big_gin": "big gin", "gin": "gin"}.get(self.ending, "a knock")
             self.add(FindingCode.LAYOFF_ON_GIN,
                      f"{self.players[q]} laid off {' '.join(card_name(c) for c in on_gin)} onto {what}, "
-                     "which these rules do not allow", place,
-                     knobs=("layoff_on_big_gin",) if self.ending == "big_gin" else ("layoff_on_gin",))
+                     "which these rules do not allow", place, knobs=(f"layoff_on_{self.ending}",))
             for c in on_gin:
                 if self.reveal(q, 1 << c):
                     self.not_held(q, "laid off", c, place)

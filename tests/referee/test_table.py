@@ -175,6 +175,20 @@ def test_a_layoff_onto_gin_cites_the_rule() -> None:
     assert (caught.value.code, caught.value.rule) == ("layoff_on_gin", "layoff_on_gin=false")
 
 
+def test_a_layoff_onto_a_knock_where_the_rules_allow_none_cites_that_rule() -> None:
+    """RLCard's rules lay nothing off, even onto a knock: the refusal says a knock, not gin."""
+    ann, bo = "3C 4C 5C 9D 9S 9H 6S 7S 8S KH", "6C 9C 5S JH JC JD 4H AH 8D KS"
+    rules = with_overrides(find_rules("standard"), {"layoff_on_knock": "false"})
+    table = Table(PLAYERS, rules, "Bo", hands={"Ann": ann, "Bo": bo}, upcard="QD",
+                  stock=_stock(ann, bo, first=["TD", "2C"], upcard="QD"))
+    pushed(table, "pass", "pass", "draw", "knock TD [3C 4C 5C] [9D 9H 9S] [6S 7S 8S]")
+    assert [str(m) for m in table.legal_moves()] == ["finish"]
+    with pytest.raises(IllegalMove) as caught:
+        table.push("6C>1")
+    assert (caught.value.code, caught.value.rule) == ("layoff_on_gin", "layoff_on_knock=false")
+    assert "onto a knock" in caught.value.message
+
+
 def _at_the_wall(rules: ginref.Rules) -> Table:
     """A table at the wall where the last discard may be taken to knock (seeded play, no knocks)."""
     for seed in range(200):

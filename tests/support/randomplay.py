@@ -609,7 +609,7 @@ def _defence_index(hand: HandRecord) -> int:
 
 def _c_illegal_layoff(record: GameRecord, rng: random.Random, rules: Rules) -> _Done:
     if not rules.layoff_on_knock:
-        return None  # no layoff onto a knock at all (RLCard): any is refused as such
+        return None  # no layoff onto a knock at all (RLCard): any is layoff_on_gin, fit or not
     options = []
     for i, hand, j, turn, knock in _knock_turns(record):
         if knock.ending != "knock" or not knock.melds:
