@@ -23,15 +23,8 @@ from ginref.records.io import (
     sniff_format,
     write_records,
 )
-from ginref.records.jsonform import (
-    JsonRecordError,
-    decode_json_document,
-    decode_json_text,
-    format_json,
-    format_jsonl,
-    from_json_dict,
-    to_json_dict,
-)
+from ginref.records.jsonencode import format_json, format_jsonl, to_json_dict
+from ginref.records.jsonform import JsonRecordError, decode_json_document, decode_json_text, from_json_dict
 from ginref.records.model import (
     NOWHERE,
     ClaimedOutcome,
