@@ -1,12 +1,15 @@
 """Recorded hands and games: the model, the ``.gin`` text form, the JSON form, and reading.
 
 Every command reads records through :mod:`ginref.records.io`; the names most callers
-need are here.
+need are here. Every form records are read from is a :class:`Format` in :data:`FORMATS`
+(:mod:`ginref.records.formats`).
 """
 
 from __future__ import annotations
 
 from ginref.errors import RecordError
+from ginref.records.form import Format
+from ginref.records.formats import FORMATS, find_format, register_format
 from ginref.records.io import (
     MAX_JSON,
     MAX_LINE,
@@ -45,6 +48,7 @@ from ginref.records.names import Naming, renamed
 from ginref.records.text import format_text, read_text
 
 __all__ = [
+    "FORMATS",
     "MAX_JSON",
     "MAX_LINE",
     "NOWHERE",
@@ -55,6 +59,7 @@ __all__ = [
     "Defence",
     "Ending",
     "Event",
+    "Format",
     "GameRecord",
     "HandRecord",
     "JsonRecordError",
@@ -71,6 +76,7 @@ __all__ = [
     "decode",
     "decode_json_document",
     "decode_json_text",
+    "find_format",
     "format_json",
     "format_jsonl",
     "format_text",
@@ -81,6 +87,7 @@ __all__ = [
     "read_records",
     "read_text",
     "record_format",
+    "register_format",
     "renamed",
     "sniff_format",
     "to_json_dict",

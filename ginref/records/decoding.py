@@ -27,28 +27,28 @@ def decode(raw: RawRecord) -> Iterator[GameRecord | RecordError]:
     """The records a raw unit holds: one, or for a ``.json`` list one per item, their players
     named as the unit's ``names`` say. An error comes :func:`~ginref.errors.detached`: its
     message and place, not the parse's frames."""
-    for item in _decode(raw):
+    for item in _decoded(raw):
         if isinstance(item, RecordError):
             yield detached(item)
         else:
             yield named(item, raw.names) if raw.names else item
 
 
-def _decode(raw: RawRecord) -> Iterator[GameRecord | RecordError]:
+def _decoded(raw: RawRecord) -> Iterable[GameRecord | RecordError]:
     """A unit decoded by its format's decoder (the registry's, :mod:`ginref.records.formats`),
-    or by another program's when the unit is one (a Kaggle episode on a line of JSON Lines)."""
+    or by another program's when the unit is one (a Kaggle episode on a line of JSON Lines).
+    A plain function, not a generator: every record of a batch passes here."""
     if raw.problem is not None:
-        yield raw.problem
-        return
+        return (raw.problem,)
     format = FORMATS[raw.format]
     if format.sniff_units:
         other = unit_form(raw.text)
         if other is not None:
             format = FORMATS[other]
     try:
-        yield from format.decode(raw)
+        return format.decode(raw)
     except RecordError as exc:
-        yield exc
+        return (exc,)
 
 
 class Decoded(msgspec.Struct, frozen=True, gc=False):

@@ -7,8 +7,8 @@ the CLI's ``--from`` name no format themselves: they ask the registry
 (:mod:`ginref.records.formats`). Each format module holds its own (``text.FORMAT``,
 ``jsonform.JSONL_FORMAT``, ``eaai.FORMAT`` ...), beside the reader it describes.
 
-Each callable is looked up once per stream or unit kind, never per line of the hot path
-more than the old table lookups it replaces.
+A stream's format is looked up once, to cut it; each unit's once more, to decode it (one
+dict lookup, where a chain of comparisons of its form's name stood).
 """
 
 from __future__ import annotations
@@ -49,7 +49,8 @@ class Unit(Protocol):
 
 Decoder = Callable[[Unit], Iterable[GameRecord | RecordError]]
 """The records a unit holds (one, or a ``.json`` list's items), or the errors in their place;
-it may raise :class:`RecordError` instead, for a unit that is one error."""
+it may raise :class:`RecordError` when called, for a unit that is one error (an iterator it
+returns yields its errors instead of raising them)."""
 
 
 class Format(msgspec.Struct, frozen=True):
