@@ -20,7 +20,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, cast
 
 import msgspec
 
@@ -85,7 +85,7 @@ __all__ = [
 ]
 
 SUFFIXES: dict[str, UnitForm] = {
-    suffix: name for name, format in FORMATS.items() for suffix in format.suffixes  # type: ignore[misc]
+    suffix: cast("UnitForm", name) for name, format in FORMATS.items() for suffix in format.suffixes
 }
 """File name endings and the record form each means, of the formats ginref ships (the
 registry's ``suffixes``); folders are searched for these."""
