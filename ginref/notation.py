@@ -24,6 +24,11 @@ importing it is cheap. :mod:`ginref.grammar` builds the pyparsing elements of
 the same grammar for grammars that embed cards (records, sheets) from the
 regular expressions and explanations here; tests hold the two readers to the
 same answers. Every reader is linear in its input.
+
+Other programs print cards their own way, strictly (``TC``, in lists like
+``[8S, KS, 2C]``): ``read_card_list``, ``read_meld_lists`` and
+``read_listed_card`` read the lists of the EAAI framework's logs and RLCard's
+move sheets, one home for both formats, with a record's place in each error.
 """
 
 from __future__ import annotations

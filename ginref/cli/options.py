@@ -375,7 +375,6 @@ def _game_string(ctx: click.Context, param: click.Parameter, value: str) -> str:
     return value
 
 
-
 class FormatChoice(click.Choice[str]):
     """``--from``'s choice: the forms the format registry offers
     (:func:`~ginref.records.formats.input_forms`), asked for when they are shown or checked, so
@@ -393,6 +392,7 @@ class FormatChoice(click.Choice[str]):
     @choices.setter
     def choices(self, value: object) -> None:
         raise AttributeError("the choices of --from are the format registry's")
+
 
 def reader_options(f: Callable[..., Any]) -> Callable[..., Any]:
     """``--from`` and ``--game``: how the record reader reads inputs from other programs; and

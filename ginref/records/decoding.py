@@ -27,14 +27,14 @@ def decode(raw: RawRecord) -> Iterator[GameRecord | RecordError]:
     """The records a raw unit holds: one, or for a ``.json`` list one per item, their players
     named as the unit's ``names`` say. An error comes :func:`~ginref.errors.detached`: its
     message and place, not the parse's frames."""
-    for item in _decoded(raw):
+    for item in _records_of(raw):
         if isinstance(item, RecordError):
             yield detached(item)
         else:
             yield named(item, raw.names) if raw.names else item
 
 
-def _decoded(raw: RawRecord) -> Iterable[GameRecord | RecordError]:
+def _records_of(raw: RawRecord) -> Iterable[GameRecord | RecordError]:
     """A unit decoded by its format's decoder (the registry's, :mod:`ginref.records.formats`),
     or by another program's when the unit is one (a Kaggle episode on a line of JSON Lines).
     A plain function, not a generator: every record of a batch passes here."""
