@@ -24,6 +24,11 @@ importing it is cheap. :mod:`ginref.grammar` builds the pyparsing elements of
 the same grammar for grammars that embed cards (records, sheets) from the
 regular expressions and explanations here; tests hold the two readers to the
 same answers. Every reader is linear in its input.
+
+Other programs print cards their own way, strictly (``TC``, in lists like
+``[8S, KS, 2C]``): ``read_card_list``, ``read_meld_lists`` and
+``read_listed_card`` read the lists of the EAAI framework's logs and RLCard's
+move sheets, one home for both formats, with a record's place in each error.
 """
 
 from __future__ import annotations
@@ -34,8 +39,20 @@ from functools import cached_property
 
 import msgspec
 
-from ginref.cards import FULL_DECK, RANKS, SUIT_GLYPHS, SUITS, Card, CardSet, Mask, card_name, mask_of, scan
-from ginref.errors import DuplicateCardError, HandSizeError, NotationError
+from ginref.cards import (
+    FULL_DECK,
+    RANKS,
+    SUIT_GLYPHS,
+    SUITS,
+    Card,
+    CardSet,
+    Mask,
+    card,
+    card_name,
+    mask_of,
+    scan,
+)
+from ginref.errors import DuplicateCardError, HandSizeError, NotationError, RecordError
 
 __all__ = [
     "CARD_NAMES",
@@ -57,6 +74,9 @@ __all__ = [
     "parse_hand",
     "parse_melds",
     "plain_mask",
+    "read_card_list",
+    "read_listed_card",
+    "read_meld_lists",
 ]
 
 # --- spellings ---------------------------------------------------------------
@@ -634,3 +654,33 @@ def format_melds(
     """Melds in brackets, in the order given: ``"[3C 4C 5C] [9D 9H 9S]"``."""
     names = _names(glyphs, ten)
     return " ".join(f"[{_format(meld, names)}]" for meld in melds)
+
+
+# --- card lists as other programs print them -----------------------------------
+
+_LIST_RE = re.compile(r"\[[^\[\]]*\]")
+
+
+def read_listed_card(word: str, source: str, line: int, column: int) -> Card:
+    """A card as the EAAI framework and RLCard write it (``TC``, ``AD``: rank and suit in
+    capitals, nothing else); raises :class:`RecordError` at ``source:line:column``."""
+    if len(word) != 2 or word[0] not in RANKS or word[1] not in SUITS:
+        raise RecordError(f"{word!r} is not a card", source, line, column)
+    return card(RANKS.index(word[0]), SUITS.index(word[1]))
+
+
+def read_card_list(text: str, source: str, line: int, column: int) -> tuple[Card, ...]:
+    """``[8S, KS, 2C]`` (EAAI's) or ``['8S', 'KS']`` (RLCard's) as cards; no card twice."""
+    inner = text.strip()[1:-1].strip()
+    words = [w.strip().strip("'") for w in inner.split(",")] if inner else []
+    cards = tuple(read_listed_card(w, source, line, column) for w in words)
+    if len(set(cards)) != len(cards):
+        twice = next(w for i, w in enumerate(words) if w in words[:i])
+        raise RecordError(f"the list names {twice} twice", source, line, column)
+    return cards
+
+
+def read_meld_lists(text: str, source: str, line: int, column: int) -> tuple[Mask, ...]:
+    """``[[AC, 2C, 3C], [8D, 9D, TD]]`` as masks, in order (empty lists left out)."""
+    found = _LIST_RE.findall(text.strip()[1:-1])
+    return tuple(m for m in (mask_of(read_card_list(f, source, line, column)) for f in found) if m)

@@ -52,7 +52,7 @@ from ginref.arena.players import (
 from ginref.cards import scan
 from ginref.errors import GinrefError, NotationError
 from ginref.layoffs import least_defence
-from ginref.records.jsonform import format_jsonl
+from ginref.records.jsonencode import format_jsonl
 from ginref.referee.table import IllegalMove, Move, Phase, Table
 from ginref.rules import find_rules
 

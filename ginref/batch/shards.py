@@ -20,6 +20,7 @@ import msgspec
 from ginref.errors import InputFileError
 from ginref.files import Line, TextRun, compression, head_bytes, is_pipe, is_url, numbered_runs, open_any
 from ginref.records.decoding import Decoded, decoded
+from ginref.records.formats import FORMATS
 from ginref.records.io import InputFile, ReadProgress, SkippedFile, file_size, listed_files
 from ginref.records.model import InputForm, UnitForm
 from ginref.records.names import Naming
@@ -46,8 +47,6 @@ two tasks (a count and a check), and each task costs the main process a fixed am
 shards keep that cost small against the records' (docs/verify-speed.md has the figures)."""
 MIN_SHARD = 1 << 16
 """Fewest bytes a shard is cut to when a file is cut into ``parts``."""
-_WHOLE = frozenset({"json", "openspiel_state", "kaggle", "eaai", "rlcard"})
-"""forms read as one document, or (logs) never cut: a file of them is one shard"""
 
 
 class StreamedFile(msgspec.Struct, frozen=True):
@@ -103,18 +102,19 @@ def read_shard_records(shard: Shard) -> Iterator[Decoded]:
 def count_shard(shard: Shard) -> tuple[int, int]:
     """(lines, records) in a shard, placed or not: where the next shard starts. Only the starts
     are found, in runs of lines where they are plain text: no record's text is built."""
-    if shard.format in _WHOLE:  # one document, never cut (so never counted in a batch)
+    format = FORMATS[shard.format]
+    if format.whole:  # one document, or a log: never cut (so never counted in a batch)
         return _counted_units(shard)
     lines = records = 0
     with open_any(shard.path) as handle:
         handle.seek(shard.start)
-        if shard.format == "jsonl":
+        if format.boundary == "line":
             opened = _opened_lines(handle, shard.stop - shard.start)
             if opened is not None:
                 return opened, opened
             handle.seek(shard.start)
         first = 1 if shard.start == 0 else 2  # line 1 alone may hold a BOM
-        starts = TextSplitter(shard.source).count if shard.format == "gin" else _line_records
+        starts = TextSplitter(shard.source).count if format.boundary == "text" else _line_records
         for item in numbered_runs(window(handle, shard.stop), MAX_LINE, "records", first=first):
             lines += item.line_count if isinstance(item, TextRun) else 1
             records += starts(item)
@@ -179,7 +179,7 @@ def shards(
 ) -> Iterator[Shard | StreamedFile | InputFile | SkippedFile | InputFileError]:
     """The shards of every file the paths name, in order, each about ``size`` bytes (smaller,
     down to :data:`MIN_SHARD`, to cut a file into ``parts``; near a file's end, at most
-    ``2 / parts`` of what is left); a file whose records are one document is one shard.
+    ``2 / parts`` of what is left); a file of a format read whole (one document, a log) is one shard.
     Standard input cannot be cut by bytes: it is passed on as its
     :class:`~ginref.records.io.InputFile` (read it with :func:`~ginref.records.units.raw_records`);
     nor can a pipe or a compressed file, nor need a file that is one error (UTF-16, not the form
@@ -221,7 +221,7 @@ def _file_shards(
         start, line = 0, 1
         while start < end:
             each = _tapered(size, end - start, parts)
-            stop = end if form in _WHOLE else _next_cut(handle, form, start + each, end)
+            stop = end if FORMATS[form].whole else _next_cut(handle, form, start + each, end)
             yield Shard(item.path, item.source, form, start, stop, line, 0, game, names)
             start, line = stop, 0
 
@@ -243,7 +243,7 @@ def _next_cut(handle: IO[bytes], form: UnitForm, at: int, end: int) -> int:
     while (data := handle.readline(MAX_LINE)) and not data.endswith(b"\n"):
         pass
     start = min(handle.tell(), end)
-    if form != "gin":
+    if FORMATS[form].boundary != "text":  # one record a line
         return start
     # a game tag after a hand line starts a record whatever came before, so the cut can be found here
     for starts, _ in text_starts(record_lines(window(handle, end), 2), started=True):

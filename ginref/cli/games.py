@@ -14,6 +14,7 @@ import click
 from ginref.cli.exits import EXIT_FINDINGS, EXIT_UNREADABLE, InputError, UnreadableError, fail, input_errors
 from ginref.cli.options import (
     RULES_FILE,
+    FormatChoice,
     PlayersType,
     complete_knobs,
     complete_rule_names,
@@ -41,7 +42,7 @@ if TYPE_CHECKING:
               help="Read the records at the PATHs and say which presets give back every point they "
               "record, the knob values the points allow, and where the rules they name part from them.")
 @click.option("--from", "from_form",
-              type=click.Choice(["gin", "json", "jsonl", "openspiel", "kaggle", "eaai", "rlcard"]),
+              type=FormatChoice(),
               help="With --fit: read the input as this form  [default: from the file name, else the content]")
 @click.option("--set", "overrides", multiple=True, metavar="KNOB=VALUE", shell_complete=complete_knobs,
               help="Show NAME with knobs changed (with --fit: rule under each preset so changed).")

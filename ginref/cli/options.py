@@ -375,6 +375,25 @@ def _game_string(ctx: click.Context, param: click.Parameter, value: str) -> str:
     return value
 
 
+class FormatChoice(click.Choice[str]):
+    """``--from``'s choice: the forms the format registry offers
+    (:func:`~ginref.records.formats.input_forms`), asked for when they are shown or checked, so
+    that start-up imports no reader and a format registered later is offered too."""
+
+    def __init__(self) -> None:
+        self.case_sensitive = True
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        from ginref.records.formats import input_forms
+
+        return input_forms()
+
+    @choices.setter
+    def choices(self, value: object) -> None:
+        raise AttributeError("the choices of --from are the format registry's")
+
+
 def reader_options(f: Callable[..., Any]) -> Callable[..., Any]:
     """``--from`` and ``--game``: how the record reader reads inputs from other programs; and
     ``--players`` and ``--names``, given to the command as one ``names`` (a
@@ -402,7 +421,7 @@ def reader_options(f: Callable[..., Any]) -> Callable[..., Any]:
     )(g)
     g = click.option(
         "--from", "from_form",
-        type=click.Choice(["gin", "json", "jsonl", "openspiel", "kaggle", "eaai", "rlcard"]),
+        type=FormatChoice(),
         help="Read the input as this form  [default: from the file name, else the content]",
     )(g)
     return g

@@ -1,12 +1,15 @@
 """Recorded hands and games: the model, the ``.gin`` text form, the JSON form, and reading.
 
 Every command reads records through :mod:`ginref.records.io`; the names most callers
-need are here.
+need are here. Every form records are read from is a :class:`Format` in :data:`FORMATS`
+(:mod:`ginref.records.formats`).
 """
 
 from __future__ import annotations
 
 from ginref.errors import RecordError
+from ginref.records.form import Format
+from ginref.records.formats import FORMATS, find_format, register_format
 from ginref.records.io import (
     MAX_JSON,
     MAX_LINE,
@@ -23,15 +26,8 @@ from ginref.records.io import (
     sniff_format,
     write_records,
 )
-from ginref.records.jsonform import (
-    JsonRecordError,
-    decode_json_document,
-    decode_json_text,
-    format_json,
-    format_jsonl,
-    from_json_dict,
-    to_json_dict,
-)
+from ginref.records.jsonencode import format_json, format_jsonl, to_json_dict
+from ginref.records.jsonform import JsonRecordError, decode_json_document, decode_json_text, from_json_dict
 from ginref.records.model import (
     NOWHERE,
     ClaimedOutcome,
@@ -52,6 +48,7 @@ from ginref.records.names import Naming, renamed
 from ginref.records.text import format_text, read_text
 
 __all__ = [
+    "FORMATS",
     "MAX_JSON",
     "MAX_LINE",
     "NOWHERE",
@@ -62,6 +59,7 @@ __all__ = [
     "Defence",
     "Ending",
     "Event",
+    "Format",
     "GameRecord",
     "HandRecord",
     "JsonRecordError",
@@ -78,6 +76,7 @@ __all__ = [
     "decode",
     "decode_json_document",
     "decode_json_text",
+    "find_format",
     "format_json",
     "format_jsonl",
     "format_text",
@@ -88,6 +87,7 @@ __all__ = [
     "read_records",
     "read_text",
     "record_format",
+    "register_format",
     "renamed",
     "sniff_format",
     "to_json_dict",

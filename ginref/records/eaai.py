@@ -35,8 +35,10 @@ from typing import Literal
 
 from msgspec.structs import replace
 
-from ginref.cards import RANKS, Card, Mask, card, mask_of
+from ginref.cards import Card, Mask, mask_of
 from ginref.errors import RecordError
+from ginref.notation import read_card_list, read_listed_card, read_meld_lists
+from ginref.records.form import Format, Unit, is_comment
 from ginref.records.model import (
     ClaimedResult,
     Defence,
@@ -50,10 +52,9 @@ from ginref.records.model import (
 )
 from ginref.records.names import renamed, tournament_players
 
-__all__ = ["PLAYERS", "decode_log", "is_comment", "log_boundary", "looks_like_log"]
+__all__ = ["FORMAT", "PLAYERS", "decode_log", "log_boundary", "looks_like_log"]
 
 PLAYERS = ("Player 0", "Player 1")
-_SUITS = "CDHS"
 _CARD = r"[A2-9TJQK][CHSD]"
 _LIST = r"\[[^\[\]]*\]"
 _MELDS = rf"\[(?:{_LIST}(?:, {_LIST})*)?\]"
@@ -66,39 +67,9 @@ def looks_like_log(line: str) -> bool:
     return _START_RE.match(line.strip()) is not None
 
 
-def is_comment(line: str) -> bool:
-    """A ``#`` comment line, which a log (EAAI's or an RLCard sheet) may hold anywhere, as it
-    may hold blank lines: what people print around one."""
-    return line.lstrip().startswith("#")
-
-
 def log_boundary(line: str) -> Literal["start", "end"] | None:
     """``end`` for the last line of a game (its winner, or a forfeit)."""
     return "end" if _END_RE.match(line) else None
-
-
-def parse_card(word: str, source: str, line: int, column: int) -> Card:
-    """A card as the framework writes it (``TC``, ``AD``)."""
-    if len(word) != 2 or word[0] not in RANKS or word[1] not in _SUITS:
-        raise RecordError(f"{word!r} is not a card", source, line, column)
-    return card(RANKS.index(word[0]), _SUITS.index(word[1]))
-
-
-def parse_cards(text: str, source: str, line: int, column: int) -> tuple[Card, ...]:
-    """``[8S, KS, 2C]`` (or ``['8S', 'KS']``, RLCard's) as cards; no card twice."""
-    inner = text.strip()[1:-1].strip()
-    words = [w.strip().strip("'") for w in inner.split(",")] if inner else []
-    cards = tuple(parse_card(w, source, line, column) for w in words)
-    if len(set(cards)) != len(cards):
-        twice = next(w for i, w in enumerate(words) if w in words[:i])
-        raise RecordError(f"the list names {twice} twice", source, line, column)
-    return cards
-
-
-def parse_melds(text: str, source: str, line: int, column: int) -> tuple[Mask, ...]:
-    """``[[AC, 2C, 3C], [8D, 9D, TD]]`` as masks, in order (empty lists left out)."""
-    found = re.findall(_LIST, text.strip()[1:-1])
-    return tuple(m for m in (mask_of(parse_cards(f, source, line, column)) for f in found) if m)
 
 
 class _Hand:
@@ -135,13 +106,13 @@ class _Reader:
         return RecordError(message, self.source, self.line, column)
 
     def cards(self, text: str, column: int) -> tuple[Card, ...]:
-        return parse_cards(text, self.source, self.line, column)
+        return read_card_list(text, self.source, self.line, column)
 
     def melds(self, text: str, column: int) -> tuple[Mask, ...]:
-        return parse_melds(text, self.source, self.line, column)
+        return read_meld_lists(text, self.source, self.line, column)
 
     def card(self, word: str, column: int) -> Card:
-        return parse_card(word, self.source, self.line, column)
+        return read_listed_card(word, self.source, self.line, column)
 
     def current(self) -> _Hand:
         if self.hand is None or self.hand.closed:
@@ -409,3 +380,15 @@ def decode_log(text: str, source: str = "", first_line: int = 1, index: int = 0)
     agents = tournament_players(source)
     record = reader.record()
     return record if agents is None else renamed(record, dict(zip(PLAYERS, agents, strict=True)))
+
+
+def _decode_unit(unit: Unit) -> tuple[GameRecord]:
+    return (decode_log(unit.text, unit.source, unit.line, unit.index),)
+
+
+def _sniff(text: str, start: int) -> bool:
+    return _START_RE.match(text, start) is not None
+
+
+FORMAT = Format("eaai", "an EAAI framework log", log_boundary, _decode_unit, _sniff, opens="P")
+"""EAAI framework logs, games one after another: told by a game's first line (a deal)"""

@@ -9,7 +9,8 @@ each. A batch over many cores cuts files into shards of whole records instead
 (:mod:`ginref.batch.shards`), from the same pieces. Every command uses these, so the same
 bytes give the same records, the same errors and the same positions everywhere.
 
-- One suffix table (:data:`SUFFIXES`); anything else, and stdin, is sniffed
+- The file name endings are the formats' (:func:`~ginref.records.formats.suffix_form`;
+  :data:`SUFFIXES` lists ginref's own); anything else, and stdin, is sniffed
   (:func:`~ginref.records.units.sniff_format`); ``format`` forces a form (``--from``).
 - Errors read ``source:line:column: message``; standard input is ``<stdin>``.
 """
@@ -19,7 +20,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, cast
 
 import msgspec
 
@@ -34,8 +35,9 @@ from ginref.files import (
     url_files,
 )
 from ginref.records.decoding import Decoded, decode, decoded, read_record
-from ginref.records.eaai import is_comment
-from ginref.records.jsonform import format_jsonl, pretty_json
+from ginref.records.form import is_comment
+from ginref.records.formats import FORMATS, log_form, suffix_form, unit_form
+from ginref.records.jsonencode import format_jsonl, pretty_json
 from ginref.records.model import GameRecord, InputForm, RecordFormat, UnitForm
 from ginref.records.names import Naming
 from ginref.records.openspiel import format_history, params_for
@@ -46,11 +48,9 @@ from ginref.records.units import (
     MAX_RECORD,
     RawRecord,
     cut_units,
-    log_form,
     raw_records,
     resolve_stream,
     sniff_format,
-    unit_form,
 )
 
 if TYPE_CHECKING:
@@ -84,8 +84,11 @@ __all__ = [
     "write_records",
 ]
 
-SUFFIXES: dict[str, UnitForm] = {".gin": "gin", ".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl"}
-"""File name endings and the record form each means; folders are searched for these."""
+SUFFIXES: dict[str, UnitForm] = {
+    suffix: cast("UnitForm", name) for name, format in FORMATS.items() for suffix in format.suffixes
+}
+"""File name endings and the record form each means, of the formats ginref ships (the
+registry's ``suffixes``); folders are searched for these."""
 COMPRESSED_SUFFIXES = frozenset({".gz", ".bz2", ".xz"})
 """Endings of compressed files, which a folder walk reads too (``logs.jsonl.gz``, ``game.gz``):
 the ending under them gives the form. Compression itself is told by content, never by name."""
@@ -109,8 +112,8 @@ class SkippedFile(msgspec.Struct, frozen=True):
 
 
 def record_format(name: str) -> UnitForm | None:
-    """The record form a file name's ending implies, if any."""
-    return SUFFIXES.get(os.path.splitext(name)[1].lower())
+    """The record form a file name's ending implies, if any (a format's ``suffixes``)."""
+    return suffix_form(name)
 
 
 def _reading_form(name: str) -> UnitForm | None:

@@ -24,6 +24,8 @@ from typing import Any
 from msgspec.structs import replace
 
 from ginref.errors import RecordError
+from ginref.records.form import Format, Unit
+from ginref.records.jsonform import load_json
 from ginref.records.model import ClaimedResult, GameRecord, Place
 from ginref.records.openspiel import (
     PLAYERS,
@@ -35,7 +37,7 @@ from ginref.records.openspiel import (
     parse_serialized,
 )
 
-__all__ = ["EPISODE_NAME", "decode_episode", "looks_like_episode"]
+__all__ = ["EPISODE_NAME", "FORMAT", "decode_episode", "looks_like_episode"]
 
 EPISODE_NAME = "open_spiel_gin_rummy"
 _NAME_RE = re.compile(r'"name"\s*:\s*"open_spiel_gin_rummy"')
@@ -160,3 +162,17 @@ def _stop_claim(rewards: object, statuses: object, names: tuple[str, str], place
         loser = 1 - names.index(won.winner)
         return ClaimedResult("unfinished", place=place, reason="forfeit", stopped_by=names[loser])
     return ClaimedResult("unfinished", place=place, reason="stopped")
+
+
+def _decode_unit(unit: Unit) -> tuple[GameRecord]:
+    data = load_json(unit.text, unit.source, unit.line, document=True)
+    return (decode_episode(data, unit.source, unit.line, unit.index),)
+
+
+def _sniff(text: str, start: int) -> bool:
+    return text.find(EPISODE_NAME, start, start + 4096) >= 0 and looks_like_episode(text[start:])
+
+
+FORMAT = Format("kaggle", "a Kaggle episode", "document", _decode_unit, _sniff, opens="{",
+                reads=("json", "jsonl"), in_lines="Kaggle episodes, one a line")
+"""A Kaggle episode (``open_spiel_gin_rummy``), one JSON document: told by its name near the top"""

@@ -16,6 +16,7 @@ deals. Player names are ``P0`` and ``P1`` unless given.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 
@@ -25,6 +26,7 @@ from ginref.cards import Card, Mask, card_name, mask_of, mask_points, scan
 from ginref.errors import RecordError
 from ginref.files import lone_surrogate, surrogate_problem
 from ginref.notation import excerpt
+from ginref.records.form import Format, Unit
 from ginref.records.model import (
     ClaimedResult,
     Defence,
@@ -65,11 +67,14 @@ from ginref.records.openspiel_actions import (
 __all__ = [
     "DRAW_STOCK",
     "DRAW_UPCARD",
+    "HISTORY_FORMAT",
     "KNOCK",
     "MELDS",
     "MELD_BASE",
     "PASS",
     "PLAYERS",
+    "SERIALIZED_HEADER",
+    "STATE_FORMAT",
     "GameParams",
     "History",
     "InexpressibleError",
@@ -866,3 +871,46 @@ def _openspiel_melds(meld: Mask) -> list[Mask]:
 def format_history(record: GameRecord) -> str:
     """One line: the history as a JSON array of action ids."""
     return "[" + ", ".join(str(a) for a in encode_history(record)) + "]"
+
+
+# -- the formats ---------------------------------------------------------------------------------
+
+
+_HISTORY_START_RE = re.compile(r"\s*(?:\[\s*-?\d|history=)")
+
+
+@functools.lru_cache(maxsize=16)
+def _game(text: str, source: str, line: int) -> GameParams:
+    return parse_game_string(text, source, line) if text else GameParams()
+
+
+def _decode_history_line(unit: Unit) -> tuple[GameRecord]:
+    params = _game(unit.game, unit.source, unit.line)
+    history = parse_history_line(unit.text, unit.source, unit.line)
+    return (decode_history(history, params, source=unit.source, index=unit.index),)
+
+
+def _decode_state(unit: Unit) -> tuple[GameRecord]:
+    params, history = parse_serialized(unit.text, unit.source, unit.line)
+    return (decode_history(history, params, source=unit.source, index=unit.index),)
+
+
+def _sniff_history(text: str, start: int) -> bool:
+    return _HISTORY_START_RE.match(text, start) is not None
+
+
+def _sniff_state(text: str, start: int) -> bool:
+    return text.startswith((SERIALIZED_HEADER, "[Meta]"), start)
+
+
+HISTORY_FORMAT = Format(
+    "openspiel", "OpenSpiel action histories", "line", _decode_history_line, _sniff_history, opens="[h"
+)
+"""OpenSpiel action histories, one a line (``--game`` gives their game): a JSON array of
+action ids or ``history=p:a,...``"""
+STATE_FORMAT = Format(
+    "openspiel_state", "an OpenSpiel serialised state", "document", _decode_state, _sniff_state,
+    opens=SERIALIZED_HEADER[0] + "[", variant_of="openspiel",
+)
+"""OpenSpiel's ``SerializeGameAndState`` text, read by ``--from openspiel`` too: told by its
+header comment or ``[Meta]``"""

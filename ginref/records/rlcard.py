@@ -39,7 +39,8 @@ from typing import Literal
 from ginref.cards import Card, Mask, mask_of
 from ginref.errors import RecordError
 from ginref.melds import STANDARD_SYSTEM, MeldSystem, min_deadwood
-from ginref.records.eaai import is_comment, parse_card, parse_cards, parse_melds
+from ginref.notation import read_card_list, read_listed_card, read_meld_lists
+from ginref.records.form import Format, Unit, is_comment
 from ginref.records.model import (
     ClaimedResult,
     Defence,
@@ -53,7 +54,7 @@ from ginref.records.model import (
     Turn,
 )
 
-__all__ = ["PAYOFFS_TAG", "PLAYERS", "claimed_payoffs", "dealt_from", "decode_sheet", "is_comment",
+__all__ = ["FORMAT", "PAYOFFS_TAG", "PLAYERS", "claimed_payoffs", "dealt_from", "decode_sheet",
            "looks_like_sheet", "rewards", "sheet_boundary"]
 
 PLAYERS = ("N", "S")
@@ -127,7 +128,7 @@ class _Sheet:
     def read(self, text: str) -> None:
         m = _MOVE_RE.fullmatch(text)
         if m is not None:
-            c = parse_card(m[3], self.source, self.line, m.start(3) + 1)
+            c = read_listed_card(m[3], self.source, self.line, m.start(3) + 1)
             self.move(m[1], m[2], c, Place(self.line, 1))
             return
         words = text.split(" ")
@@ -140,7 +141,7 @@ class _Sheet:
         if m is not None and m[1] == m[2]:
             if self.going_out is None or m[1] in self.scores:
                 raise self.fail("a score line before the hand went out, or twice")
-            melds = parse_melds(m[4], self.source, self.line, m.start(4) + 1)
+            melds = read_meld_lists(m[4], self.source, self.line, m.start(4) + 1)
             self.scores[m[1]] = (int(m[3]), melds, Place(self.line, 1))
             return
         m = _PAYOFFS_RE.fullmatch(text)
@@ -204,7 +205,7 @@ def decode_sheet(text: str, source: str = "", first_line: int = 1, index: int = 
     if m is None:
         raise RecordError("an RLCard move sheet starts with its deal (X deal shuffled_deck=[...])",
                           source, first_line, 1)
-    deck = parse_cards("[" + ", ".join(m[2].split()) + "]", source, first_line, m.start(2) + 1)
+    deck = read_card_list("[" + ", ".join(m[2].split()) + "]", source, first_line, m.start(2) + 1)
     if len(deck) != 52:
         raise RecordError(f"the shuffled deck holds {len(deck)} cards, not 52", source, first_line,
                           m.start(2) + 1)
@@ -250,3 +251,15 @@ def rewards(players: tuple[str, str], going_out: tuple[str, Ending] | None, held
         return -min_deadwood(held[seat], system) / 100
 
     return reward(0), reward(1)
+
+
+def _decode_unit(unit: Unit) -> tuple[GameRecord]:
+    return (decode_sheet(unit.text, unit.source, unit.line, unit.index),)
+
+
+def _sniff(text: str, start: int) -> bool:
+    return _DEAL_RE.match(text, start) is not None
+
+
+FORMAT = Format("rlcard", "RLCard move sheets", sheet_boundary, _decode_unit, _sniff, opens="NS")
+"""RLCard's move sheets, one hand after another: told by a hand's first line (its deal)"""

@@ -22,6 +22,7 @@ from ginref.cards import Card, Mask, mask_of, scan
 from ginref.errors import RecordError
 from ginref.files import lone_surrogate, surrogate_problem
 from ginref.notation import CARD_NAMES, CARD_TOKENS, excerpt
+from ginref.records.form import Format, Unit
 from ginref.records.lexicon import RECORD_KEYWORDS, RECORD_NAME_RE, RECORD_WORD_RE, RecordToken
 from ginref.records.model import (
     HAND_TAG_KEYS,
@@ -42,7 +43,8 @@ from ginref.records.model import (
 )
 
 __all__ = [
-    "format_text", "is_blank_line", "is_game_tag_line", "read_event", "read_text", "read_text_by_grammar",
+    "FORMAT", "format_text", "is_blank_line", "is_game_tag_line", "read_event", "read_text",
+    "read_text_by_grammar",
 ]
 
 if TYPE_CHECKING:
@@ -905,3 +907,13 @@ def _event_text(event: Event) -> str:
         raise TypeError(f"not a record event: {event!r}")
     return " ".join(words)
 
+
+# -- the format ---------------------------------------------------------------------------------
+
+
+def _decode_unit(unit: Unit) -> tuple[GameRecord]:
+    return (read_text(unit.text, source=unit.source, first_line=unit.line, index=unit.index),)
+
+
+FORMAT = Format("gin", "ginref text records", "text", _decode_unit, suffixes=(".gin",))
+"""``.gin`` text records: told by their shape (:func:`ginref.records.units.sniff_format`)"""

@@ -4,9 +4,11 @@
 ``.json`` document, one text record, one game of a log) without decoding them
 (:mod:`ginref.records.decoding` does that). The form is the one given, else the one a name
 implies, else sniffed from the content (:func:`sniff_format`); inputs from other programs
-are recognised by content, here only (:func:`unit_form`): a Kaggle gin rummy episode,
-OpenSpiel's ``SerializeGameAndState`` text, OpenSpiel action histories (a line that is a
-JSON array of ints, or ``history=p:a,...``), EAAI logs and RLCard move sheets.
+are recognised by content, by the sniffing of each format of the registry
+(:mod:`ginref.records.formats`): a Kaggle gin rummy episode, OpenSpiel's
+``SerializeGameAndState`` text, OpenSpiel action histories (a line that is a JSON array of
+ints, or ``history=p:a,...``), EAAI logs and RLCard move sheets. How a form is cut into
+units is its format's ``boundary``.
 
 - One line limit (:data:`MAX_LINE` bytes) and one document limit (:data:`MAX_JSON`);
   a longer line is one unreadable record, read past without being stored.
@@ -18,7 +20,6 @@ from __future__ import annotations
 
 import io
 import itertools
-import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, NamedTuple, cast
 
@@ -34,12 +35,10 @@ from ginref.files import (
     numbered_runs,
     wide_text,
 )
-from ginref.records.eaai import is_comment, log_boundary, looks_like_log
-from ginref.records.kaggle import EPISODE_NAME, looks_like_episode
+from ginref.records.form import Boundary, is_comment
+from ginref.records.formats import FORMATS, document_form, log_form, unit_form
 from ginref.records.model import UnitForm
 from ginref.records.names import Naming
-from ginref.records.openspiel import SERIALIZED_HEADER
-from ginref.records.rlcard import looks_like_sheet, sheet_boundary
 from ginref.records.text import (
     CONTENT_LINE_RE,
     GAME_TAG_LINE_RE,
@@ -56,14 +55,12 @@ __all__ = [
     "TextSplitter",
     "cut_units",
     "line_items",
-    "log_form",
     "raw_records",
     "record_lines",
     "resolve_stream",
     "sniff_format",
     "text_starts",
     "text_units",
-    "unit_form",
     "window",
 ]
 
@@ -123,52 +120,16 @@ def line_items(stream: IO[bytes] | IO[str], form: UnitForm, first: int = 1) -> I
     """The lines of a stream from line ``first``: a byte stream of text records in runs
     (:func:`~ginref.files.numbered_runs`), anything else line by line (for JSON Lines, runs
     measured no faster: docs/verify-speed.md)."""
-    if form == "gin" and isinstance(stream, (io.BufferedIOBase, Window)):
+    if FORMATS[form].boundary == "text" and isinstance(stream, (io.BufferedIOBase, Window)):
         return numbered_runs(cast("IO[bytes]", stream), MAX_LINE, "records", first=first)
     return record_lines(stream, first)
-
-
-_HISTORY_START_RE = re.compile(r"\s*(?:\[\s*-?\d|history=)")
-_SPACE_RE = re.compile(r"\s*")
-
-
-def unit_form(text: str) -> UnitForm | None:
-    """What a line or document from another program is, by its content; None: a record form.
-
-    A line that is a JSON array of ints (``[38, 18, ...]``) or starts ``history=`` is an
-    OpenSpiel history; ``[Meta]`` or OpenSpiel's header comment starts a serialised state;
-    JSON with ``"name": "open_spiel_gin_rummy"`` near its top is a Kaggle episode.
-    """
-    start = _SPACE_RE.match(text).end() if text[:1].isspace() else 0  # type: ignore[union-attr]
-    first = text[start : start + 1]
-    if first == "{":  # a record or an episode: the cheap test first, every line of a batch comes here
-        if text.find(EPISODE_NAME, start, start + 4096) < 0:
-            return None
-        return "kaggle" if looks_like_episode(text[start:]) else None
-    if _HISTORY_START_RE.match(text, start):
-        return "openspiel"
-    if text.startswith((SERIALIZED_HEADER, "[Meta]"), start):
-        return "openspiel_state"
-    return log_form(text[start:])
-
-
-def log_form(line: str) -> UnitForm | None:
-    """An EAAI framework log or an RLCard move sheet, by its first line."""
-    if looks_like_log(line):
-        return "eaai"
-    if looks_like_sheet(line):
-        return "rlcard"
-    return None
-
-
-_LOG_BOUNDARIES = {"eaai": log_boundary, "rlcard": sheet_boundary}
-"""the forms of one game after another in lines: where a game starts or ends"""
 
 
 def sniff_format(first_line: str) -> UnitForm:
     """The form of records whose first non-blank line is ``first_line``.
 
-    Another program's form is recognised first (:func:`unit_form`). ``[`` opens one JSON
+    Another program's form is recognised first (:func:`~ginref.records.formats.unit_form`; a
+    whole Kaggle episode on the line opens JSON Lines of them). ``[`` opens one JSON
     document (a list) unless a tag name follows it (``[Rules``: text); ``{`` is JSON Lines
     when the line closes its object (``}``) and one JSON document otherwise (pretty JSON);
     anything else is text.
@@ -176,7 +137,7 @@ def sniff_format(first_line: str) -> UnitForm:
     stripped = first_line.strip()
     other = unit_form(stripped)
     if other is not None:
-        return "jsonl" if other == "kaggle" else other
+        return "jsonl" if FORMATS[other].in_lines else other
     if stripped.startswith("["):
         return "json" if stripped[1:].lstrip()[:1] in ("{", "]", "") else "gin"
     if stripped.startswith("{"):
@@ -200,19 +161,6 @@ def _sniffed(stream: IO[bytes] | IO[str]) -> tuple[UnitForm, list[Line]]:
     return "gin", seen
 
 
-_FORM_NAMES: dict[UnitForm, str] = {
-    "gin": "ginref text records", "json": "a JSON document", "jsonl": "JSON Lines records",
-    "openspiel": "OpenSpiel action histories", "openspiel_state": "an OpenSpiel serialised state",
-    "kaggle": "a Kaggle episode", "eaai": "an EAAI framework log", "rlcard": "RLCard move sheets",
-}
-_READS: dict[UnitForm, frozenset[UnitForm]] = {
-    "gin": frozenset({"gin"}),
-    "jsonl": frozenset({"jsonl", "openspiel"}),
-    "json": frozenset({"json", "jsonl", "kaggle"}),
-    "openspiel": frozenset({"openspiel", "openspiel_state"}),
-    "kaggle": frozenset({"kaggle", "json", "jsonl"}),
-}
-"""what the content of a stream read in a form given may look like (:func:`_looks_like`)"""
 _LOOK_AHEAD = 4096
 """characters read past the first line of a JSON document to tell a Kaggle episode"""
 
@@ -220,22 +168,24 @@ _LOOK_AHEAD = 4096
 def _looks_like(seen: list[Line], stream: IO[bytes] | IO[str]) -> tuple[UnitForm, str] | None:
     """What a stream whose lines so far are ``seen`` plainly is, and its name, on positive
     evidence only: a game tag line (after ``#`` comments), a whole JSON object on a line, a
-    JSON document's opening line (a Kaggle episode when its name comes within a few lines),
+    JSON document's opening line (a Kaggle episode when its name comes within a few lines:
+    :func:`~ginref.records.formats.document_form`),
     another program's line. None when its first line says nothing for sure (a damaged
     record, say). The lines read on to tell are added to ``seen``."""
     first = _first_content(seen, stream)
     other = unit_form(first)
     if other is not None:
-        return ("jsonl", "Kaggle episodes, one a line") if other == "kaggle" else (other, _FORM_NAMES[other])
+        found = FORMATS[other]
+        return ("jsonl", found.in_lines) if found.in_lines else (other, found.label)
     if is_game_tag_line(first):
-        return "gin", _FORM_NAMES["gin"]
+        return "gin", FORMATS["gin"].label
     if first.startswith("{") and first.endswith("}"):
-        return "jsonl", _FORM_NAMES["jsonl"]
+        return "jsonl", FORMATS["jsonl"].label
     if first not in ("{", "[") and not (first.startswith("[") and first[1:].lstrip()[:1] == "{"):
         return None
-    _read_ahead(seen, stream, lambda text: EPISODE_NAME in text)
-    head = "\n".join(text for _, text, _ in seen)
-    return ("kaggle", _FORM_NAMES["kaggle"]) if looks_like_episode(head) else ("json", _FORM_NAMES["json"])
+    _read_ahead(seen, stream, lambda text: document_form(text) is not None)
+    form = document_form("\n".join(text for _, text, _ in seen)) or "json"
+    return form, FORMATS[form].label
 
 
 def _first_content(seen: list[Line], stream: IO[bytes] | IO[str]) -> str:
@@ -272,10 +222,11 @@ def _not_read_as(
     """The one error for a stream given a form (``--from``) that it plainly is not: read
     as that form, every line of it would be an error of its own."""
     looks = _looks_like(seen, stream)
-    if looks is None or looks[0] in _READS.get(format, frozenset({format})):
+    given = FORMATS[format]
+    if looks is None or looks[0] in (format, *given.reads) or FORMATS[looks[0]].variant_of == format:
         return None
     line = next((number for number, text, _ in seen if text.strip()), 1)
-    return RecordError(f"this looks like {looks[1]}, not {_FORM_NAMES[format]} (the form it is read as: "
+    return RecordError(f"this looks like {looks[1]}, not {given.label} (the form it is read as: "
                        f"{format}); read it as what it is", source, line, 1)
 
 
@@ -340,7 +291,7 @@ def resolve_stream(
         return Resolved(given or "gin", iter(()), RecordError(wide, source, 1, 1))
     sniffed, seen = _sniffed(stream)
     problem = _not_read_as(format, seen, stream, source) if format is not None else None
-    form = "openspiel_state" if given == "openspiel" and sniffed == "openspiel_state" else given or sniffed
+    form = sniffed if given and FORMATS[sniffed].variant_of == given else given or sniffed
     return Resolved(form, itertools.chain(seen, line_items(stream, form, seen[-1][0] + 1 if seen else 1)),
                      problem)
 
@@ -349,24 +300,27 @@ def cut_units(
     lines: Iterable[Line | TextRun], source: str, format: UnitForm, game: str, index: int = 0,
     names: Naming | None = None,
 ) -> Iterator[RawRecord]:
-    """The raw records of a form's lines (runs of lines come only for text), each with ``names``."""
+    """The raw records of a form's lines (runs of lines come only for text), each with ``names``,
+    cut as its format's ``boundary`` says."""
+    boundary = FORMATS[format].boundary
     if names:
         for raw in cut_units(lines, source, format, game, index):
             yield msgspec.structs.replace(raw, names=names)
-    elif format == "gin":
+    elif boundary == "text":
         yield from text_units(lines, source, index)
-    elif format in ("jsonl", "openspiel"):
+    elif boundary == "line":
         yield from _jsonl_units(cast("Iterable[Line]", lines), source, format, game, index)
-    elif format in _LOG_BOUNDARIES:
-        yield from _log_units(cast("Iterable[Line]", lines), source, format, index)
-    else:
+    elif boundary == "document":
         yield from _json_units(cast("Iterable[Line]", lines), source, format)
+    else:
+        yield from _log_units(cast("Iterable[Line]", lines), source, format, boundary, index)
 
 
-def _log_units(lines: Iterable[Line], source: str, form: UnitForm, index: int = 0) -> Iterator[RawRecord]:
+def _log_units(
+    lines: Iterable[Line], source: str, form: UnitForm, boundary: Boundary, index: int = 0
+) -> Iterator[RawRecord]:
     """The games of a log: each from its first line that is neither blank nor a ``#`` comment
-    to the line that ends it (or the line before one that starts the next)."""
-    boundary = _LOG_BOUNDARIES[form]
+    to the line that ends it (or the line before one that starts the next), as ``boundary`` tells."""
     chunk: _TextChunk | None = None
     for number, text, problem in lines:
         cut = boundary(text) if problem is None else None

@@ -211,7 +211,7 @@ class Session:
             raise _Refusal("bad_request", "'format' is 'json' or 'gin'")
         record = table.record()
         if form == "json":
-            from ginref.records.jsonform import to_json_dict
+            from ginref.records.jsonencode import to_json_dict
 
             return {"ok": True, "record": to_json_dict(record)}
         from ginref.records.io import write_records

@@ -671,3 +671,40 @@ def test_importing_notation_does_not_load_pyparsing() -> None:
     code = "import sys, ginref.notation; print('pyparsing' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+# -- the card lists other programs print (EAAI logs, RLCard sheets) ---------------------------
+
+
+@pytest.mark.parametrize(("text", "cards"), [
+    ("[8S, KS, 2C]", "8S KS 2C"),
+    ("['8S', 'KS']", "8S KS"),
+    ("[ ]", ""),
+    ("[TD]", "TD"),
+])
+def test_a_card_list_other_programs_print(text: str, cards: str) -> None:
+    from ginref.notation import read_card_list
+
+    assert list(read_card_list(text, "log.txt", 4, 9)) == (parse_cards(cards) if cards else [])
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("[8S, 8S]", "log.txt:4:9: the list names 8S twice"),
+    ("[10S]", "log.txt:4:9: '10S' is not a card"),
+    ("[8s]", "log.txt:4:9: '8s' is not a card"),
+])
+def test_a_bad_card_list_is_one_error_at_its_place(text: str, message: str) -> None:
+    from ginref.errors import RecordError
+    from ginref.notation import read_card_list
+
+    with pytest.raises(RecordError) as info:
+        read_card_list(text, "log.txt", 4, 9)
+    assert str(info.value) == message
+
+
+def test_meld_lists_other_programs_print() -> None:
+    from ginref.cards import mask_of
+    from ginref.notation import read_meld_lists
+
+    melds = read_meld_lists("[[AC, 2C, 3C], [], [8D, 9D, TD]]", "", 1, 1)
+    assert melds == (mask_of(parse_cards("AC 2C 3C")), mask_of(parse_cards("8D 9D TD")))

@@ -17,8 +17,8 @@ from click.testing import CliRunner
 from ginref.cards import card_name
 from ginref.cli import cli
 from ginref.errors import RecordError
+from ginref.notation import read_card_list
 from ginref.records import GameRecord, read_records
-from ginref.records.eaai import parse_cards
 from ginref.records.rlcard import dealt_from, decode_sheet
 from ginref.referee import adjudicate
 
@@ -72,7 +72,8 @@ def test_the_deal_is_rlcards() -> None:
         env = rlcard.make("gin-rummy", config={"seed": seed})
         env.game.init_game()
         game = env.game
-        deck = parse_cards("[" + ", ".join(str(c) for c in game.round.dealer.shuffled_deck) + "]", "", 1, 1)
+        shuffled = ", ".join(str(c) for c in game.round.dealer.shuffled_deck)
+        deck = read_card_list(f"[{shuffled}]", "", 1, 1)
         eleven, ten, stock = dealt_from(deck)
         dealer = game.round.dealer_id
         assert [card_name(c) for c in eleven] == [str(c) for c in game.round.players[1 - dealer].hand]
