@@ -575,6 +575,67 @@ class Hand(KnockSteps):
             layoffs=self.laid if knocked else (),
         )
 
+    # -- a live table's fast path: the plain move of normal play, beside its checked twin --------
+    #
+    # Each applies the move when it is plain (in normal play, by the player to move, nothing to
+    # report, the hand going on) and says so; else it changes nothing and the checked path
+    # (:meth:`draw`, :meth:`take`, :meth:`discard`) rules on the move. The live table asks them
+    # first (an OpenSpiel rollout is mostly such moves); ``tests/referee/test_table.py`` plays
+    # random games both ways under every preset and compares every field after every move.
+
+    def quick_draw(self, p: int) -> Card:
+        """The stock's top card drawn by ``p``; -1 when the draw is not plain."""
+        stock = self.stock
+        if (self.phase != NORMAL or self.drawn or p != self.expected or stock is None
+                or not may_draw_stock(self.rules, self.stock_left)):
+            return -1
+        top = stock[self.stock_pos]
+        self.stock_pos += 1
+        self.stock_left -= 1
+        self.held[p] |= 1 << top
+        self.taken = -1
+        self.turns += 1
+        self.mover, self.drawn = p, True
+        return top
+
+    def quick_take(self, p: int) -> Card:
+        """The top discard taken by ``p``; -1 when the take is not plain (the last the rules
+        allow from the pile ends the hand)."""
+        pile, cap = self.pile, self.rules.max_discard_draws
+        if (self.phase != NORMAL or self.drawn or p != self.expected or not pile
+                or (cap is not None and self.draws + 1 >= cap)):
+            return -1
+        top = pile.pop()
+        bit = 1 << top
+        self.held[p] |= bit
+        self.from_pile |= bit
+        self.taken = top
+        self.turns += 1
+        if cap is not None:
+            self.draws += 1
+        self.mover, self.drawn = p, True
+        return top
+
+    def quick_discard(self, x: object) -> bool:
+        """The discard of ``x`` that ends the turn of the player who drew; False when it is not
+        plain (a card not held, the same-card rule, a repeated discard under
+        ``repeat_discard_draw``)."""
+        if self.phase != NORMAL or not self.drawn or self.wall_take or x.__class__ is not int:
+            return False
+        assert isinstance(x, int)
+        p, bit, rules = self.mover, 1 << x if 0 <= x < 52 else 0, self.rules
+        if not self.held[p] & bit or x == rules.banned_discard(self.taken):
+            return False
+        if rules.repeat_discard_draw:
+            if x == self.taken:
+                return False
+            self.repeat = False
+        self.held[p] ^= bit
+        self.pile.append(x)
+        self.drawn = False
+        self.turn_over(p)
+        return True
+
     def least_differs(self, cards: Mask, ev: Turn) -> bool:
         """Whether a turn's claim of the mover's least deadwood after it (EAAI's per-turn
         report) is not what its ten cards allow; no claim, or not ten known cards: False."""

@@ -142,6 +142,7 @@ from ginref.referee.state import (
     ABANDON,
     FORCED,
     KNOCKED,
+    NORMAL,
     WALL,
     Flow,
     HandRuling,
@@ -524,7 +525,8 @@ class Table:
         is not a move raises :class:`~ginref.errors.NotationError`.
         """
         if type(move) is Move and move.kind in _PLAIN_KINDS and move.ending is None and not move.bare:
-            pass  # the common moves, checked at once
+            if self._push_plain(move, player):
+                return move  # a plain move of normal play, the hand's fast path
         elif isinstance(move, str):
             move = Move.parse(move)
         elif not isinstance(move, Move):
@@ -551,6 +553,33 @@ class Table:
         self._cards.append(card)
         self._adjudged = None
         return move
+
+    def _push_plain(self, move: Move, player: str | None) -> bool:
+        """Push ``move`` when the hand's fast path takes it as plain (a stock draw, a take, a
+        discard in normal play by the player to move); False, nothing changed, when not."""
+        core = self._core
+        if core.phase != NORMAL:
+            return False
+        seat = core.mover if core.drawn else core.expected
+        if player is not None and player != self.players[seat]:
+            return False
+        kind, card = move.kind, move.card
+        if kind == "pass" or (card is not None and kind != "discard"):
+            return False
+        saved = Snapshot(core)
+        if kind == "discard":
+            if not core.quick_discard(card):
+                return False
+            card = None
+        else:
+            card = core.quick_draw(seat) if kind == "draw" else core.quick_take(seat)
+            if card < 0:
+                return False
+        self._history.append(saved)
+        self.moves.append(move)
+        self._cards.append(card)
+        self._adjudged = self._phase = None
+        return True
 
     def push_as_seat(self, move: Move | str, player: str) -> Move:
         """Push ``move`` for the seated ``player`` as the trust boundary takes it

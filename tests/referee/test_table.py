@@ -709,6 +709,45 @@ def test_a_pushed_and_popped_or_refused_move_leaves_every_field_as_it_was(rules:
             table.push(rng.choice(table.legal_moves()))
 
 
+def _checked_only(table: Table) -> Table:
+    """``table`` with the hand's fast path switched off: every move goes the checked way."""
+    core = table._core
+    core.quick_draw = core.quick_take = lambda p: -1  # type: ignore[method-assign]
+    core.quick_discard = lambda x: False  # type: ignore[method-assign]
+    return table
+
+
+@pytest.mark.parametrize("rules", PRESET_NAMES)
+def test_the_plain_moves_fast_path_and_the_checked_path_agree(rules: str) -> None:
+    """Random games, each move pushed at two tables, one with the fast path switched off; every
+    move offered and a few that are not (another's card, the same card taken back, a named
+    card) by the player to move and by the other: the same answer and every field the same."""
+    taken = 0
+    for seed in range(4):
+        quick, checked = Table(PLAYERS, rules, seed=seed), _checked_only(Table(PLAYERS, rules, seed=seed))
+        rng = random.Random(seed)
+        while not quick.is_over():
+            probes = [*quick.legal_moves(), Move.discard(rng.randrange(52)), Move.take(), Move.draw(),
+                      Move.draw(rng.randrange(52)), Move.pass_()]
+            for move in probes:
+                for player in (None, *PLAYERS):
+                    answers = []
+                    for table in (quick, checked):
+                        try:
+                            table.push(move, player)
+                        except ginref.GinrefError as refused:
+                            answers.append(("refused", str(refused)))
+                        else:
+                            answers.append(("played", _fields(table), table.moves[-1], table._cards[-1]))
+                            table.pop()
+                    assert answers[0] == answers[1], (seed, move, player)
+                    taken += answers[0][0] == "played"
+            move = rng.choice(quick.legal_moves())
+            quick.push(move)
+            checked.push(move)
+    assert taken > 100
+
+
 # -- a move's one text form: Move.parse, str, repr ------------------------------------------------
 
 @pytest.mark.parametrize(("text", "move"), [
