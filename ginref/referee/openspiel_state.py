@@ -24,7 +24,7 @@ deadwood card, and so misses some knocks; the table offers a knock exactly when 
 leaves deadwood within the limit (docs/live.md shows a hand).
 
 Beside the table the state keeps what OpenSpiel's observation tensor shows, as OpenSpiel keeps
-it (:class:`_Seen`): the tensor is pyspiel's entry for entry, the observation string is drawn
+it (:class:`Seen`): the tensor is pyspiel's entry for entry, the observation string is drawn
 from the same facts, and ``returns()`` settles the two deadwood counts left
 (:func:`ginref.scoring.settle`; :meth:`OpenSpielState._ruled`, the table's whole ruling, is its
 checked twin). ``resample_from_infostate`` draws exactly from the deals a player cannot rule out.
@@ -68,11 +68,21 @@ from ginref.records.openspiel_actions import (
     card_to_openspiel,
     layoff_assignments,
 )
+from ginref.referee.openspiel_view import (
+    TENSOR_PIECES,
+    TENSOR_SIZE,
+    Seen,
+    cards_of,
+    observation_string,
+    observation_tensor,
+    to_ginref,
+)
 from ginref.referee.table import IllegalMove, Move, Phase, Table
 from ginref.rules import Rules, find_rules, with_overrides
 from ginref.scoring import Ending, settle
 
-__all__ = ["CHANCE", "TERMINAL", "IllegalAction", "OpenSpielGame", "OpenSpielState"]
+__all__ = ["CHANCE", "TENSOR_PIECES", "TENSOR_SIZE", "TERMINAL", "IllegalAction", "OpenSpielGame",
+           "OpenSpielState"]
 
 HAND_SIZE = 10
 DEALT = 2 * HAND_SIZE + 1
@@ -84,13 +94,6 @@ PARAMETER_DEFAULTS: dict[str, int | bool | str] = {
     "gin_bonus": 25, "hand_size": 10, "knock_card": 10, "num_ranks": 13, "num_suits": 4, "oklahoma": False,
     "undercut_bonus": 25, "rules": "openspiel"}
 """pyspiel's gin_rummy parameters with its defaults, and ``rules``: the rule set played"""
-TENSOR_SIZE = 644
-"""pyspiel gin_rummy's observation tensor: the observer (2), the observer's hand (2 x 52), the
-player to move (2), the knock card (10), the upcard (52), the discard pile (52), the stock size
-(52), the melds each player laid (2 x 185)"""
-TENSOR_PIECES: tuple[tuple[str, tuple[int, ...]], ...] = (
-    ("player", (2,)), ("private_hand", (2, 52)), ("current_player", (2,)), ("knock_card", (10,)),
-    ("upcard", (52,)), ("discard_pile", (52,)), ("stock_size", (52,)), ("layed_melds", (2, 185)))
 MAX_RESAMPLES = 100_000
 """resample_from_infostate's bound on rejected draws (a draw is rejected when the opponent's
 moves would not be legal with the cards drawn; far fewer are ever needed)"""
@@ -244,7 +247,7 @@ class OpenSpielState:
         """for each chance outcome so far, the player it went to (-1: the upcard, seen by both)"""
         self._legal: list[int] | None = None
         self._returns: list[float] | None = None
-        self._seen: _Seen = _Seen()
+        self._seen: Seen = Seen()
         """what OpenSpiel's observation tensor shows, kept as OpenSpiel keeps it"""
         self._mover = CHANCE
         """the player to move (CHANCE, TERMINAL), set after each action"""
@@ -314,7 +317,7 @@ class OpenSpielState:
         if self._mover != CHANCE:
             return []
         deck = self._deck
-        return list(map(_OUTCOMES[deck.bit_count()].__getitem__, _cards_of(deck)))
+        return list(map(_OUTCOMES[deck.bit_count()].__getitem__, cards_of(deck)))
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         """The legal action ids, ascending (chance outcomes at a chance node, none when over)."""
@@ -354,7 +357,7 @@ class OpenSpielState:
         if knocker < 0 or table is None:
             return [0.0, 0.0]
         rules = self._game.rules
-        mine, theirs = (mask_points_in(table.system, _to_ginref(seen.hands[p]))
+        mine, theirs = (mask_points_in(table.system, to_ginref(seen.hands[p]))
                         for p in (knocker, 1 - knocker))
         ending: Ending = "big_gin" if seen.big_gin else "knock" if mine else "gin"
         settled = settle(ending, mine, theirs, rules,
@@ -427,7 +430,7 @@ class OpenSpielState:
     def _legal_now(self) -> list[int]:
         table = self._table
         if table is None or self._drawing:
-            return _cards_of(self._deck)
+            return cards_of(self._deck)
         if self._knocking:
             return self._knock_steps(table)
         phase = table.phase
@@ -676,22 +679,9 @@ class OpenSpielState:
         cards laid off; at the end, what is left in the opponent's hand. The same facts as the
         observation tensor, and the cards seen taken; nothing else (docs/live.md)."""
         player = self._observer(player)
-        seen = self._seen
         limit = self._game.rules.knock_limit if self._table is None else self._table.knock_limit
-        lines = [f"Player: {player}", f"Phase: {PHASE_NAMES[self._phase()]}", f"Knock limit: {limit}",
-                 f"Hand: {_os_names(seen.hands[player])}",
-                 f"Upcard: {_OS_NAMES[seen.upcard] if seen.upcard >= 0 else '-'}",
-                 f"Discard pile: {_os_names(seen.pile)}", f"Stock: {self._deck.bit_count()}",
-                 f"Opponent took: {_os_names(seen.took[1 - player])}"]
-        for who in (0, 1):
-            if seen.melds[who]:
-                melds = " ".join(f"[{_os_names(_OPENSPIEL_MELDS[m])}]" for m in seen.melds[who])
-                lines.append(f"Player {who} melds: {melds}")
-        if seen.laid_off:
-            lines.append(f"Laid off: {_os_names(seen.laid_off)}")
-        if self._mover == TERMINAL:
-            lines.append(f"Opponent's hand: {_os_names(seen.hands[1 - player])}")
-        return "\n".join(lines)
+        return observation_string(self._seen, player, PHASE_NAMES[self._phase()], limit,
+                                  self._deck.bit_count(), over=self._mover == TERMINAL)
 
     def information_state_string(self, player: int | None = None) -> str:
         """Everything ``player`` has seen, in order (default: the player to move): the action
@@ -730,21 +720,9 @@ class OpenSpielState:
         return self._tensor(self._observer(player))
 
     def _tensor(self, player: int) -> list[float]:
-        """The tensor as pieces joined: each card mask's 52 entries from byte look-ups."""
-        seen = self._seen
         table = self._table
-        turn = self._turn_shown()
-        limit = min(10, self._game.rules.knock_limit if table is None else table.knock_limit)
-        stock = self._deck.bit_count()
-        hand = _floats(seen.hands[player])
-        melds = seen.melds
-        return [
-            *_ONE_HOT_2[player], *(hand if player == 0 else _ZEROS_52), *(_ZEROS_52 if player == 0 else hand),
-            *(_ONE_HOT_2[turn] if turn >= 0 else _ZEROS_2), *_ONES_10[limit],
-            *(_ONE_HOT_52[seen.upcard] if seen.upcard >= 0 else _ZEROS_52), *_floats(seen.pile),
-            *_ONES_52[stock], *(_laid(melds[0]) if melds[0] else _ZEROS_185),
-            *(_laid(melds[1]) if melds[1] else _ZEROS_185),
-        ]
+        limit = self._game.rules.knock_limit if table is None else table.knock_limit
+        return observation_tensor(self._seen, player, self._turn_shown(), limit, self._deck.bit_count())
 
     def _turn_shown(self) -> int:
         """The player OpenSpiel's tensor shows to move: none at chance, the last to move at the end."""
@@ -829,58 +807,6 @@ class OpenSpielState:
         return f"<gin_rummy state: {PHASE_NAMES[self._phase()]}, history {self.history_str()[:60]}>"
 
 
-class _Seen:
-    """OpenSpiel's own bookkeeping of what its observation tensor shows, by OpenSpiel card ids:
-    each hand as OpenSpiel holds it (melds, layoffs and the knock's discard leave it), the
-    upcard (-1: none; a stock draw buries it), the buried discards, the meld ids each player
-    laid, and the player who moved last. Plays no rule: the table has decided the move."""
-
-    __slots__ = ("big_gin", "hands", "knocker", "laid_off", "last", "melds", "pile", "took", "upcard")
-
-    def __init__(self) -> None:
-        self.hands = [0, 0]
-        self.took = [0, 0]
-        """the cards each player took from the pile and still holds (everyone saw them)"""
-        self.upcard = -1
-        self.pile = 0
-        self.melds: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
-        self.laid_off = 0
-        self.last = CHANCE
-        self.knocker = -1
-        self.big_gin = False
-        """a knock without a discard (big gin) was laid"""
-
-    def copy(self) -> _Seen:
-        copy = _Seen.__new__(_Seen)
-        copy.hands, copy.took, copy.upcard, copy.pile, copy.melds, copy.laid_off, copy.last = (
-            self.hands[:], self.took[:], self.upcard, self.pile, self.melds, self.laid_off, self.last)
-        copy.knocker, copy.big_gin = self.knocker, self.big_gin
-        return copy
-
-    def give(self, player: int, card: int) -> None:
-        """``card`` leaves ``player``'s hand, face up."""
-        self.hands[player] &= ~(1 << card)
-        self.took[player] &= ~(1 << card)
-
-    def bury(self) -> None:
-        if self.upcard >= 0:
-            self.pile |= 1 << self.upcard
-        self.upcard = -1
-
-    def take(self, player: int, *, from_pile: bool = False) -> None:
-        self.hands[player] |= 1 << self.upcard
-        if from_pile:
-            self.took[player] |= 1 << self.upcard
-        self.upcard = -1
-
-    def lay(self, action: int) -> None:
-        meld = action - MELD_BASE
-        who = self.last
-        self.hands[who] &= ~_OPENSPIEL_MELDS[meld]
-        self.took[who] &= ~_OPENSPIEL_MELDS[meld]
-        self.melds = (*self.melds[:who], (*self.melds[who], meld), *self.melds[who + 1:])  # type: ignore[assignment]
-
-
 def _index(value: object, what: str) -> int:
     """An action id or a player as an int: Python's, numpy's, anything with ``__index__``."""
     if type(value) is int:
@@ -942,71 +868,14 @@ _MELDS_FROM: tuple[tuple[tuple[int, Mask], ...], ...] = tuple(
     tuple((MELD_BASE + i, meld) for i, meld in enumerate(MELDS) if (meld & -meld).bit_length() - 1 == low)
     for low in range(52))
 """OpenSpiel's meld ids and melds, by the meld's lowest card"""
-_OPENSPIEL_MELDS = tuple(sum(1 << card_to_openspiel(c) for c in scan(meld)) for meld in MELDS)
-"""each meld id's cards by OpenSpiel's card ids"""
 _SEATS = {name: seat for seat, name in enumerate(PLAYERS)}
 _BIG_GIN = -1
 """the knock's discard when there is none: big gin"""
 _OUTCOMES = ((), *(tuple((a, 1.0 / n) for a in range(52)) for n in range(1, 53)))
 """each card's chance outcome (the card, its chance) when ``n`` cards are left"""
-_B0, _B1, _B2, _B3, _B4, _B5, _B6 = (
-    tuple(tuple(8 * k + b for b in range(8) if byte >> b & 1) for byte in range(256)) for k in range(7))
-"""the bits set in each byte of a 52-bit mask, by byte"""
-
-
-def _cards_of(cards: Mask) -> list[int]:
-    """The bits of a 52-bit mask, ascending: seven byte look-ups."""
-    return [*_B0[cards & 255], *_B1[cards >> 8 & 255], *_B2[cards >> 16 & 255], *_B3[cards >> 24 & 255],
-            *_B4[cards >> 32 & 255], *_B5[cards >> 40 & 255], *_B6[cards >> 48 & 255]]
-
-
-_BYTE_FLOATS = tuple(tuple(float(b >> i & 1) for i in range(8)) for b in range(256))
-"""each byte as eight floats, its low bit first"""
-_ZEROS_2, _ZEROS_52, _ZEROS_185 = (0.0,) * 2, (0.0,) * 52, (0.0,) * 185
-_ONE_HOT_2 = ((1.0, 0.0), (0.0, 1.0))
-_ONE_HOT_52 = tuple(tuple(float(i == j) for i in range(52)) for j in range(52))
-_ONES_10 = tuple((1.0,) * n + (0.0,) * (10 - n) for n in range(11))
-_ONES_52 = tuple((1.0,) * n + (0.0,) * (52 - n) for n in range(53))
-
-
-def _floats(cards: Mask) -> tuple[float, ...]:
-    """A 52-bit mask as 52 floats (1.0 for each card), from seven byte look-ups."""
-    table = _BYTE_FLOATS
-    return (*table[cards & 255], *table[cards >> 8 & 255], *table[cards >> 16 & 255],
-            *table[cards >> 24 & 255], *table[cards >> 32 & 255], *table[cards >> 40 & 255],
-            *table[cards >> 48 & 15][:4])
-
-
-def _laid(melds: tuple[int, ...]) -> list[float]:
-    """The meld ids laid, as 185 floats."""
-    laid = list(_ZEROS_185)
-    for meld in melds:
-        laid[meld] = 1.0
-    return laid
-
-
-_OS_NAMES = tuple(card_name(c) for c in _FROM_OPENSPIEL)
-"""each OpenSpiel card id's name"""
-
-
-def _to_ginref(cards: Mask) -> Mask:
-    """OpenSpiel card ids as a mask of ginref's cards: each suit's 13 bits moved to its place."""
-    return ((cards & 8191) << 39 | (cards >> 13 & 8191) | (cards >> 26 & 8191) << 13
-            | (cards >> 39 & 8191) << 26)  # OpenSpiel's s c d h are ginref's suits 3 0 1 2
-
-
-_NAMES = tuple(card_name(c) for c in range(52))
-
-
-def _os_names(cards: Mask) -> str:
-    """OpenSpiel card ids as names in ginref's canonical order; ``-`` for none."""
-    if not cards:
-        return "-"
-    return " ".join([_NAMES[c] for c in _cards_of(_to_ginref(cards))])
 
 
 def _melds_within(cards: Mask) -> list[tuple[int, Mask]]:
     """OpenSpiel's melds made of ``cards`` only, with their action ids."""
     return [(action, meld) for low in scan(cards) for action, meld in _MELDS_FROM[low]
             if meld & cards == meld]
-

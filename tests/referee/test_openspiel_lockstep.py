@@ -334,7 +334,7 @@ def test_big_gin_is_a_knock_with_no_discard() -> None:
 @given(st.integers(0, (1 << 52) - 1))
 def test_openspiel_card_masks_map_to_ginrefs_card_by_card(cards: int) -> None:
     from ginref.cards import scan
-    from ginref.referee.openspiel_state import _cards_of, _to_ginref
+    from ginref.referee.openspiel_view import cards_of, to_ginref
 
-    assert _to_ginref(cards) == sum(1 << card_from_openspiel(a) for a in scan(cards))
-    assert _cards_of(cards) == list(scan(cards))
+    assert to_ginref(cards) == sum(1 << card_from_openspiel(a) for a in scan(cards))
+    assert cards_of(cards) == list(scan(cards))
