@@ -41,7 +41,7 @@ from collections.abc import Callable, Mapping
 
 from ginref.cards import Card, Mask, card_name, scan
 from ginref.errors import GinrefError
-from ginref.melds import mask_points_in
+from ginref.melds import mask_points_in, min_deadwood, min_deadwood_after_discard
 from ginref.records.openspiel import GameParams
 from ginref.records.openspiel_actions import (
     CHANCE,
@@ -77,6 +77,7 @@ from ginref.referee.openspiel_view import (
     observation_tensor,
     to_ginref,
 )
+from ginref.referee.rules_of_play import may_draw_stock, within_knock_limit
 from ginref.referee.table import IllegalMove, Move, Phase, Table
 from ginref.rules import Rules, find_rules, with_overrides
 from ginref.scoring import Ending, settle
@@ -219,6 +220,7 @@ class OpenSpielState:
         "_seen",
         "_sources",
         "_table",
+        "_taken",
     )
 
     def __init__(self, game: OpenSpielGame) -> None:
@@ -251,6 +253,8 @@ class OpenSpielState:
         """what OpenSpiel's observation tensor shows, kept as OpenSpiel keeps it"""
         self._mover = CHANCE
         """the player to move (CHANCE, TERMINAL), set after each action"""
+        self._taken = -1
+        """the card taken from the pile this turn (OpenSpiel's id), until the turn's discard; -1: none"""
         self._sources: dict[int, tuple[list[int], list[tuple[int, int]], list[int]]] | None = None
         """by player: where the cards hidden from it came from (:meth:`_hidden_deals`), once asked"""
 
@@ -403,6 +407,7 @@ class OpenSpielState:
         copy._knocking, copy._discard, copy._hand, copy._declared = (
             self._knocking, self._discard, self._hand, self._declared)
         copy._melding, copy._laid, copy._ambiguous = self._melding, self._laid, self._ambiguous
+        copy._taken = self._taken
         copy._history, copy._legal, copy._returns = self._history[:], self._legal, self._returns
         copy._dealt_to = self._dealt_to[:]
         copy._seen, copy._mover, copy._sources = self._seen.copy(), self._mover, None
@@ -431,6 +436,49 @@ class OpenSpielState:
         table = self._table
         if table is None or self._drawing:
             return cards_of(self._deck)
+        plain = self._plain_legal(table)
+        return self._legal_checked(table) if plain is None else plain
+
+    def _plain_legal(self, table: Table) -> list[int] | None:
+        """The legal actions of a plain draw or discard in mid-hand (above the stock's floor,
+        after the opening), from the rules' own predicates and OpenSpiel's bookkeeping of the
+        hands, without building the table's moves; None anywhere else. The fast twin of
+        :meth:`_legal_checked` (``tests/referee/test_openspiel_lockstep.py`` compares them)."""
+        if self._knocking or len(table.moves) < 3:
+            return None
+        phase = table.phase
+        rules = self._game.rules
+        stock = self._deck.bit_count()
+        if not may_draw_stock(rules, stock):
+            return None  # the floor: the wall or the hand's end are the table's
+        seen = self._seen
+        if phase is Phase.DRAW:
+            return [DRAW_UPCARD, DRAW_STOCK] if seen.upcard >= 0 else [DRAW_STOCK]
+        if phase is not Phase.DISCARD:
+            return None
+        hand = seen.hands[self._mover]
+        taken = self._taken
+        banned = rules.banned_discard(None if taken < 0 else _FROM_OPENSPIEL[taken])
+        legal = cards_of(hand & ~(1 << _TO_OPENSPIEL[banned]) if banned >= 0 else hand)
+        return [*legal, KNOCK] if self._may_knock(table, to_ginref(hand), banned) else legal
+
+    @staticmethod
+    def _may_knock(table: Table, hand: Mask, banned: Card) -> bool:
+        """Whether some knock is legal with ``hand`` (ginref's cards): big gin, or a discard
+        other than ``banned`` leaving deadwood within the limit (the table's :meth:`Table.legal_moves`
+        offers a knock for each such discard)."""
+        system, limit, rules = table.system, table.knock_limit, table.rules
+        if rules.big_gin_bonus is not None and hand.bit_count() == 11 and not min_deadwood(hand, system):
+            return True
+        if not within_knock_limit(min_deadwood_after_discard(hand, system), limit):
+            return False
+        return any(within_knock_limit(min_deadwood(hand & ~(1 << c), system), limit)
+                   for c in scan(hand) if c != banned)
+
+    def _legal_checked(self, table: Table) -> list[int]:
+        """The legal actions from the table's legal moves (:meth:`Table.legal_moves`,
+        :meth:`Table.declaration`): the checked twin of :meth:`_plain_legal`, and the only
+        path outside plain draws and discards."""
         if self._knocking:
             return self._knock_steps(table)
         phase = table.phase
@@ -544,21 +592,26 @@ class OpenSpielState:
         (a replay with other hidden cards: the table refuses what those cards make illegal)."""
         table = self._table
         self._legal = self._sources = None
+        mover = None
         if table is None or self._drawing:
-            self._deal(action)
+            mover = self._deal(action)
         elif self._knocking:
             self._knock(action, table)
         elif table.phase is Phase.DEFENCE:
             self._defend(action, table)
         else:
-            self._play(action, table)
+            mover = self._play(action, table)
         self._history.append(action)
+        self._mover = self._mover_now() if mover is None else mover
+
+    def _mover_now(self) -> int:
+        """The player to move as the table says (CHANCE while a card is to be dealt): the
+        checked twin of the mover :meth:`_play` and :meth:`_deal` tell after a plain move."""
         table = self._table
         if table is None or self._drawing:
-            self._mover = CHANCE
-        else:
-            to_move = table.to_move
-            self._mover = TERMINAL if to_move is None else _SEATS[to_move]
+            return CHANCE
+        to_move = table.to_move
+        return TERMINAL if to_move is None else _SEATS[to_move]
 
     def _refusal(self, action: object) -> str:
         shown = str(action)[:40]
@@ -571,7 +624,9 @@ class OpenSpielState:
         return (f"action {action} ({action_name(action)}) is not legal for {who} "
                 f"in the {PHASE_NAMES[phase]} phase")
 
-    def _deal(self, action: int) -> None:
+    def _deal(self, action: int) -> int | None:
+        """Chance deals a card: the player to move next when the deal is a stock draw's (its
+        drawer) or one of the 21 before the last, else None."""
         self._deck &= ~(1 << action)
         c = _FROM_OPENSPIEL[action]
         seen = self._seen
@@ -582,7 +637,7 @@ class OpenSpielState:
             self._dealt_to.append(seen.last)
             table.push(_DRAWS[c])
             self._drawing = False
-            return
+            return TERMINAL if table.is_over() else seen.last
         dealt = self._dealt
         if len(dealt) < DEALT - 1:
             seen.hands[len(dealt) // HAND_SIZE] |= 1 << action
@@ -595,14 +650,19 @@ class OpenSpielState:
             hands = (dealt[:HAND_SIZE], dealt[HAND_SIZE:-1])
             self._table = Table(PLAYERS, self._game.rules, PLAYERS[1], hands=hands, upcard=dealt[-1],
                                 stock_at_draw=True)
+        return CHANCE if len(dealt) < DEALT else None
 
-    def _play(self, action: int, table: Table) -> None:
+    def _play(self, action: int, table: Table) -> int | None:
+        """A draw, a discard, a pass or the knock: the player to move next when a plain
+        draw or discard tells it (the table has said whether the hand is over), else None."""
         seen = self._seen
         player = seen.last = self._mover
+        self._taken = seen.upcard if action == DRAW_UPCARD else -1
         if action == DRAW_STOCK:
             self._drawing = True
             seen.bury()
-        elif action == KNOCK:
+            return CHANCE
+        if action == KNOCK:
             if table.phase is Phase.WALL:
                 table.push(_TAKE)
                 seen.take(player, from_pile=True)
@@ -614,12 +674,17 @@ class OpenSpielState:
             seen.upcard = action
             if table.is_over():  # the repeated move: OpenSpiel's turn has passed
                 seen.last = 1 - player
+                return TERMINAL
+            return 1 - player if table.phase is not Phase.UPCARD else None
         elif action == DRAW_UPCARD:
             table.push(_TAKE)
-            if not table.is_over():  # the 50th take ends the hand before the card moves
-                seen.take(player, from_pile=True)
+            if table.is_over():  # the 50th take ends the hand before the card moves
+                return TERMINAL
+            seen.take(player, from_pile=True)
+            return player
         else:
             table.push(_PASS)
+        return None
 
     def _knock(self, action: int, table: Table) -> None:
         seen = self._seen

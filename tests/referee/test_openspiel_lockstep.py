@@ -306,6 +306,31 @@ def test_the_returns_settled_are_the_tables_ruling(rules: str, knock_card: int, 
     assert state.returns() == state._scored() == state._ruled()
 
 
+@given(st.sampled_from(PLAYABLE), st.sampled_from([10, 7, 0]), st.integers(0, 10**6), st.floats(0, 1))
+@settings(max_examples=150, deadline=None)
+def test_plain_draws_and_discards_are_the_tables_legal_moves(rules: str, knock_card: int, seed: int,
+                                                              eagerness: float) -> None:
+    """The fast twin of the legal actions (:meth:`OpenSpielState._plain_legal`) and of the player
+    to move after a plain move are the table's, at every state of hands played out: by a player
+    that knocks when it may (``eagerness``) and otherwise plays at random, to the wall or the
+    50th take as often as to a knock."""
+    rng = random.Random(seed)
+    state = OpenSpielGame({"rules": rules, "knock_card": knock_card}).new_initial_state()
+    plain = 0
+    while not state.is_terminal():
+        assert state._mover == state._mover_now(), state
+        table = state._table
+        fast = None if table is None or state._drawing else state._plain_legal(table)
+        if fast is not None:
+            plain += 1
+            assert fast == state._legal_checked(table), state  # type: ignore[arg-type]
+        legal = state.legal_actions()
+        eager = [a for a in legal if a == KNOCK or a >= MELD_BASE]
+        state.apply_action(rng.choice(eager) if eager and rng.random() < eagerness else rng.choice(legal))
+    assert state._mover == state._mover_now()
+    assert plain > 0
+
+
 def test_most_hands_played_out_are_scored() -> None:
     hands = [_played_out(rules, 10, seed) for rules in PLAYABLE for seed in range(8)]
     scored = sum(state.returns() != [0.0, 0.0] for state in hands)
