@@ -6,9 +6,9 @@ game ``ginref_gin_rummy``; without pyspiel, :func:`ginref.openspiel_game` gives 
 
 The state speaks OpenSpiel's action ids (:mod:`ginref.records.openspiel_actions`): 0-51 the
 cards, 52 draw the upcard, 53 draw from the stock, 54 pass, 55 knock, 56-240 lay a meld.
-Chance deals as pyspiel deals: ten cards to player 0, ten to player 1, the upcard, then each
-stock card as it is drawn; the same chance actions give the same hands. Player 0 moves first;
-player 1 deals.
+Chance deals as pyspiel deals: ten cards to player 0, ten to player 1, the upcard (under an
+eleven-card deal, RLCard's, player 0's eleventh card), then each stock card as it is drawn; the
+same chance actions give the same hands. Player 0 moves first; player 1 deals.
 
 The state is a :class:`~ginref.referee.table.Table` under the game's rule set (``openspiel`` by
 default) with its parameters as overrides, its stock dealt at each draw (``stock_at_draw``). The
@@ -21,7 +21,9 @@ which may come next (:meth:`Table.declaration`, :meth:`Table.legal_moves`), then
 knock or defence as the table's moves. One departure of OpenSpiel is not copied: it decides
 whether an 11-card hand may knock by melding all 11 cards at their best and dropping the highest
 deadwood card, and so misses some knocks; the table offers a knock exactly when some discard
-leaves deadwood within the limit (docs/live.md shows a hand).
+leaves deadwood within the limit (docs/live.md shows a hand). The draws and discards of mid-hand
+are answered without building the table's moves (:meth:`OpenSpielState._plain_legal`, from the
+rules' own predicates: the fast twin of the table's legal moves, held to them by a property test).
 
 Beside the table the state keeps what OpenSpiel's observation tensor shows, as OpenSpiel keeps
 it (:class:`Seen`): the tensor is pyspiel's entry for entry, the observation string is drawn
@@ -77,7 +79,7 @@ from ginref.referee.openspiel_view import (
     observation_tensor,
     to_ginref,
 )
-from ginref.referee.rules_of_play import may_draw_stock, within_knock_limit
+from ginref.referee.rules_of_play import may_draw_stock, takes_only_to_knock, within_knock_limit
 from ginref.referee.table import IllegalMove, Move, Phase, Table
 from ginref.rules import Rules, find_rules, with_overrides
 from ginref.scoring import Ending, settle
@@ -116,6 +118,26 @@ class OpenSpielGame:
 
     def new_initial_state(self) -> OpenSpielState:
         return OpenSpielState(self)
+
+    def _dealt_to(self, index: int) -> int:
+        """The player chance's ``index``-th card of the deal goes to: ten to player 0, ten to
+        player 1, then the upcard (-1, seen by both), or under an eleven-card deal (RLCard's)
+        player 0's eleventh card: it has no upcard and discards first."""
+        if index < 2 * HAND_SIZE:
+            return index // HAND_SIZE
+        return 0 if self.rules.first_turn == "eleven_card" else CHANCE
+
+    def _upcard(self, dealt: list[Card]) -> Card | None:
+        """The first upcard of the 21 cards ``dealt``: the last, or none under an eleven-card deal."""
+        return dealt[-1] if self._dealt_to(DEALT - 1) == CHANCE else None
+
+    def _table(self, dealt: list[Card]) -> Table:
+        """The table for the 21 cards ``dealt`` (ginref's cards, in chance's order), player 1 dealing,
+        each stock card dealt as it is drawn."""
+        upcard = self._upcard(dealt)
+        hands = (dealt[:HAND_SIZE] if upcard is not None else [*dealt[:HAND_SIZE], dealt[-1]],
+                 dealt[HAND_SIZE:2 * HAND_SIZE])
+        return Table(PLAYERS, self.rules, PLAYERS[1], hands=hands, upcard=upcard, stock_at_draw=True)
 
     def num_distinct_actions(self) -> int:
         return NUM_ACTIONS
@@ -185,15 +207,9 @@ def _game_params(params: Mapping[str, int | bool | str]) -> tuple[GameParams, st
 
 def _playable(rules: Rules) -> Rules:
     """``rules`` when OpenSpiel's actions can play them; else :class:`IllegalAction` saying why."""
-    why = []
-    if rules.first_turn == "eleven_card":
-        why.append("its eleven-card deal (OpenSpiel deals ten to each and an upcard)")
-    if rules.ace != "low":
-        why.append("runs around the corner (OpenSpiel's melds have no K-A-2)")
-    if rules.stock_end == "take_or_dead":
-        why.append("its stock end (take or declare dead)")
-    if why:
-        raise IllegalAction(f"OpenSpiel's actions cannot play {rules.label}: " + "; ".join(why))
+    if rules.ace != "low" or rules.wraparound:
+        raise IllegalAction(f"OpenSpiel's actions cannot play {rules.label}: its runs go round the corner "
+                            "(Q-K-A, K-A-2), and OpenSpiel's 185 meld ids name only runs with the ace low")
     return rules
 
 
@@ -365,7 +381,7 @@ class OpenSpielState:
                         for p in (knocker, 1 - knocker))
         ending: Ending = "big_gin" if seen.big_gin else "knock" if mine else "gin"
         settled = settle(ending, mine, theirs, rules,
-                         multiplier=rules.multiplier(self._dealt[-1]))
+                         multiplier=rules.multiplier(self._game._upcard(self._dealt)))
         if settled.winner is None:
             return [0.0, 0.0]
         won = float(settled.points)
@@ -488,8 +504,9 @@ class OpenSpielState:
         if phase is Phase.DISCARD:
             legal = sorted([_TO_OPENSPIEL[m.card] for m in moves if m.kind == "discard"])  # type: ignore[index]
             return [*legal, KNOCK] if moves and moves[-1].kind == "knock" else legal  # the knocks come last
-        if phase is Phase.WALL:  # the last discard is taken only to knock
-            return sorted([KNOCK if m.kind == "take" else PASS for m in moves])
+        if phase is Phase.WALL:  # the last discard taken only to knock, or (RLCard's) to play on
+            take = KNOCK if takes_only_to_knock(self._game.rules) else DRAW_UPCARD
+            return sorted([take if m.kind == "take" else PASS for m in moves])
         return sorted({_MOVE_ACTIONS[m.kind] for m in moves})  # a draw is listed by each card it may deal
 
     def _knock_steps(self, table: Table) -> list[int]:
@@ -639,17 +656,15 @@ class OpenSpielState:
             self._drawing = False
             return TERMINAL if table.is_over() else seen.last
         dealt = self._dealt
-        if len(dealt) < DEALT - 1:
-            seen.hands[len(dealt) // HAND_SIZE] |= 1 << action
-            self._dealt_to.append(len(dealt) // HAND_SIZE)
+        to = self._game._dealt_to(len(dealt))
+        if to >= 0:
+            seen.hands[to] |= 1 << action
         else:
             seen.upcard = action
-            self._dealt_to.append(CHANCE)
+        self._dealt_to.append(to)
         dealt.append(c)
         if len(dealt) == DEALT:
-            hands = (dealt[:HAND_SIZE], dealt[HAND_SIZE:-1])
-            self._table = Table(PLAYERS, self._game.rules, PLAYERS[1], hands=hands, upcard=dealt[-1],
-                                stock_at_draw=True)
+            self._table = self._game._table(dealt)
         return CHANCE if len(dealt) < DEALT else None
 
     def _play(self, action: int, table: Table) -> int | None:
@@ -840,7 +855,7 @@ class OpenSpielState:
         for at, action in enumerate(self._history):
             if replay.is_chance_node():
                 dealt = len(replay._dealt)
-                to = replay._seen.last if replay._drawing else dealt // HAND_SIZE if dealt < DEALT - 1 else -1
+                to = replay._seen.last if replay._drawing else self._game._dealt_to(dealt)
                 if to == opponent:
                     hidden.append(at)
                 else:

@@ -195,23 +195,26 @@ def test_the_game_answers_as_pyspiels_does() -> None:
 @pytest.mark.parametrize("params", [{"knock_card": 11}, {"hand_size": 7}, {"colour": 1}, {"oklahoma": 1},
                                     {"knock_card": "7"}, {"oklahoma": True, "knock_card": 9},
                                     {"rules": "nope"},
-                                    {"rules": "rlcard"}, {"rules": "round_the_corner"},
+                                    {"rules": "round_the_corner"},
                                     {"rules": 3}])
 def test_parameters_ginref_cannot_play_are_refused(params: dict[str, object]) -> None:
     with pytest.raises(GinrefError):
         OpenSpielGame(params)  # type: ignore[arg-type]
 
 
-def _known_to(player: int, history: list[int]) -> set[int]:
+def _known_to(player: int, history: list[int], params: dict[str, object] | None = None) -> set[int]:
     """The card ids ``player`` has seen in ``history`` (played before any knock): its dealt
-    cards, the upcard, the cards it drew from the stock, and every card discarded."""
-    state = OpenSpielGame().new_initial_state()
+    cards, the upcard (under RLCard's rules, player 0's eleventh card), the cards it drew from
+    the stock, and every card discarded."""
+    params = params or {}
+    state = OpenSpielGame(params).new_initial_state()  # type: ignore[arg-type]
+    eleventh = params.get("rules") == "rlcard"
     known: set[int] = set()
     drew = False
     for i, action in enumerate(history):
         mover = state.current_player()
         if mover == CHANCE:
-            if i == 20 or (i < 20 and i // 10 == player) or drew:
+            if (i == 20 and not (eleventh and player == 1)) or (i < 20 and i // 10 == player) or drew:
                 known.add(action)
             drew = False
         elif action < 52:
@@ -222,9 +225,9 @@ def _known_to(player: int, history: list[int]) -> set[int]:
     return known
 
 
-def _replayed(history: list[int], swap: dict[int, int], params: dict[str, bool]) -> OpenSpielState:
+def _replayed(history: list[int], swap: dict[int, int], params: dict[str, object]) -> OpenSpielState:
     """``history`` with its chance cards renamed by ``swap`` (player actions kept)."""
-    state = OpenSpielGame(params).new_initial_state()
+    state = OpenSpielGame(params).new_initial_state()  # type: ignore[arg-type]
     for action in history:
         state.apply_action(swap.get(action, action) if state.is_chance_node() else action)
     return state
@@ -232,8 +235,8 @@ def _replayed(history: list[int], swap: dict[int, int], params: dict[str, bool])
 
 def _hidden_cards_change_nothing_seen(seed: int) -> None:
     rng = random.Random(seed)
-    params = rng.choice([{}, {"oklahoma": True}])
-    state = OpenSpielGame(params).new_initial_state()
+    params: dict[str, object] = rng.choice([{}, {"oklahoma": True}, {"rules": "rlcard"}])
+    state = OpenSpielGame(params).new_initial_state()  # type: ignore[arg-type]
     stop = rng.randrange(21, 140)
     while not state.is_terminal() and len(state.history()) < stop:
         legal = state.legal_actions()
@@ -245,7 +248,7 @@ def _hidden_cards_change_nothing_seen(seed: int) -> None:
     if state.is_terminal():
         return  # both hands are shown at the end
     for player in (0, 1):
-        hidden = sorted(set(range(52)) - _known_to(player, history))
+        hidden = sorted(set(range(52)) - _known_to(player, history, params))
         shuffled = hidden[:]
         rng.shuffle(shuffled)
         other = _replayed(history, dict(zip(hidden, shuffled, strict=True)), params)
@@ -285,7 +288,8 @@ def test_a_view_holds_no_card_of_the_opponents_hand_before_the_end() -> None:
 
 # -- the returns: settled from the deadwood counts, as the table rules ----------------------------
 
-PLAYABLE = ["openspiel", "standard", "oklahoma", "cardhearth", "straight", "eaai", "hollywood", "hoyle"]
+PLAYABLE = ["openspiel", "standard", "oklahoma", "cardhearth", "straight", "eaai", "hollywood", "hoyle",
+            "rlcard"]
 
 
 def _played_out(rules: str, knock_card: int, seed: int) -> OpenSpielState:
