@@ -654,7 +654,7 @@ class OpenSpielState:
             self._dealt_to.append(seen.last)
             table.push(_DRAWS[c])
             self._drawing = False
-            return TERMINAL if table.is_over() else seen.last
+            return TERMINAL if table.phase is Phase.OVER else seen.last
         dealt = self._dealt
         to = self._game._dealt_to(len(dealt))
         if to >= 0:
@@ -687,13 +687,14 @@ class OpenSpielState:
             table.push(_DISCARDS[action])
             seen.give(player, action)
             seen.upcard = action
-            if table.is_over():  # the repeated move: OpenSpiel's turn has passed
+            after = table.phase
+            if after is Phase.OVER:  # the repeated move: OpenSpiel's turn has passed
                 seen.last = 1 - player
                 return TERMINAL
-            return 1 - player if table.phase is not Phase.UPCARD else None
+            return 1 - player if after is not Phase.UPCARD else None
         elif action == DRAW_UPCARD:
             table.push(_TAKE)
-            if table.is_over():  # the 50th take ends the hand before the card moves
+            if table.phase is Phase.OVER:  # the 50th take ends the hand before the card moves
                 return TERMINAL
             seen.take(player, from_pile=True)
             return player
