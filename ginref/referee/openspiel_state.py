@@ -230,6 +230,7 @@ class OpenSpielState:
         "_knocking",
         "_laid",
         "_legal",
+        "_limit",
         "_melding",
         "_mover",
         "_returns",
@@ -270,6 +271,8 @@ class OpenSpielState:
         self._mover = CHANCE
         """the player to move (CHANCE, TERMINAL), set after each action"""
         self._taken = -1
+        self._limit = game.rules.knock_limit
+        """the hand's knock limit, the table's once it is dealt (Oklahoma's is set by the upcard)"""
         """the card taken from the pile this turn (OpenSpiel's id), until the turn's discard; -1: none"""
         self._sources: dict[int, tuple[list[int], list[tuple[int, int]], list[int]]] | None = None
         """by player: where the cards hidden from it came from (:meth:`_hidden_deals`), once asked"""
@@ -423,7 +426,7 @@ class OpenSpielState:
         copy._knocking, copy._discard, copy._hand, copy._declared = (
             self._knocking, self._discard, self._hand, self._declared)
         copy._melding, copy._laid, copy._ambiguous = self._melding, self._laid, self._ambiguous
-        copy._taken = self._taken
+        copy._taken, copy._limit = self._taken, self._limit
         copy._history, copy._legal, copy._returns = self._history[:], self._legal, self._returns
         copy._dealt_to = self._dealt_to[:]
         copy._seen, copy._mover, copy._sources = self._seen.copy(), self._mover, None
@@ -478,12 +481,11 @@ class OpenSpielState:
         legal = cards_of(hand & ~(1 << _TO_OPENSPIEL[banned]) if banned >= 0 else hand)
         return [*legal, KNOCK] if self._may_knock(table, to_ginref(hand), banned) else legal
 
-    @staticmethod
-    def _may_knock(table: Table, hand: Mask, banned: Card) -> bool:
+    def _may_knock(self, table: Table, hand: Mask, banned: Card) -> bool:
         """Whether some knock is legal with ``hand`` (ginref's cards): big gin, or a discard
-        other than ``banned`` leaving deadwood within the limit (the table's :meth:`Table.legal_moves`
-        offers a knock for each such discard)."""
-        system, limit, rules = table.system, table.knock_limit, table.rules
+        other than ``banned`` leaving deadwood within the hand's limit (the table's
+        :meth:`Table.legal_moves` offers a knock for each such discard)."""
+        system, limit, rules = table.system, self._limit, table.rules
         if rules.big_gin_bonus is not None and hand.bit_count() == 11 and not min_deadwood(hand, system):
             return True
         if not within_knock_limit(min_deadwood_after_discard(hand, system), limit):
@@ -665,6 +667,7 @@ class OpenSpielState:
         dealt.append(c)
         if len(dealt) == DEALT:
             self._table = self._game._table(dealt)
+            self._limit = self._table.knock_limit
         return CHANCE if len(dealt) < DEALT else None
 
     def _play(self, action: int, table: Table) -> int | None:
@@ -760,7 +763,7 @@ class OpenSpielState:
         cards laid off; at the end, what is left in the opponent's hand. The same facts as the
         observation tensor, and the cards seen taken; nothing else (docs/live.md)."""
         player = self._observer(player)
-        limit = self._game.rules.knock_limit if self._table is None else self._table.knock_limit
+        limit = self._limit
         return observation_string(self._seen, player, PHASE_NAMES[self._phase()], limit,
                                   self._deck.bit_count(), over=self._mover == TERMINAL)
 
@@ -801,9 +804,7 @@ class OpenSpielState:
         return self._tensor(self._observer(player))
 
     def _tensor(self, player: int) -> list[float]:
-        table = self._table
-        limit = self._game.rules.knock_limit if table is None else table.knock_limit
-        return observation_tensor(self._seen, player, self._turn_shown(), limit, self._deck.bit_count())
+        return observation_tensor(self._seen, player, self._turn_shown(), self._limit, self._deck.bit_count())
 
     def _turn_shown(self) -> int:
         """The player OpenSpiel's tensor shows to move: none at chance, the last to move at the end."""
@@ -888,18 +889,27 @@ class OpenSpielState:
         return f"<gin_rummy state: {PHASE_NAMES[self._phase()]}, history {self.history_str()[:60]}>"
 
 
+_INTEGER_TYPES: set[type] = set()
+"""the integer types other than int already taken (numpy's, which OpenSpiel's clients pass at
+every step): known not to be bools, so their values are read at once; at most 16"""
+
+
 def _index(value: object, what: str) -> int:
     """An action id or a player as an int: Python's, numpy's, anything with ``__index__``."""
-    if type(value) is int:
-        return value
+    kind = type(value)
+    if kind is int:
+        return value  # type: ignore[return-value]
     try:
-        if isinstance(value, bool) or type(value).__name__ in ("bool", "bool_"):  # numpy 2 calls it bool
-            raise TypeError  # True is not an action
-        return operator.index(value)  # type: ignore[arg-type]
+        if kind not in _INTEGER_TYPES and (isinstance(value, bool) or kind.__name__ in ("bool", "bool_")):
+            raise TypeError  # True is not an action (numpy 2 calls its bool "bool")
+        index = operator.index(value)  # type: ignore[arg-type]
     except TypeError:
         shown = str(value)[:40]
         raise IllegalAction(f"{shown!r} is not an action id 0..{NUM_ACTIONS - 1}" if what == "action id"
                             else f"{shown!r} is not a {what}") from None
+    if len(_INTEGER_TYPES) < 16:
+        _INTEGER_TYPES.add(kind)
+    return index
 
 
 def _player(value: object) -> int:
