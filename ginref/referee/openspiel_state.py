@@ -109,12 +109,14 @@ class IllegalAction(GinrefError, ValueError):
 class OpenSpielGame:
     """pyspiel's ``Game`` for gin_rummy: parameters, rules and new states."""
 
-    __slots__ = ("params", "rules", "rules_name")
+    __slots__ = ("_drawable", "params", "rules", "rules_name")
 
     def __init__(self, params: Mapping[str, int | bool | str] | None = None) -> None:
         self.params, self.rules_name = _game_params(params or {})
         named = find_rules(self.rules_name)
         self.rules: Rules = _playable(with_overrides(named, dict(self.params.overrides())))
+        self._drawable = tuple(may_draw_stock(self.rules, left) for left in range(53))
+        """by the stock's size, whether a stock draw is allowed (:func:`may_draw_stock`, looked up)"""
 
     def new_initial_state(self) -> OpenSpielState:
         return OpenSpielState(self)
@@ -463,13 +465,10 @@ class OpenSpielState:
         after the opening), from the rules' own predicates and OpenSpiel's bookkeeping of the
         hands, without building the table's moves; None anywhere else. The fast twin of
         :meth:`_legal_checked` (``tests/referee/test_openspiel_lockstep.py`` compares them)."""
-        if self._knocking or len(table.moves) < 3:
-            return None
+        game = self._game
+        if self._knocking or len(table.moves) < 3 or not game._drawable[self._deck.bit_count()]:
+            return None  # the opening, a knock, the floor (the wall, the hand's end): the table's
         phase = table.phase
-        rules = self._game.rules
-        stock = self._deck.bit_count()
-        if not may_draw_stock(rules, stock):
-            return None  # the floor: the wall or the hand's end are the table's
         seen = self._seen
         if phase is Phase.DRAW:
             return [DRAW_UPCARD, DRAW_STOCK] if seen.upcard >= 0 else [DRAW_STOCK]
@@ -477,7 +476,7 @@ class OpenSpielState:
             return None
         hand = seen.hands[self._mover]
         taken = self._taken
-        banned = rules.banned_discard(None if taken < 0 else _FROM_OPENSPIEL[taken])
+        banned = game.rules.banned_discard(None if taken < 0 else _FROM_OPENSPIEL[taken])
         legal = cards_of(hand & ~(1 << _TO_OPENSPIEL[banned]) if banned >= 0 else hand)
         return [*legal, KNOCK] if self._may_knock(table, to_ginref(hand), banned) else legal
 
