@@ -154,8 +154,14 @@ class GinrefState(pyspiel.State):  # type: ignore[misc]
             raise _spiel(error) from None
 
     def legal_actions(self, player: int | None = None) -> list[int]:
+        core = self.core
+        if player is None:  # the common call, answered from the state's cache in one step
+            legal = core._legal
+            if legal is None:
+                legal = core._legal = core._legal_now()
+            return legal[:]
         try:
-            return self.core.legal_actions(player)
+            return core.legal_actions(player)
         except IllegalAction as error:
             raise _spiel(error) from None
 

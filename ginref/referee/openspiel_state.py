@@ -6,9 +6,9 @@ game ``ginref_gin_rummy``; without pyspiel, :func:`ginref.openspiel_game` gives 
 
 The state speaks OpenSpiel's action ids (:mod:`ginref.records.openspiel_actions`): 0-51 the
 cards, 52 draw the upcard, 53 draw from the stock, 54 pass, 55 knock, 56-240 lay a meld.
-Chance deals as pyspiel deals: ten cards to player 0, ten to player 1, the upcard, then each
-stock card as it is drawn; the same chance actions give the same hands. Player 0 moves first;
-player 1 deals.
+Chance deals as pyspiel deals: ten cards to player 0, ten to player 1, the upcard (under an
+eleven-card deal, RLCard's, player 0's eleventh card), then each stock card as it is drawn; the
+same chance actions give the same hands. Player 0 moves first; player 1 deals.
 
 The state is a :class:`~ginref.referee.table.Table` under the game's rule set (``openspiel`` by
 default) with its parameters as overrides, its stock dealt at each draw (``stock_at_draw``). The
@@ -21,10 +21,12 @@ which may come next (:meth:`Table.declaration`, :meth:`Table.legal_moves`), then
 knock or defence as the table's moves. One departure of OpenSpiel is not copied: it decides
 whether an 11-card hand may knock by melding all 11 cards at their best and dropping the highest
 deadwood card, and so misses some knocks; the table offers a knock exactly when some discard
-leaves deadwood within the limit (docs/live.md shows a hand).
+leaves deadwood within the limit (docs/live.md shows a hand). The draws and discards of mid-hand
+are answered without building the table's moves (:meth:`OpenSpielState._plain_legal`, from the
+rules' own predicates: the fast twin of the table's legal moves, held to them by a property test).
 
 Beside the table the state keeps what OpenSpiel's observation tensor shows, as OpenSpiel keeps
-it (:class:`_Seen`): the tensor is pyspiel's entry for entry, the observation string is drawn
+it (:class:`Seen`): the tensor is pyspiel's entry for entry, the observation string is drawn
 from the same facts, and ``returns()`` settles the two deadwood counts left
 (:func:`ginref.scoring.settle`; :meth:`OpenSpielState._ruled`, the table's whole ruling, is its
 checked twin). ``resample_from_infostate`` draws exactly from the deals a player cannot rule out.
@@ -41,7 +43,7 @@ from collections.abc import Callable, Mapping
 
 from ginref.cards import Card, Mask, card_name, scan
 from ginref.errors import GinrefError
-from ginref.melds import mask_points_in
+from ginref.melds import mask_points_in, min_deadwood, min_deadwood_after_discard
 from ginref.records.openspiel import GameParams
 from ginref.records.openspiel_actions import (
     CHANCE,
@@ -68,11 +70,22 @@ from ginref.records.openspiel_actions import (
     card_to_openspiel,
     layoff_assignments,
 )
+from ginref.referee.openspiel_view import (
+    TENSOR_PIECES,
+    TENSOR_SIZE,
+    Seen,
+    cards_of,
+    observation_string,
+    observation_tensor,
+    to_ginref,
+)
+from ginref.referee.rules_of_play import may_draw_stock, takes_only_to_knock, within_knock_limit
 from ginref.referee.table import IllegalMove, Move, Phase, Table
 from ginref.rules import Rules, find_rules, with_overrides
 from ginref.scoring import Ending, settle
 
-__all__ = ["CHANCE", "TERMINAL", "IllegalAction", "OpenSpielGame", "OpenSpielState"]
+__all__ = ["CHANCE", "TENSOR_PIECES", "TENSOR_SIZE", "TERMINAL", "IllegalAction", "OpenSpielGame",
+           "OpenSpielState"]
 
 HAND_SIZE = 10
 DEALT = 2 * HAND_SIZE + 1
@@ -84,13 +97,6 @@ PARAMETER_DEFAULTS: dict[str, int | bool | str] = {
     "gin_bonus": 25, "hand_size": 10, "knock_card": 10, "num_ranks": 13, "num_suits": 4, "oklahoma": False,
     "undercut_bonus": 25, "rules": "openspiel"}
 """pyspiel's gin_rummy parameters with its defaults, and ``rules``: the rule set played"""
-TENSOR_SIZE = 644
-"""pyspiel gin_rummy's observation tensor: the observer (2), the observer's hand (2 x 52), the
-player to move (2), the knock card (10), the upcard (52), the discard pile (52), the stock size
-(52), the melds each player laid (2 x 185)"""
-TENSOR_PIECES: tuple[tuple[str, tuple[int, ...]], ...] = (
-    ("player", (2,)), ("private_hand", (2, 52)), ("current_player", (2,)), ("knock_card", (10,)),
-    ("upcard", (52,)), ("discard_pile", (52,)), ("stock_size", (52,)), ("layed_melds", (2, 185)))
 MAX_RESAMPLES = 100_000
 """resample_from_infostate's bound on rejected draws (a draw is rejected when the opponent's
 moves would not be legal with the cards drawn; far fewer are ever needed)"""
@@ -103,15 +109,37 @@ class IllegalAction(GinrefError, ValueError):
 class OpenSpielGame:
     """pyspiel's ``Game`` for gin_rummy: parameters, rules and new states."""
 
-    __slots__ = ("params", "rules", "rules_name")
+    __slots__ = ("_drawable", "params", "rules", "rules_name")
 
     def __init__(self, params: Mapping[str, int | bool | str] | None = None) -> None:
         self.params, self.rules_name = _game_params(params or {})
         named = find_rules(self.rules_name)
         self.rules: Rules = _playable(with_overrides(named, dict(self.params.overrides())))
+        self._drawable = tuple(may_draw_stock(self.rules, left) for left in range(53))
+        """by the stock's size, whether a stock draw is allowed (:func:`may_draw_stock`, looked up)"""
 
     def new_initial_state(self) -> OpenSpielState:
         return OpenSpielState(self)
+
+    def _dealt_to(self, index: int) -> int:
+        """The player chance's ``index``-th card of the deal goes to: ten to player 0, ten to
+        player 1, then the upcard (-1, seen by both), or under an eleven-card deal (RLCard's)
+        player 0's eleventh card: it has no upcard and discards first."""
+        if index < 2 * HAND_SIZE:
+            return index // HAND_SIZE
+        return 0 if self.rules.first_turn == "eleven_card" else CHANCE
+
+    def _upcard(self, dealt: list[Card]) -> Card | None:
+        """The first upcard of the 21 cards ``dealt``: the last, or none under an eleven-card deal."""
+        return dealt[-1] if self._dealt_to(DEALT - 1) == CHANCE else None
+
+    def _table(self, dealt: list[Card]) -> Table:
+        """The table for the 21 cards ``dealt`` (ginref's cards, in chance's order), player 1 dealing,
+        each stock card dealt as it is drawn."""
+        upcard = self._upcard(dealt)
+        hands = (dealt[:HAND_SIZE] if upcard is not None else [*dealt[:HAND_SIZE], dealt[-1]],
+                 dealt[HAND_SIZE:2 * HAND_SIZE])
+        return Table(PLAYERS, self.rules, PLAYERS[1], hands=hands, upcard=upcard, stock_at_draw=True)
 
     def num_distinct_actions(self) -> int:
         return NUM_ACTIONS
@@ -181,15 +209,9 @@ def _game_params(params: Mapping[str, int | bool | str]) -> tuple[GameParams, st
 
 def _playable(rules: Rules) -> Rules:
     """``rules`` when OpenSpiel's actions can play them; else :class:`IllegalAction` saying why."""
-    why = []
-    if rules.first_turn == "eleven_card":
-        why.append("its eleven-card deal (OpenSpiel deals ten to each and an upcard)")
-    if rules.ace != "low":
-        why.append("runs around the corner (OpenSpiel's melds have no K-A-2)")
-    if rules.stock_end == "take_or_dead":
-        why.append("its stock end (take or declare dead)")
-    if why:
-        raise IllegalAction(f"OpenSpiel's actions cannot play {rules.label}: " + "; ".join(why))
+    if rules.ace != "low" or rules.wraparound:
+        raise IllegalAction(f"OpenSpiel's actions cannot play {rules.label}: its runs go round the corner "
+                            "(Q-K-A, K-A-2), and OpenSpiel's 185 meld ids name only runs with the ace low")
     return rules
 
 
@@ -210,12 +232,14 @@ class OpenSpielState:
         "_knocking",
         "_laid",
         "_legal",
+        "_limit",
         "_melding",
         "_mover",
         "_returns",
         "_seen",
         "_sources",
         "_table",
+        "_taken",
     )
 
     def __init__(self, game: OpenSpielGame) -> None:
@@ -244,10 +268,14 @@ class OpenSpielState:
         """for each chance outcome so far, the player it went to (-1: the upcard, seen by both)"""
         self._legal: list[int] | None = None
         self._returns: list[float] | None = None
-        self._seen: _Seen = _Seen()
+        self._seen: Seen = Seen()
         """what OpenSpiel's observation tensor shows, kept as OpenSpiel keeps it"""
         self._mover = CHANCE
         """the player to move (CHANCE, TERMINAL), set after each action"""
+        self._taken = -1
+        self._limit = game.rules.knock_limit
+        """the hand's knock limit, the table's once it is dealt (Oklahoma's is set by the upcard)"""
+        """the card taken from the pile this turn (OpenSpiel's id), until the turn's discard; -1: none"""
         self._sources: dict[int, tuple[list[int], list[tuple[int, int]], list[int]]] | None = None
         """by player: where the cards hidden from it came from (:meth:`_hidden_deals`), once asked"""
 
@@ -314,7 +342,7 @@ class OpenSpielState:
         if self._mover != CHANCE:
             return []
         deck = self._deck
-        return list(map(_OUTCOMES[deck.bit_count()].__getitem__, _cards_of(deck)))
+        return list(map(_OUTCOMES[deck.bit_count()].__getitem__, cards_of(deck)))
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         """The legal action ids, ascending (chance outcomes at a chance node, none when over)."""
@@ -354,11 +382,11 @@ class OpenSpielState:
         if knocker < 0 or table is None:
             return [0.0, 0.0]
         rules = self._game.rules
-        mine, theirs = (mask_points_in(table.system, _to_ginref(seen.hands[p]))
+        mine, theirs = (mask_points_in(table.system, to_ginref(seen.hands[p]))
                         for p in (knocker, 1 - knocker))
         ending: Ending = "big_gin" if seen.big_gin else "knock" if mine else "gin"
         settled = settle(ending, mine, theirs, rules,
-                         multiplier=rules.multiplier(self._dealt[-1]))
+                         multiplier=rules.multiplier(self._game._upcard(self._dealt)))
         if settled.winner is None:
             return [0.0, 0.0]
         won = float(settled.points)
@@ -400,6 +428,7 @@ class OpenSpielState:
         copy._knocking, copy._discard, copy._hand, copy._declared = (
             self._knocking, self._discard, self._hand, self._declared)
         copy._melding, copy._laid, copy._ambiguous = self._melding, self._laid, self._ambiguous
+        copy._taken, copy._limit = self._taken, self._limit
         copy._history, copy._legal, copy._returns = self._history[:], self._legal, self._returns
         copy._dealt_to = self._dealt_to[:]
         copy._seen, copy._mover, copy._sources = self._seen.copy(), self._mover, None
@@ -427,7 +456,46 @@ class OpenSpielState:
     def _legal_now(self) -> list[int]:
         table = self._table
         if table is None or self._drawing:
-            return _cards_of(self._deck)
+            return cards_of(self._deck)
+        plain = self._plain_legal(table)
+        return self._legal_checked(table) if plain is None else plain
+
+    def _plain_legal(self, table: Table) -> list[int] | None:
+        """The legal actions of a plain draw or discard in mid-hand (above the stock's floor,
+        after the opening), from the rules' own predicates and OpenSpiel's bookkeeping of the
+        hands, without building the table's moves; None anywhere else. The fast twin of
+        :meth:`_legal_checked` (``tests/referee/test_openspiel_lockstep.py`` compares them)."""
+        game = self._game
+        if self._knocking or len(table.moves) < 3 or not game._drawable[self._deck.bit_count()]:
+            return None  # the opening, a knock, the floor (the wall, the hand's end): the table's
+        phase = table.phase
+        seen = self._seen
+        if phase is Phase.DRAW:
+            return [DRAW_UPCARD, DRAW_STOCK] if seen.upcard >= 0 else [DRAW_STOCK]
+        if phase is not Phase.DISCARD:
+            return None
+        hand = seen.hands[self._mover]
+        taken = self._taken
+        banned = game.rules.banned_discard(None if taken < 0 else _FROM_OPENSPIEL[taken])
+        legal = cards_of(hand & ~(1 << _TO_OPENSPIEL[banned]) if banned >= 0 else hand)
+        return [*legal, KNOCK] if self._may_knock(table, to_ginref(hand), banned) else legal
+
+    def _may_knock(self, table: Table, hand: Mask, banned: Card) -> bool:
+        """Whether some knock is legal with ``hand`` (ginref's cards): big gin, or a discard
+        other than ``banned`` leaving deadwood within the hand's limit (the table's
+        :meth:`Table.legal_moves` offers a knock for each such discard)."""
+        system, limit, rules = table.system, self._limit, table.rules
+        if rules.big_gin_bonus is not None and hand.bit_count() == 11 and not min_deadwood(hand, system):
+            return True
+        if not within_knock_limit(min_deadwood_after_discard(hand, system), limit):
+            return False
+        return any(within_knock_limit(min_deadwood(hand & ~(1 << c), system), limit)
+                   for c in scan(hand) if c != banned)
+
+    def _legal_checked(self, table: Table) -> list[int]:
+        """The legal actions from the table's legal moves (:meth:`Table.legal_moves`,
+        :meth:`Table.declaration`): the checked twin of :meth:`_plain_legal`, and the only
+        path outside plain draws and discards."""
         if self._knocking:
             return self._knock_steps(table)
         phase = table.phase
@@ -437,8 +505,9 @@ class OpenSpielState:
         if phase is Phase.DISCARD:
             legal = sorted([_TO_OPENSPIEL[m.card] for m in moves if m.kind == "discard"])  # type: ignore[index]
             return [*legal, KNOCK] if moves and moves[-1].kind == "knock" else legal  # the knocks come last
-        if phase is Phase.WALL:  # the last discard is taken only to knock
-            return sorted([KNOCK if m.kind == "take" else PASS for m in moves])
+        if phase is Phase.WALL:  # the last discard taken only to knock, or (RLCard's) to play on
+            take = KNOCK if takes_only_to_knock(self._game.rules) else DRAW_UPCARD
+            return sorted([take if m.kind == "take" else PASS for m in moves])
         return sorted({_MOVE_ACTIONS[m.kind] for m in moves})  # a draw is listed by each card it may deal
 
     def _knock_steps(self, table: Table) -> list[int]:
@@ -541,21 +610,26 @@ class OpenSpielState:
         (a replay with other hidden cards: the table refuses what those cards make illegal)."""
         table = self._table
         self._legal = self._sources = None
+        mover = None
         if table is None or self._drawing:
-            self._deal(action)
+            mover = self._deal(action)
         elif self._knocking:
             self._knock(action, table)
         elif table.phase is Phase.DEFENCE:
             self._defend(action, table)
         else:
-            self._play(action, table)
+            mover = self._play(action, table)
         self._history.append(action)
+        self._mover = self._mover_now() if mover is None else mover
+
+    def _mover_now(self) -> int:
+        """The player to move as the table says (CHANCE while a card is to be dealt): the
+        checked twin of the mover :meth:`_play` and :meth:`_deal` tell after a plain move."""
         table = self._table
         if table is None or self._drawing:
-            self._mover = CHANCE
-        else:
-            to_move = table.to_move
-            self._mover = TERMINAL if to_move is None else _SEATS[to_move]
+            return CHANCE
+        to_move = table.to_move
+        return TERMINAL if to_move is None else _SEATS[to_move]
 
     def _refusal(self, action: object) -> str:
         shown = str(action)[:40]
@@ -568,7 +642,9 @@ class OpenSpielState:
         return (f"action {action} ({action_name(action)}) is not legal for {who} "
                 f"in the {PHASE_NAMES[phase]} phase")
 
-    def _deal(self, action: int) -> None:
+    def _deal(self, action: int) -> int | None:
+        """Chance deals a card: the player to move next when the deal is a stock draw's (its
+        drawer) or one of the 21 before the last, else None."""
         self._deck &= ~(1 << action)
         c = _FROM_OPENSPIEL[action]
         seen = self._seen
@@ -579,27 +655,31 @@ class OpenSpielState:
             self._dealt_to.append(seen.last)
             table.push(_DRAWS[c])
             self._drawing = False
-            return
+            return TERMINAL if table.phase is Phase.OVER else seen.last
         dealt = self._dealt
-        if len(dealt) < DEALT - 1:
-            seen.hands[len(dealt) // HAND_SIZE] |= 1 << action
-            self._dealt_to.append(len(dealt) // HAND_SIZE)
+        to = self._game._dealt_to(len(dealt))
+        if to >= 0:
+            seen.hands[to] |= 1 << action
         else:
             seen.upcard = action
-            self._dealt_to.append(CHANCE)
+        self._dealt_to.append(to)
         dealt.append(c)
         if len(dealt) == DEALT:
-            hands = (dealt[:HAND_SIZE], dealt[HAND_SIZE:-1])
-            self._table = Table(PLAYERS, self._game.rules, PLAYERS[1], hands=hands, upcard=dealt[-1],
-                                stock_at_draw=True)
+            self._table = self._game._table(dealt)
+            self._limit = self._table.knock_limit
+        return CHANCE if len(dealt) < DEALT else None
 
-    def _play(self, action: int, table: Table) -> None:
+    def _play(self, action: int, table: Table) -> int | None:
+        """A draw, a discard, a pass or the knock: the player to move next when a plain
+        draw or discard tells it (the table has said whether the hand is over), else None."""
         seen = self._seen
         player = seen.last = self._mover
+        self._taken = seen.upcard if action == DRAW_UPCARD else -1
         if action == DRAW_STOCK:
             self._drawing = True
             seen.bury()
-        elif action == KNOCK:
+            return CHANCE
+        if action == KNOCK:
             if table.phase is Phase.WALL:
                 table.push(_TAKE)
                 seen.take(player, from_pile=True)
@@ -609,14 +689,20 @@ class OpenSpielState:
             table.push(_DISCARDS[action])
             seen.give(player, action)
             seen.upcard = action
-            if table.is_over():  # the repeated move: OpenSpiel's turn has passed
+            after = table.phase
+            if after is Phase.OVER:  # the repeated move: OpenSpiel's turn has passed
                 seen.last = 1 - player
+                return TERMINAL
+            return 1 - player if after is not Phase.UPCARD else None
         elif action == DRAW_UPCARD:
             table.push(_TAKE)
-            if not table.is_over():  # the 50th take ends the hand before the card moves
-                seen.take(player, from_pile=True)
+            if table.phase is Phase.OVER:  # the 50th take ends the hand before the card moves
+                return TERMINAL
+            seen.take(player, from_pile=True)
+            return player
         else:
             table.push(_PASS)
+        return None
 
     def _knock(self, action: int, table: Table) -> None:
         seen = self._seen
@@ -676,22 +762,9 @@ class OpenSpielState:
         cards laid off; at the end, what is left in the opponent's hand. The same facts as the
         observation tensor, and the cards seen taken; nothing else (docs/live.md)."""
         player = self._observer(player)
-        seen = self._seen
-        limit = self._game.rules.knock_limit if self._table is None else self._table.knock_limit
-        lines = [f"Player: {player}", f"Phase: {PHASE_NAMES[self._phase()]}", f"Knock limit: {limit}",
-                 f"Hand: {_os_names(seen.hands[player])}",
-                 f"Upcard: {_OS_NAMES[seen.upcard] if seen.upcard >= 0 else '-'}",
-                 f"Discard pile: {_os_names(seen.pile)}", f"Stock: {self._deck.bit_count()}",
-                 f"Opponent took: {_os_names(seen.took[1 - player])}"]
-        for who in (0, 1):
-            if seen.melds[who]:
-                melds = " ".join(f"[{_os_names(_OPENSPIEL_MELDS[m])}]" for m in seen.melds[who])
-                lines.append(f"Player {who} melds: {melds}")
-        if seen.laid_off:
-            lines.append(f"Laid off: {_os_names(seen.laid_off)}")
-        if self._mover == TERMINAL:
-            lines.append(f"Opponent's hand: {_os_names(seen.hands[1 - player])}")
-        return "\n".join(lines)
+        limit = self._limit
+        return observation_string(self._seen, player, PHASE_NAMES[self._phase()], limit,
+                                  self._deck.bit_count(), over=self._mover == TERMINAL)
 
     def information_state_string(self, player: int | None = None) -> str:
         """Everything ``player`` has seen, in order (default: the player to move): the action
@@ -730,21 +803,7 @@ class OpenSpielState:
         return self._tensor(self._observer(player))
 
     def _tensor(self, player: int) -> list[float]:
-        """The tensor as pieces joined: each card mask's 52 entries from byte look-ups."""
-        seen = self._seen
-        table = self._table
-        turn = self._turn_shown()
-        limit = min(10, self._game.rules.knock_limit if table is None else table.knock_limit)
-        stock = self._deck.bit_count()
-        hand = _floats(seen.hands[player])
-        melds = seen.melds
-        return [
-            *_ONE_HOT_2[player], *(hand if player == 0 else _ZEROS_52), *(_ZEROS_52 if player == 0 else hand),
-            *(_ONE_HOT_2[turn] if turn >= 0 else _ZEROS_2), *_ONES_10[limit],
-            *(_ONE_HOT_52[seen.upcard] if seen.upcard >= 0 else _ZEROS_52), *_floats(seen.pile),
-            *_ONES_52[stock], *(_laid(melds[0]) if melds[0] else _ZEROS_185),
-            *(_laid(melds[1]) if melds[1] else _ZEROS_185),
-        ]
+        return observation_tensor(self._seen, player, self._turn_shown(), self._limit, self._deck.bit_count())
 
     def _turn_shown(self) -> int:
         """The player OpenSpiel's tensor shows to move: none at chance, the last to move at the end."""
@@ -797,7 +856,7 @@ class OpenSpielState:
         for at, action in enumerate(self._history):
             if replay.is_chance_node():
                 dealt = len(replay._dealt)
-                to = replay._seen.last if replay._drawing else dealt // HAND_SIZE if dealt < DEALT - 1 else -1
+                to = replay._seen.last if replay._drawing else self._game._dealt_to(dealt)
                 if to == opponent:
                     hidden.append(at)
                 else:
@@ -829,70 +888,27 @@ class OpenSpielState:
         return f"<gin_rummy state: {PHASE_NAMES[self._phase()]}, history {self.history_str()[:60]}>"
 
 
-class _Seen:
-    """OpenSpiel's own bookkeeping of what its observation tensor shows, by OpenSpiel card ids:
-    each hand as OpenSpiel holds it (melds, layoffs and the knock's discard leave it), the
-    upcard (-1: none; a stock draw buries it), the buried discards, the meld ids each player
-    laid, and the player who moved last. Plays no rule: the table has decided the move."""
-
-    __slots__ = ("big_gin", "hands", "knocker", "laid_off", "last", "melds", "pile", "took", "upcard")
-
-    def __init__(self) -> None:
-        self.hands = [0, 0]
-        self.took = [0, 0]
-        """the cards each player took from the pile and still holds (everyone saw them)"""
-        self.upcard = -1
-        self.pile = 0
-        self.melds: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
-        self.laid_off = 0
-        self.last = CHANCE
-        self.knocker = -1
-        self.big_gin = False
-        """a knock without a discard (big gin) was laid"""
-
-    def copy(self) -> _Seen:
-        copy = _Seen.__new__(_Seen)
-        copy.hands, copy.took, copy.upcard, copy.pile, copy.melds, copy.laid_off, copy.last = (
-            self.hands[:], self.took[:], self.upcard, self.pile, self.melds, self.laid_off, self.last)
-        copy.knocker, copy.big_gin = self.knocker, self.big_gin
-        return copy
-
-    def give(self, player: int, card: int) -> None:
-        """``card`` leaves ``player``'s hand, face up."""
-        self.hands[player] &= ~(1 << card)
-        self.took[player] &= ~(1 << card)
-
-    def bury(self) -> None:
-        if self.upcard >= 0:
-            self.pile |= 1 << self.upcard
-        self.upcard = -1
-
-    def take(self, player: int, *, from_pile: bool = False) -> None:
-        self.hands[player] |= 1 << self.upcard
-        if from_pile:
-            self.took[player] |= 1 << self.upcard
-        self.upcard = -1
-
-    def lay(self, action: int) -> None:
-        meld = action - MELD_BASE
-        who = self.last
-        self.hands[who] &= ~_OPENSPIEL_MELDS[meld]
-        self.took[who] &= ~_OPENSPIEL_MELDS[meld]
-        self.melds = (*self.melds[:who], (*self.melds[who], meld), *self.melds[who + 1:])  # type: ignore[assignment]
+_INTEGER_TYPES: set[type] = set()
+"""the integer types other than int already taken (numpy's, which OpenSpiel's clients pass at
+every step): known not to be bools, so their values are read at once; at most 16"""
 
 
 def _index(value: object, what: str) -> int:
     """An action id or a player as an int: Python's, numpy's, anything with ``__index__``."""
-    if type(value) is int:
-        return value
+    kind = type(value)
+    if kind is int:
+        return value  # type: ignore[return-value]
     try:
-        if isinstance(value, bool) or type(value).__name__ in ("bool", "bool_"):  # numpy 2 calls it bool
-            raise TypeError  # True is not an action
-        return operator.index(value)  # type: ignore[arg-type]
+        if kind not in _INTEGER_TYPES and (isinstance(value, bool) or kind.__name__ in ("bool", "bool_")):
+            raise TypeError  # True is not an action (numpy 2 calls its bool "bool")
+        index = operator.index(value)  # type: ignore[arg-type]
     except TypeError:
         shown = str(value)[:40]
         raise IllegalAction(f"{shown!r} is not an action id 0..{NUM_ACTIONS - 1}" if what == "action id"
                             else f"{shown!r} is not a {what}") from None
+    if len(_INTEGER_TYPES) < 16:
+        _INTEGER_TYPES.add(kind)
+    return index
 
 
 def _player(value: object) -> int:
@@ -942,71 +958,14 @@ _MELDS_FROM: tuple[tuple[tuple[int, Mask], ...], ...] = tuple(
     tuple((MELD_BASE + i, meld) for i, meld in enumerate(MELDS) if (meld & -meld).bit_length() - 1 == low)
     for low in range(52))
 """OpenSpiel's meld ids and melds, by the meld's lowest card"""
-_OPENSPIEL_MELDS = tuple(sum(1 << card_to_openspiel(c) for c in scan(meld)) for meld in MELDS)
-"""each meld id's cards by OpenSpiel's card ids"""
 _SEATS = {name: seat for seat, name in enumerate(PLAYERS)}
 _BIG_GIN = -1
 """the knock's discard when there is none: big gin"""
 _OUTCOMES = ((), *(tuple((a, 1.0 / n) for a in range(52)) for n in range(1, 53)))
 """each card's chance outcome (the card, its chance) when ``n`` cards are left"""
-_B0, _B1, _B2, _B3, _B4, _B5, _B6 = (
-    tuple(tuple(8 * k + b for b in range(8) if byte >> b & 1) for byte in range(256)) for k in range(7))
-"""the bits set in each byte of a 52-bit mask, by byte"""
-
-
-def _cards_of(cards: Mask) -> list[int]:
-    """The bits of a 52-bit mask, ascending: seven byte look-ups."""
-    return [*_B0[cards & 255], *_B1[cards >> 8 & 255], *_B2[cards >> 16 & 255], *_B3[cards >> 24 & 255],
-            *_B4[cards >> 32 & 255], *_B5[cards >> 40 & 255], *_B6[cards >> 48 & 255]]
-
-
-_BYTE_FLOATS = tuple(tuple(float(b >> i & 1) for i in range(8)) for b in range(256))
-"""each byte as eight floats, its low bit first"""
-_ZEROS_2, _ZEROS_52, _ZEROS_185 = (0.0,) * 2, (0.0,) * 52, (0.0,) * 185
-_ONE_HOT_2 = ((1.0, 0.0), (0.0, 1.0))
-_ONE_HOT_52 = tuple(tuple(float(i == j) for i in range(52)) for j in range(52))
-_ONES_10 = tuple((1.0,) * n + (0.0,) * (10 - n) for n in range(11))
-_ONES_52 = tuple((1.0,) * n + (0.0,) * (52 - n) for n in range(53))
-
-
-def _floats(cards: Mask) -> tuple[float, ...]:
-    """A 52-bit mask as 52 floats (1.0 for each card), from seven byte look-ups."""
-    table = _BYTE_FLOATS
-    return (*table[cards & 255], *table[cards >> 8 & 255], *table[cards >> 16 & 255],
-            *table[cards >> 24 & 255], *table[cards >> 32 & 255], *table[cards >> 40 & 255],
-            *table[cards >> 48 & 15][:4])
-
-
-def _laid(melds: tuple[int, ...]) -> list[float]:
-    """The meld ids laid, as 185 floats."""
-    laid = list(_ZEROS_185)
-    for meld in melds:
-        laid[meld] = 1.0
-    return laid
-
-
-_OS_NAMES = tuple(card_name(c) for c in _FROM_OPENSPIEL)
-"""each OpenSpiel card id's name"""
-
-
-def _to_ginref(cards: Mask) -> Mask:
-    """OpenSpiel card ids as a mask of ginref's cards: each suit's 13 bits moved to its place."""
-    return ((cards & 8191) << 39 | (cards >> 13 & 8191) | (cards >> 26 & 8191) << 13
-            | (cards >> 39 & 8191) << 26)  # OpenSpiel's s c d h are ginref's suits 3 0 1 2
-
-
-_NAMES = tuple(card_name(c) for c in range(52))
-
-
-def _os_names(cards: Mask) -> str:
-    """OpenSpiel card ids as names in ginref's canonical order; ``-`` for none."""
-    if not cards:
-        return "-"
-    return " ".join([_NAMES[c] for c in _cards_of(_to_ginref(cards))])
 
 
 def _melds_within(cards: Mask) -> list[tuple[int, Mask]]:
     """OpenSpiel's melds made of ``cards`` only, with their action ids."""
     return [(action, meld) for low in scan(cards) for action, meld in _MELDS_FROM[low]
             if meld & cards == meld]
-

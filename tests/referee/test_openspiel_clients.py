@@ -29,8 +29,10 @@ from ginref.spiel import GinrefState, SpielIllegalAction  # noqa: E402
 from tests.support.lockstep import brute_force_knock  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-RULES = ["openspiel", "standard", "oklahoma", "cardhearth", "straight", "eaai", "hollywood", "hoyle"]
-"""the rule sets OpenSpiel's actions can play (rlcard's deal and round-the-corner runs are refused)"""
+RULES = ["openspiel", "standard", "oklahoma", "cardhearth", "straight", "eaai", "hollywood", "hoyle",
+         "rlcard"]
+"""the rule sets OpenSpiel's actions can play: every preset but round_the_corner, whose runs
+round the corner no meld id names"""
 
 
 def _game(rules: str = "openspiel", **params: Any) -> Any:
@@ -61,10 +63,18 @@ def test_parameters_and_rules_are_the_games() -> None:
     game = _game("standard", knock_card=8)
     assert game.get_parameters()["rules"] == "standard"
     assert game.core.rules.knock_limit == 8 and game.core.rules.gin_bonus == 20  # standard's own
-    with pytest.raises(ginref.GinrefError, match="eleven-card deal"):
-        _game("rlcard")
+    with pytest.raises(ginref.GinrefError, match="185 meld ids name only runs with the ace low"):
+        _game("round_the_corner")
+    with pytest.raises(pyspiel.SpielError, match="its runs go round the corner"):
+        ginref.openspiel_game({"rules": "round_the_corner"})
     with pytest.raises(pyspiel.SpielError):
         _game("no_such_rules")
+
+
+def test_every_preset_but_round_the_corner_is_playable() -> None:
+    from ginref.rules import PRESET_NAMES
+
+    assert sorted([*RULES, "round_the_corner"]) == sorted(PRESET_NAMES)
 
 
 def test_an_illegal_action_is_a_spiel_error_and_a_ginref_error_and_changes_nothing() -> None:
@@ -307,17 +317,18 @@ def test_openspiels_example_program_runs() -> None:
 # -- resample_from_infostate: uniform over the deals the player cannot rule out ----------------------
 
 
-def _played_to(seed: int, moves: int) -> Any:
+def _played_to(seed: int, moves: int, rules: str = "openspiel") -> Any:
     rng = np.random.RandomState(seed)
-    state = _game().new_initial_state()
+    state = _game(rules).new_initial_state()
     while not state.is_terminal() and len(state.history()) < moves:
         state.apply_action(rng.choice(state.legal_actions()))
     return state
 
 
+@pytest.mark.parametrize("rules", ["openspiel", "rlcard"])
 @pytest.mark.parametrize("seed", range(6))
-def test_a_resampled_state_looks_the_same_to_the_player(seed: int) -> None:
-    state = _played_to(seed, 21 + 8 * seed)
+def test_a_resampled_state_looks_the_same_to_the_player(seed: int, rules: str) -> None:
+    state = _played_to(seed, 21 + 8 * seed, rules)
     player = max(state.current_player(), 0)
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
     for _ in range(20):
@@ -342,6 +353,21 @@ def test_resampling_deals_each_unseen_card_to_the_opponent_equally_often() -> No
     expected = draws * 10 / 41
     chi2 = (((counts[unseen] - expected) ** 2) / expected).sum()
     assert chi2 < 80  # 40 degrees of freedom: p < 1e-4 to fail by chance
+
+
+def test_under_rlcards_deal_the_eleventh_card_is_hidden_from_the_dealer() -> None:
+    """RLCard's rules deal player 0 eleven cards and turn no upcard: player 1 has not seen the
+    21st card, so resampling for it deals that card anew from the cards it has not seen."""
+    state = _played_to(3, 21, "rlcard")
+    rng = np.random.RandomState(0)
+    eleventh = set()
+    for _ in range(300):
+        other = state.resample_from_infostate(1, lambda: rng.random_sample())
+        assert other.history()[10:20] == state.history()[10:20]
+        eleventh.add(other.history()[20])
+    assert len(eleventh) > 20 and not eleventh & set(state.history()[10:20])
+    assert {state.resample_from_infostate(0, lambda: rng.random_sample()).history()[20]
+            for _ in range(20)} == {state.history()[20]}
 
 
 def test_a_card_the_opponent_showed_is_dealt_to_it_before_it_showed_it() -> None:

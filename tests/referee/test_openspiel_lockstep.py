@@ -195,23 +195,26 @@ def test_the_game_answers_as_pyspiels_does() -> None:
 @pytest.mark.parametrize("params", [{"knock_card": 11}, {"hand_size": 7}, {"colour": 1}, {"oklahoma": 1},
                                     {"knock_card": "7"}, {"oklahoma": True, "knock_card": 9},
                                     {"rules": "nope"},
-                                    {"rules": "rlcard"}, {"rules": "round_the_corner"},
+                                    {"rules": "round_the_corner"},
                                     {"rules": 3}])
 def test_parameters_ginref_cannot_play_are_refused(params: dict[str, object]) -> None:
     with pytest.raises(GinrefError):
         OpenSpielGame(params)  # type: ignore[arg-type]
 
 
-def _known_to(player: int, history: list[int]) -> set[int]:
+def _known_to(player: int, history: list[int], params: dict[str, object] | None = None) -> set[int]:
     """The card ids ``player`` has seen in ``history`` (played before any knock): its dealt
-    cards, the upcard, the cards it drew from the stock, and every card discarded."""
-    state = OpenSpielGame().new_initial_state()
+    cards, the upcard (under RLCard's rules, player 0's eleventh card), the cards it drew from
+    the stock, and every card discarded."""
+    params = params or {}
+    state = OpenSpielGame(params).new_initial_state()  # type: ignore[arg-type]
+    eleventh = params.get("rules") == "rlcard"
     known: set[int] = set()
     drew = False
     for i, action in enumerate(history):
         mover = state.current_player()
         if mover == CHANCE:
-            if i == 20 or (i < 20 and i // 10 == player) or drew:
+            if (i == 20 and not (eleventh and player == 1)) or (i < 20 and i // 10 == player) or drew:
                 known.add(action)
             drew = False
         elif action < 52:
@@ -222,9 +225,9 @@ def _known_to(player: int, history: list[int]) -> set[int]:
     return known
 
 
-def _replayed(history: list[int], swap: dict[int, int], params: dict[str, bool]) -> OpenSpielState:
+def _replayed(history: list[int], swap: dict[int, int], params: dict[str, object]) -> OpenSpielState:
     """``history`` with its chance cards renamed by ``swap`` (player actions kept)."""
-    state = OpenSpielGame(params).new_initial_state()
+    state = OpenSpielGame(params).new_initial_state()  # type: ignore[arg-type]
     for action in history:
         state.apply_action(swap.get(action, action) if state.is_chance_node() else action)
     return state
@@ -232,8 +235,8 @@ def _replayed(history: list[int], swap: dict[int, int], params: dict[str, bool])
 
 def _hidden_cards_change_nothing_seen(seed: int) -> None:
     rng = random.Random(seed)
-    params = rng.choice([{}, {"oklahoma": True}])
-    state = OpenSpielGame(params).new_initial_state()
+    params: dict[str, object] = rng.choice([{}, {"oklahoma": True}, {"rules": "rlcard"}])
+    state = OpenSpielGame(params).new_initial_state()  # type: ignore[arg-type]
     stop = rng.randrange(21, 140)
     while not state.is_terminal() and len(state.history()) < stop:
         legal = state.legal_actions()
@@ -245,7 +248,7 @@ def _hidden_cards_change_nothing_seen(seed: int) -> None:
     if state.is_terminal():
         return  # both hands are shown at the end
     for player in (0, 1):
-        hidden = sorted(set(range(52)) - _known_to(player, history))
+        hidden = sorted(set(range(52)) - _known_to(player, history, params))
         shuffled = hidden[:]
         rng.shuffle(shuffled)
         other = _replayed(history, dict(zip(hidden, shuffled, strict=True)), params)
@@ -285,7 +288,8 @@ def test_a_view_holds_no_card_of_the_opponents_hand_before_the_end() -> None:
 
 # -- the returns: settled from the deadwood counts, as the table rules ----------------------------
 
-PLAYABLE = ["openspiel", "standard", "oklahoma", "cardhearth", "straight", "eaai", "hollywood", "hoyle"]
+PLAYABLE = ["openspiel", "standard", "oklahoma", "cardhearth", "straight", "eaai", "hollywood", "hoyle",
+            "rlcard"]
 
 
 def _played_out(rules: str, knock_card: int, seed: int) -> OpenSpielState:
@@ -304,6 +308,42 @@ def _played_out(rules: str, knock_card: int, seed: int) -> OpenSpielState:
 def test_the_returns_settled_are_the_tables_ruling(rules: str, knock_card: int, seed: int) -> None:
     state = _played_out(rules, knock_card, seed)
     assert state.returns() == state._scored() == state._ruled()
+
+
+def _plain_states_checked(rules: str, knock_card: int, seed: int, eagerness: float) -> int:
+    """Play a hand out, by a player that knocks when it may (``eagerness``) and otherwise plays
+    at random, to the wall or the 50th take as often as to a knock; at every state hold the fast
+    twin of the legal actions (:meth:`OpenSpielState._plain_legal`) and of the player to move
+    after a plain move to the table's. Returns how many states took the fast path."""
+    rng = random.Random(seed)
+    state = OpenSpielGame({"rules": rules, "knock_card": knock_card}).new_initial_state()
+    plain = 0
+    while not state.is_terminal():
+        assert state._mover == state._mover_now(), state
+        table = state._table
+        fast = None if table is None or state._drawing else state._plain_legal(table)
+        if fast is not None:
+            plain += 1
+            assert fast == state._legal_checked(table), state  # type: ignore[arg-type]
+        legal = state.legal_actions()
+        eager = [a for a in legal if a == KNOCK or a >= MELD_BASE]
+        state.apply_action(rng.choice(eager) if eager and rng.random() < eagerness else rng.choice(legal))
+    assert state._mover == state._mover_now()
+    return plain
+
+
+@given(st.sampled_from(PLAYABLE), st.sampled_from([10, 7, 0]), st.integers(0, 10**6), st.floats(0, 1))
+@settings(max_examples=150, deadline=None)
+def test_plain_draws_and_discards_are_the_tables_legal_moves(rules: str, knock_card: int, seed: int,
+                                                              eagerness: float) -> None:
+    _plain_states_checked(rules, knock_card, seed, eagerness)
+
+
+def test_the_plain_path_is_most_of_a_random_hand() -> None:
+    """The twin test above is not vacuous: under every rule set, random hands spend most of
+    their states on the fast path."""
+    for rules in PLAYABLE:
+        assert sum(_plain_states_checked(rules, 10, seed, 0.0) for seed in range(3)) > 60, rules
 
 
 def test_most_hands_played_out_are_scored() -> None:
@@ -334,7 +374,7 @@ def test_big_gin_is_a_knock_with_no_discard() -> None:
 @given(st.integers(0, (1 << 52) - 1))
 def test_openspiel_card_masks_map_to_ginrefs_card_by_card(cards: int) -> None:
     from ginref.cards import scan
-    from ginref.referee.openspiel_state import _cards_of, _to_ginref
+    from ginref.referee.openspiel_view import cards_of, to_ginref
 
-    assert _to_ginref(cards) == sum(1 << card_from_openspiel(a) for a in scan(cards))
-    assert _cards_of(cards) == list(scan(cards))
+    assert to_ginref(cards) == sum(1 << card_from_openspiel(a) for a in scan(cards))
+    assert cards_of(cards) == list(scan(cards))
