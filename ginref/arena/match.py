@@ -57,7 +57,7 @@ from ginref.errors import GinrefError, NotationError
 from ginref.layoffs import least_defence
 from ginref.records.jsonform import format_jsonl
 from ginref.referee.table import IllegalMove, Move, Phase, Table
-from ginref.rules import find_rules
+from ginref.rules import Rules, find_rules, with_overrides
 
 if TYPE_CHECKING:
     from ginref.batch.workers import Submitted
@@ -97,6 +97,9 @@ class MatchSpec(msgspec.Struct, frozen=True):
     seed: int = 0
     unit: Unit = "hand"
     rules: str = "standard"
+    """the rule set's name (a preset)"""
+    rule_overrides: tuple[tuple[str, str], ...] = ()
+    """the knobs ``--set`` and ``--rules-file`` change, as :attr:`Rules.overrides` holds them"""
     mode: Literal["round_robin", "gauntlet"] = "round_robin"
     move_time: float | None = None
     game_time: float | None = None
@@ -209,7 +212,7 @@ class _Game:
         # leg 0: the pairing's first bot is the first hand's non-dealer; leg 1: the second is
         self.seated = (names[0], names[1]) if leg == 0 else (names[1], names[0])
         self.players = players
-        self.rules = find_rules(spec.rules)
+        self.rules = match_rules(spec)
         self.failures: list[tuple[str, str, str]] = []
         self.seconds: dict[str, float] = {n: 0.0 for n in names}
         self.move_times: list[tuple[str, float]] = []
@@ -487,6 +490,12 @@ class MatchSummary(msgspec.Struct, frozen=True):
         return shown
 
 
+def match_rules(spec: MatchSpec) -> Rules:
+    """The rules a run plays: its preset with its knobs changed."""
+    rules = find_rules(spec.rules)
+    return with_overrides(rules, dict(spec.rule_overrides)) if spec.rule_overrides else rules
+
+
 def check_spec(spec: MatchSpec) -> list[PlayerSpec]:
     """The bots of ``spec``, once everything it asks for is known to be playable; else a
     :class:`MatchError` (or :class:`GinrefError`) saying what is not."""
@@ -494,7 +503,7 @@ def check_spec(spec: MatchSpec) -> list[PlayerSpec]:
     policy_of(spec.on_illegal)
     if policy_of(spec.on_timeout)[0] == "retry":
         raise MatchError("a policy for a timeout is forfeit or random")
-    find_rules(spec.rules)
+    match_rules(spec)
     if spec.pairs < 1 or spec.concurrency < 1:
         raise MatchError("a match plays one pair or more, in one process or more")
     if spec.sprt is not None:
@@ -883,8 +892,8 @@ def games_csv(results: Sequence[GameResult]) -> str:
     return buffer.getvalue()
 
 
-__all__ += ["FAILURE_KINDS", "MatchSummary", "deal_seed", "load_deals", "match_standings", "policy_of",
-            "spec_of_run"]
+__all__ += ["FAILURE_KINDS", "MatchSummary", "deal_seed", "load_deals", "match_rules", "match_standings",
+            "policy_of", "spec_of_run"]
 
 
 def load_deals(path: str) -> tuple[str, ...]:
