@@ -50,6 +50,7 @@ from ginref.arena.players import (
     InProcess,
     Player,
     PlayerSpec,
+    loaded,
     parse_bot,
 )
 from ginref.cards import scan
@@ -408,6 +409,10 @@ class _Game:
 def start_player(name: str, spec: PlayerSpec, stderr_path: str | None = None, times: Any = None) -> Player:
     """The player for ``spec``, seated as ``name``: in this process, or a subprocess (started
     at its first game) with the ``handshake_time`` and ``stall_after`` of ``times``."""
+    if spec.kind == "spiel":
+        from ginref.arena.spielbot import SpielPlayer
+
+        return SpielPlayer(name, loaded(spec.target, "spiel"))
     if spec.kind == "cmd":
         handshake = getattr(times, "handshake_time", 10.0)
         stall = getattr(times, "stall_after", 60.0)
@@ -503,7 +508,13 @@ def check_spec(spec: MatchSpec) -> list[PlayerSpec]:
     policy_of(spec.on_illegal)
     if policy_of(spec.on_timeout)[0] == "retry":
         raise MatchError("a policy for a timeout is forfeit or random")
-    match_rules(spec)
+    rules = match_rules(spec)
+    for bot in specs:
+        if bot.kind == "spiel":  # the factory there, pyspiel installed, the rules playable
+            from ginref.arena.spielbot import spiel_game
+
+            loaded(bot.target, "spiel")
+            spiel_game(rules)
     if spec.pairs < 1 or spec.concurrency < 1:
         raise MatchError("a match plays one pair or more, in one process or more")
     if spec.sprt is not None:

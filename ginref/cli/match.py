@@ -88,8 +88,9 @@ def match(bots: tuple[str, ...], pairs: int, seed: int, unit: str, rules: Rules,
           check_command: str | None, html_path: str | None, as_json: bool) -> None:
     """Play bots against each other on duplicate deals.
 
-    A BOT is a bundled bot (random, greedy, simple), py:module:callable, or cmd:COMMAND
-    LINE (a program speaking the bot protocol: docs/match.md); NAME=BOT names it. Two bots
+    A BOT is a bundled bot (random, greedy, simple), py:module:callable,
+    spiel:module:factory (a pyspiel.Bot, through the OpenSpiel game), or cmd:COMMAND LINE
+    (a program speaking the bot protocol: docs/match.md); NAME=BOT names it. Two bots
     play a match; more play a round robin, or with --gauntlet the first against each other.
     Each deal is played twice, seats and dealer swapped; every game is written to --out as
     a record that ginref verify rules clean. Exit 1 when the run stopped on a bot's failure.
