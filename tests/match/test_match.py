@@ -38,6 +38,9 @@ def test_a_seeded_run_is_repeated_byte_for_byte_and_mirrored(tmp_path: Path) -> 
     for pair in range(200):  # each pair's two legs, the other way round
         assert records[2 * pair] == mirrored[2 * pair + 1]
         assert records[2 * pair + 1] == mirrored[2 * pair]
+    result = CliRunner().invoke(cli, ["verify", str(one / "records.jsonl")])
+    assert result.exit_code == 0, result.output
+    assert "clean            400" in result.output
 
 
 def test_every_record_is_ruled_clean(tmp_path: Path) -> None:
@@ -101,12 +104,14 @@ def test_a_round_robin_plays_every_pairing(tmp_path: Path) -> None:
     assert [(t.first, t.second) for t in gauntlet.tallies] == [("greedy", "simple"), ("greedy", "random")]
 
 
-def test_ctrl_c_then_resume_gives_the_records_of_a_run_never_stopped(tmp_path: Path) -> None:
+@pytest.mark.parametrize("concurrency", ["1", "2"])
+def test_ctrl_c_then_resume_gives_the_records_of_a_run_never_stopped(tmp_path: Path,
+                                                                     concurrency: str) -> None:
     whole = play(tmp_path, "whole", "greedy", "random", pairs=150, unit="game")
     out = tmp_path / "stopped"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     command = [sys.executable, "-m", "ginref", "match", "greedy", "random", "--pairs", "150",
-               "--seed", "2026", "--unit", "game", "--out", str(out)]
+               "--seed", "2026", "--unit", "game", "--out", str(out), "--concurrency", concurrency]
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
