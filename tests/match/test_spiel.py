@@ -5,6 +5,7 @@ cards and draws the cards hidden from it. Skipped without the openspiel extra.""
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ from ginref.rules import find_rules  # noqa: E402
 
 UNIFORM = "spiel:tests.match.spielbots:uniform"
 MCTS = "spiel:tests.match.spielbots:small_mcts"
+KNOCKER = "spiel:tests.match.spielbots:knocker"
 
 
 def play(tmp_path: Path, name: str, *bots: str, pairs: int, **options: object) -> tuple[Any, Path]:
@@ -49,6 +51,18 @@ def test_pyspiels_uniform_random_bot_plays_a_match_ruled_clean(tmp_path: Path, o
     records = (out / "records.jsonl").read_text()
     assert '"layoffs":[{"card"' in records  # it laid off, and melded its defences:
     assert '"type":"defence","player":"uniform","melds":[[' in records
+
+
+def test_a_spiel_bots_knocks_are_the_tables_knocks(tmp_path: Path) -> None:
+    """A bot that knocks whenever it may: its knock's steps (knock, the discard, each meld,
+    pass) are one knock at the table, under rules with Oklahoma's limit and with big gin."""
+    for rules in ("standard", "oklahoma", "hoyle"):
+        summary, out = play(tmp_path, rules, KNOCKER, "simple", pairs=30, rules=rules)
+        assert summary.tallies[0].failures == {}
+        assert "clean            60" in verified(out)
+        knocks = re.findall(r'"player":"knocker","source":"[a-z]+","card":"[0-9A-Z]+","knock"',
+                            (out / "records.jsonl").read_text())
+        assert len(knocks) >= 5
 
 
 def test_openspiels_mcts_plays_a_short_match_in_two_workers(tmp_path: Path) -> None:
