@@ -151,6 +151,7 @@ class SpielPlayer:
             raise BotFailure("protocol", "asked to move before a hand began")
         if refusal is not None and hand.steps and hand.steps[-1].player == hand.player:
             hand.steps.pop()  # the move refused is not part of the hand
+            hand.drawing = None
         if hand.dealt is None:
             hand.dealt, hand.upcard = view.hand.mask, view.upcard
         if hand.drawing is not None:
