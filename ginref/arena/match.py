@@ -629,7 +629,7 @@ def _results(spec: MatchSpec, specs: Sequence[PlayerSpec], labels: Sequence[str]
              work: Sequence[Scheduled], folder: _Folder | None
              ) -> Iterator[tuple[PairResult, Lines]]:
     stderr = folder.stderr if folder is not None else None
-    if spec.concurrency <= 1 or len(work) < 2:
+    if spec.concurrency <= 1 or len(work) < 2 or not hasattr(os, "fork"):  # Windows: the workers fork
         yield from _serial(spec, specs, labels, work, stderr)
         return
     yield from _parallel(spec, specs, labels, work, stderr)
