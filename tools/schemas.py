@@ -353,7 +353,11 @@ def bot() -> Schema:
         record({"type": {"const": "hello"}, "protocol": {"const": 1}}),
         record({"type": {"const": "new_game"}, "players": {"type": "array", "items": NAME, "minItems": 2,
                                                           "maxItems": 2},
-                "seat": NAME, "rules": NAME, "seed": COUNT}),
+                "seat": NAME, "rules": NAME,
+                "set": {"type": "object", "additionalProperties": {"type": "string"},
+                        "description": "the knobs changed from the rule set named, as `ginref table`'s `new` "
+                                       "takes them"},
+                "seed": COUNT}, optional=("set",)),
         record({"type": {"const": "new_hand"}, "hand": {"type": "integer", "minimum": 1}, "dealer": NAME}),
         record({"type": {"const": "act"}, "id": ident, "view": view_schema(),
                 "legal": {"type": "array", "items": {"type": "string"}, "minItems": 1},

@@ -6,8 +6,9 @@ each message is one JSON object on one line with a ``"type"``:
 
 ==============  =========================================================================
 to the bot      ``hello`` (``protocol``), ``new_game`` (``players``, ``seat``, ``rules``,
-                ``seed``), ``new_hand`` (``hand``, ``dealer``), ``act`` (``id``, ``view``,
-                ``legal``, ``clock``, ``refusal``), ``opponent`` (``player``, ``move`` as the
+                ``set`` when knobs are changed, ``seed``), ``new_hand`` (``hand``,
+                ``dealer``), ``act`` (``id``, ``view``, ``legal``, ``clock``,
+                ``refusal``), ``opponent`` (``player``, ``move`` as the
                 seat may see it), ``hand_over`` (``outcome``, ``winner``, ``points``),
                 ``ping`` (``id``), ``quit``
 from the bot    ``ready`` (``name``, ``options``) after ``hello``; ``{"id": ..., "move":
@@ -42,7 +43,7 @@ from ginref.jsonwrite import json_line
 from ginref.notation import parse_card
 from ginref.referee.protocol import view_document
 from ginref.referee.table import Move, Phase, View
-from ginref.rules import STANDARD, Rules, find_rules
+from ginref.rules import STANDARD, Rules, find_rules, with_overrides
 
 __all__ = ["MAX_LINE", "PROTOCOL_VERSION", "Subprocess", "act_message", "seen_move", "serve_bot",
            "view_of_document"]
@@ -170,8 +171,11 @@ class Subprocess:
     def new_game(self, players: tuple[str, str], seat: str, seed: int, rules: Rules) -> None:
         if self.process is None or self.process.poll() is not None:
             self._start()
-        self._send({"type": "new_game", "players": list(players), "seat": seat, "rules": rules.name,
-                    "seed": seed})
+        message: dict[str, object] = {"type": "new_game", "players": list(players), "seat": seat,
+                                      "rules": rules.name, "seed": seed}
+        if rules.overrides:  # the knobs changed, as ``ginref table``'s ``new`` takes them
+            message["set"] = dict(rules.overrides)
+        self._send(message)
 
     def act(self, view: View, legal: Sequence[Move], clock: Clock, refusal: str | None = None) -> Answer:
         self.next_id += 1
@@ -343,6 +347,9 @@ def serve_bot(name: str, stdin: IO[bytes], stdout: IO[str]) -> int:
         elif kind == "new_game":
             try:
                 rules = find_rules(str(message.get("rules", "standard")))
+                knobs = message.get("set")
+                if isinstance(knobs, dict) and knobs:
+                    rules = with_overrides(rules, knobs)
             except GinrefError:
                 rules = STANDARD
             seed = message.get("seed")

@@ -21,11 +21,14 @@ The records and games.csv are the same byte for byte whenever the run is repeate
 
 from __future__ import annotations
 
+import collections
 import csv
+import functools
+import gc
 import hashlib
 import io
+import itertools
 import json
-import multiprocessing
 import os
 import random
 import signal
@@ -47,6 +50,7 @@ from ginref.arena.players import (
     InProcess,
     Player,
     PlayerSpec,
+    loaded,
     parse_bot,
 )
 from ginref.cards import scan
@@ -54,9 +58,10 @@ from ginref.errors import GinrefError, NotationError
 from ginref.layoffs import least_defence
 from ginref.records.jsonencode import format_jsonl
 from ginref.referee.table import IllegalMove, Move, Phase, Table
-from ginref.rules import find_rules
+from ginref.rules import Rules, find_rules, with_overrides
 
 if TYPE_CHECKING:
+    from ginref.batch.workers import Submitted
     from ginref.ranking import Standings
 
 __all__ = ["GameResult", "MatchError", "MatchSpec", "PairResult", "Tally", "run_match"]
@@ -93,6 +98,9 @@ class MatchSpec(msgspec.Struct, frozen=True):
     seed: int = 0
     unit: Unit = "hand"
     rules: str = "standard"
+    """the rule set's name (a preset)"""
+    rule_overrides: tuple[tuple[str, str], ...] = ()
+    """the knobs ``--set`` and ``--rules-file`` change, as :attr:`Rules.overrides` holds them"""
     mode: Literal["round_robin", "gauntlet"] = "round_robin"
     move_time: float | None = None
     game_time: float | None = None
@@ -152,6 +160,12 @@ class PairResult(msgspec.Struct, frozen=True):
     """why the run must stop after this pair (a fatal failure without --recover)"""
 
 
+Scheduled = tuple[int, tuple[int, int]]
+"""a pair of the schedule: its index, and its pairing (the bots' places in the run's list)"""
+Lines = tuple[str, str, str]
+"""a pair's records, games.csv rows and times.jsonl lines, as the run folder appends them"""
+
+
 def _derived(*parts: object) -> int:
     text = " ".join(str(p) for p in ("ginref-match", *parts)).encode()
     return int.from_bytes(hashlib.sha256(text).digest()[:8], "big") >> 1
@@ -199,7 +213,7 @@ class _Game:
         # leg 0: the pairing's first bot is the first hand's non-dealer; leg 1: the second is
         self.seated = (names[0], names[1]) if leg == 0 else (names[1], names[0])
         self.players = players
-        self.rules = find_rules(spec.rules)
+        self.rules = match_rules(spec)
         self.failures: list[tuple[str, str, str]] = []
         self.seconds: dict[str, float] = {n: 0.0 for n in names}
         self.move_times: list[tuple[str, float]] = []
@@ -395,6 +409,10 @@ class _Game:
 def start_player(name: str, spec: PlayerSpec, stderr_path: str | None = None, times: Any = None) -> Player:
     """The player for ``spec``, seated as ``name``: in this process, or a subprocess (started
     at its first game) with the ``handshake_time`` and ``stall_after`` of ``times``."""
+    if spec.kind == "spiel":
+        from ginref.arena.spielbot import SpielPlayer
+
+        return SpielPlayer(name, loaded(spec.target, "spiel"))
     if spec.kind == "cmd":
         handshake = getattr(times, "handshake_time", 10.0)
         stall = getattr(times, "stall_after", 60.0)
@@ -477,6 +495,12 @@ class MatchSummary(msgspec.Struct, frozen=True):
         return shown
 
 
+def match_rules(spec: MatchSpec) -> Rules:
+    """The rules a run plays: its preset with its knobs changed."""
+    rules = find_rules(spec.rules)
+    return with_overrides(rules, dict(spec.rule_overrides)) if spec.rule_overrides else rules
+
+
 def check_spec(spec: MatchSpec) -> list[PlayerSpec]:
     """The bots of ``spec``, once everything it asks for is known to be playable; else a
     :class:`MatchError` (or :class:`GinrefError`) saying what is not."""
@@ -484,7 +508,13 @@ def check_spec(spec: MatchSpec) -> list[PlayerSpec]:
     policy_of(spec.on_illegal)
     if policy_of(spec.on_timeout)[0] == "retry":
         raise MatchError("a policy for a timeout is forfeit or random")
-    find_rules(spec.rules)
+    rules = match_rules(spec)
+    for bot in specs:
+        if bot.kind == "spiel":  # the factory there, pyspiel installed, the rules playable
+            from ginref.arena.spielbot import spiel_game
+
+            loaded(bot.target, "spiel")
+            spiel_game(rules)
     if spec.pairs < 1 or spec.concurrency < 1:
         raise MatchError("a match plays one pair or more, in one process or more")
     if spec.sprt is not None:
@@ -507,7 +537,7 @@ def _specs(spec: MatchSpec) -> list[PlayerSpec]:
     return [parse_bot(b) for b in spec.bots]
 
 
-def schedule(spec: MatchSpec) -> list[tuple[int, tuple[int, int]]]:
+def schedule(spec: MatchSpec) -> list[Scheduled]:
     """Every pair the run plays, in order: pair 0 of each pairing, then pair 1, ..."""
     labels = labels_of(_specs(spec))
     return [(i, p) for i in range(spec.pairs) for p in pairings(labels, spec.mode)]
@@ -536,12 +566,12 @@ def run_match(spec: MatchSpec, out: str | None = None, *, resume: bool = False,
         work = []
     results = _results(spec, specs, labels, work[done:], folder)
     try:
-        for result in results:
+        for result, lines in results:
             key = (labels.index(result.pairing[0]), labels.index(result.pairing[1]))
             tallies[key].add(result.games)
             played += 1
             if folder is not None:
-                folder.write(result, played)
+                folder.write(lines, played)
             sprt_state = _sprt_state(spec, tallies)
             if on_pair is not None:
                 on_pair(result, tuple(tallies.values()))
@@ -596,16 +626,17 @@ def _sprt_state(spec: MatchSpec, tallies: dict[tuple[int, int], Tally]) -> dict[
 
 
 def _results(spec: MatchSpec, specs: Sequence[PlayerSpec], labels: Sequence[str],
-             work: Sequence[tuple[int, tuple[int, int]]], folder: _Folder | None) -> Iterator[PairResult]:
+             work: Sequence[Scheduled], folder: _Folder | None
+             ) -> Iterator[tuple[PairResult, Lines]]:
     stderr = folder.stderr if folder is not None else None
-    if spec.concurrency <= 1 or len(work) < 2:
+    if spec.concurrency <= 1 or len(work) < 2 or not hasattr(os, "fork"):  # Windows: the workers fork
         yield from _serial(spec, specs, labels, work, stderr)
         return
     yield from _parallel(spec, specs, labels, work, stderr)
 
 
 def _serial(spec: MatchSpec, specs: Sequence[PlayerSpec], labels: Sequence[str],
-            work: Sequence[tuple[int, tuple[int, int]]], stderr: str | None) -> Iterator[PairResult]:
+            work: Sequence[Scheduled], stderr: str | None) -> Iterator[tuple[PairResult, Lines]]:
     players: dict[str, Player] = {}
     try:
         for index, pairing in work:
@@ -613,16 +644,20 @@ def _serial(spec: MatchSpec, specs: Sequence[PlayerSpec], labels: Sequence[str],
                 if labels[i] not in players:
                     path = None if stderr is None else os.path.join(stderr, f"{labels[i]}.log")
                     players[labels[i]] = start_player(labels[i], specs[i], path, spec)
-            yield play_pair(spec, index, pairing, labels, players)
+            result = play_pair(spec, index, pairing, labels, players)
+            yield result, pair_lines(result)
     finally:
         for player in players.values():
             player.close()
 
 
 # -- pairs in worker processes (--concurrency N) ---------------------------------------------------
-# Each worker keeps its own players (a subprocess bot is started once per worker, not once per
-# pair); the pool hands the results back in schedule order, so a run's folder is the same
-# whatever the concurrency.
+# Each worker plays whole pairs: it keeps its own players (a subprocess bot is started once per
+# worker, not once per pair), referees the games, and encodes their records, games.csv rows and
+# times.jsonl lines (:func:`pair_lines`). This process only hands out the pairs, a few at a time,
+# and writes what comes back in schedule order, so that a run's folder is the same whatever the
+# concurrency. The workers are the batch's (:mod:`ginref.batch.workers`: forked, one pipe each,
+# no thread here), so this process spends about 20 µs a hand, a fiftieth of a worker's.
 
 class _Worker:
     """What a worker process plays with: the run, the bots, and the players it started."""
@@ -632,7 +667,7 @@ class _Worker:
         self.spec, self.specs, self.labels, self.stderr = spec, specs, labels, stderr
         self.players: dict[str, Player] = {}
 
-    def play(self, item: tuple[int, tuple[int, int]]) -> PairResult:
+    def play(self, item: Scheduled) -> PairResult:
         index, pairing = item
         for i in pairing:
             label = self.labels[i]
@@ -642,41 +677,91 @@ class _Worker:
                 self.players[label] = start_player(label, self.specs[i], path, self.spec)
         return play_pair(self.spec, index, pairing, self.labels, self.players)
 
+    def close(self) -> None:
+        for player in self.players.values():
+            player.close()
+
 
 _worker: _Worker | None = None
 """this worker process's :class:`_Worker`"""
 
 
 def _setup(spec: MatchSpec, specs: Sequence[PlayerSpec], labels: Sequence[str], stderr: str | None) -> None:
-    """A worker's start: Ctrl-C is the main process's to handle; when the pool ends the worker
+    """A worker's start (Ctrl-C is the main process's to handle): when the run stops early
     (SIGTERM), its subprocess bots are stopped first, so that none is left running."""
     global _worker
     _worker = _Worker(spec, specs, labels, stderr)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _stop_worker)
 
 
-def _stop_worker(signum: int, frame: object) -> None:
+def _teardown() -> None:
     if _worker is not None:
-        for player in _worker.players.values():
-            player.close()
+        _worker.close()
+
+
+def _stop_worker(signum: int, frame: object) -> None:
+    _teardown()
     os._exit(0)
 
 
-def _play(item: tuple[int, tuple[int, int]]) -> PairResult:
+def _play_chunk(items: Sequence[Scheduled]) -> list[tuple[PairResult, Lines]]:
+    """A worker's task: some pairs, played and encoded."""
     assert _worker is not None
-    return _worker.play(item)
+    played = []
+    for item in items:
+        result = _worker.play(item)
+        played.append((result, pair_lines(result)))
+        if result.stopped is not None:  # the run stops after it: the rest of the chunk is not played
+            break
+    return played
+
+
+def _chunks(work: Sequence[Scheduled], jobs: int) -> list[list[Scheduled]]:
+    """The pairs in tasks of up to four: few enough trips to the workers, and enough tasks
+    (four a worker at least) that none waits long at the end."""
+    size = max(1, min(4, len(work) // (jobs * 4)))
+    return [list(work[at:at + size]) for at in range(0, len(work), size)]
 
 
 def _parallel(spec: MatchSpec, specs: Sequence[PlayerSpec], labels: Sequence[str],
-              work: Sequence[tuple[int, tuple[int, int]]], stderr: str | None) -> Iterator[PairResult]:
-    context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
-    pool = context.Pool(spec.concurrency, initializer=_setup, initargs=(spec, specs, labels, stderr))
+              work: Sequence[Scheduled], stderr: str | None) -> Iterator[tuple[PairResult, Lines]]:
+    from ginref.batch.workers import WorkerLost, Workers
+
+    # What is loaded by now lives as long as the run: garbage collection need not walk it again
+    # and again in the workers that inherit it, nor write to its pages there (as the batch does).
+    freezing = gc.get_freeze_count() == 0
+    if freezing:
+        gc.freeze()
     try:
-        yield from pool.imap(_play, work, chunksize=4)  # four pairs a trip: a sixth less CPU than one
+        workers = Workers(spec.concurrency, functools.partial(_setup, spec, specs, labels, stderr), _teardown)
     finally:
-        pool.terminate()
-        pool.join()
+        if freezing:
+            gc.unfreeze()
+    finished = False
+    try:
+        pending: collections.deque[Submitted[list[tuple[PairResult, Lines]]]] = collections.deque()
+        chunks = iter(_chunks(work, spec.concurrency))
+        for chunk in chunks:  # two tasks a worker in flight: none waits for this process
+            pending.append(workers.submit(_play_chunk, chunk))
+            if len(pending) >= 2 * spec.concurrency:
+                break
+        while pending:
+            try:
+                done = pending.popleft().result()
+            except WorkerLost as exc:
+                raise MatchError(f"a worker process was lost: {exc}") from None
+            for chunk in itertools.islice(chunks, 1):
+                pending.append(workers.submit(_play_chunk, chunk))
+            for played in done:
+                yield played
+                if played[0].stopped is not None:
+                    return
+        finished = True
+    finally:
+        if finished:
+            workers.close()  # each worker closes its bots (quit) and exits
+        else:
+            workers.stop(signal.SIGTERM)  # stopped early: the workers stop their bots and exit now
 
 
 # -- the run folder ------------------------------------------------------------------------------
@@ -744,18 +829,14 @@ class _Folder:
         for at in range(0, len(games) - 1, 2):
             yield games[at], games[at + 1]
 
-    def write(self, result: PairResult, played: int) -> None:
-        records, games, times = (self.handles[name] for name in self.FILES)
-        writer = csv.writer(games, lineterminator="\n")
-        for game in result.games:
-            records.write(game.record + "\n")
-            writer.writerow(_row_of_game(game))
-            times.write(json.dumps({"pair": game.pair, "leg": game.leg, "wall": round(game.wall, 6),
-                                    "moves": game.move_times}) + "\n")
+    def write(self, lines: Lines, played: int) -> None:
+        """Append a pair's lines (:func:`pair_lines`), then the progress line that counts it."""
         sizes = {}
-        for name in self.FILES:
-            self.handles[name].flush()
-            sizes[name] = self.handles[name].tell()
+        for name, text in zip(self.FILES, lines, strict=True):
+            handle = self.handles[name]
+            handle.write(text)
+            handle.flush()
+            sizes[name] = handle.tell()
         progress = self.handles[PROGRESS_FILE]
         progress.write(json.dumps({"pairs_done": played, "sizes": sizes}) + "\n")
         progress.flush()
@@ -781,6 +862,19 @@ def spec_of_run(out: str) -> MatchSpec:
         return msgspec.convert(state["spec"], MatchSpec)
     except (OSError, ValueError, KeyError, TypeError, msgspec.ValidationError) as exc:
         raise MatchError(f"cannot resume from {out}: {exc}") from None
+
+
+def pair_lines(result: PairResult) -> Lines:
+    """A pair's two games as the run folder holds them: the records' lines, games.csv's rows
+    and times.jsonl's lines (written by the process that played the pair)."""
+    records, rows, times = [], io.StringIO(), []
+    writer = csv.writer(rows, lineterminator="\n")
+    for game in result.games:
+        records.append(game.record + "\n")
+        writer.writerow(_row_of_game(game))
+        times.append(json.dumps({"pair": game.pair, "leg": game.leg, "wall": round(game.wall, 6),
+                                 "moves": game.move_times}) + "\n")
+    return "".join(records), rows.getvalue(), "".join(times)
 
 
 def _row_of_game(game: GameResult) -> list[object]:
@@ -809,8 +903,8 @@ def games_csv(results: Sequence[GameResult]) -> str:
     return buffer.getvalue()
 
 
-__all__ += ["FAILURE_KINDS", "MatchSummary", "deal_seed", "load_deals", "match_standings", "policy_of",
-            "spec_of_run"]
+__all__ += ["FAILURE_KINDS", "MatchSummary", "deal_seed", "load_deals", "match_rules", "match_standings",
+            "policy_of", "spec_of_run"]
 
 
 def load_deals(path: str) -> tuple[str, ...]:

@@ -22,7 +22,7 @@ from ginref.errors import GinrefError
 from ginref.referee.table import Move, View
 from ginref.rules import Rules
 
-__all__ = ["FAILURE_KINDS", "BotFailure", "InProcess", "Player", "PlayerSpec", "parse_bot"]
+__all__ = ["FAILURE_KINDS", "BotFailure", "InProcess", "Player", "PlayerSpec", "loaded", "parse_bot"]
 
 FailureKind = Literal[
     "no_handshake", "crash", "stall", "move_timeout", "game_timeout", "illegal_move", "bad_move",
@@ -97,9 +97,9 @@ class Clock(msgspec.Struct):
 
 
 class PlayerSpec(msgspec.Struct, frozen=True):
-    """A BOT as the command line names it: ``kind`` bundled, py or cmd, and its ``target``."""
+    """A BOT as the command line names it: ``kind`` bundled, py, spiel or cmd, and its ``target``."""
 
-    kind: Literal["bundled", "py", "cmd"]
+    kind: Literal["bundled", "py", "spiel", "cmd"]
     target: str
     label: str
 
@@ -108,7 +108,8 @@ class PlayerSpec(msgspec.Struct, frozen=True):
 
 
 def parse_bot(text: str) -> PlayerSpec:
-    """A BOT: a bundled bot's name, ``py:module:callable`` or ``cmd:COMMAND LINE``; a
+    """A BOT: a bundled bot's name, ``py:module:callable``, ``spiel:module:factory`` (a
+    ``pyspiel.Bot``'s factory, :mod:`ginref.arena.spielbot`) or ``cmd:COMMAND LINE``; a
     ``NAME=`` in front names it in the records."""
     label = ""
     head, eq, rest = text.partition("=")
@@ -117,11 +118,11 @@ def parse_bot(text: str) -> PlayerSpec:
     if text in BOTS:
         return PlayerSpec("bundled", text, label or text)
     kind, colon, target = text.partition(":")
-    if colon and kind in ("py", "cmd") and target.strip():
-        default = target.split(":")[-1] if kind == "py" else target.split()[0].rsplit("/", 1)[-1]
+    if colon and kind in ("py", "spiel", "cmd") and target.strip():
+        default = target.split()[0].rsplit("/", 1)[-1] if kind == "cmd" else target.split(":")[-1]
         return PlayerSpec(kind, target.strip(), label or default[:40] or kind)  # type: ignore[arg-type]
-    raise GinrefError(f"not a bot: {text!r}; a bot is {', '.join(BOTS)}, py:module:callable or "
-                      "cmd:COMMAND LINE")
+    raise GinrefError(f"not a bot: {text!r}; a bot is {', '.join(BOTS)}, py:module:callable, "
+                      "spiel:module:factory or cmd:COMMAND LINE")
 
 
 class InProcess:
@@ -135,7 +136,7 @@ class InProcess:
         self._act: Callable[[View, Sequence[Move]], Any] | None = None
         self._factory: Callable[..., Any] | None = None
         if spec.kind == "py":
-            self._factory = _loaded(spec.target)
+            self._factory = loaded(spec.target)
 
     def new_game(self, players: tuple[str, str], seat: str, seed: int, rules: Rules) -> None:
         if self.spec.kind == "bundled":
@@ -182,15 +183,17 @@ def _made(made: type, rules: Rules, seed: int) -> Any:
     return made(rules, seed)
 
 
-def _loaded(target: str) -> Callable[..., Any]:
+def loaded(target: str, kind: str = "py") -> Callable[..., Any]:
+    """The callable ``module:name`` names (a ``py:`` or ``spiel:`` bot's), imported; else a
+    :class:`GinrefError` saying what is missing."""
     module_name, colon, attribute = target.rpartition(":")
     if not colon or not module_name:
-        raise GinrefError(f"py:{target}: name a module and a callable, as py:module:callable")
+        raise GinrefError(f"{kind}:{target}: name a module and a callable, as {kind}:module:callable")
     try:
         module = importlib.import_module(module_name)
     except Exception as exc:
-        raise GinrefError(f"py:{target}: cannot import {module_name!r}: {exc}") from None
+        raise GinrefError(f"{kind}:{target}: cannot import {module_name!r}: {exc}") from None
     found = getattr(module, attribute, None)
     if found is None or not callable(found):
-        raise GinrefError(f"py:{target}: {module_name} has no callable {attribute!r}")
+        raise GinrefError(f"{kind}:{target}: {module_name} has no callable {attribute!r}")
     return found  # type: ignore[no-any-return]

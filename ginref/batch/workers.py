@@ -69,21 +69,23 @@ class _Worker:
 
 
 class Workers:
-    """``jobs`` forked workers, each running ``setup`` first; tasks wait here until one is
-    free. Used from one thread, the one that made it."""
+    """``jobs`` forked workers, each running ``setup`` first and ``teardown`` (if any) when
+    its pipe closes (:meth:`close`); tasks wait here until one is free. Used from one thread,
+    the one that made it."""
 
-    def __init__(self, jobs: int, setup: Callable[[], None]) -> None:
+    def __init__(self, jobs: int, setup: Callable[[], None],
+                 teardown: Callable[[], None] | None = None) -> None:
         self._idle: collections.deque[_Worker] = collections.deque()
         self._busy: dict[int, _Worker] = {}  # by the descriptor its replies come on
         self._waiting: collections.deque[tuple[Submitted[object], bytes]] = collections.deque()
         try:
             for _ in range(jobs):
-                self._idle.append(self._fork(setup))
+                self._idle.append(self._fork(setup, teardown))
         except BaseException:
             self.stop()
             raise
 
-    def _fork(self, setup: Callable[[], None]) -> _Worker:
+    def _fork(self, setup: Callable[[], None], teardown: Callable[[], None] | None) -> _Worker:
         task_read, task_write = os.pipe()
         reply_read, reply_write = os.pipe()
         try:
@@ -97,7 +99,7 @@ class Workers:
             try:
                 for end in (*self._ends(), task_write, reply_read):  # none may be held here
                     os.close(end)
-                _serve(task_read, reply_write, setup)
+                _serve(task_read, reply_write, setup, teardown)
                 code = 0
             finally:
                 os._exit(code)
@@ -191,10 +193,11 @@ class Workers:
             worker.tasks = -1
         self._end_all()
 
-    def stop(self) -> None:
-        """End the workers now (Ctrl-C, a closed pipe, the caller stopped early)."""
+    def stop(self, signum: int = signal.SIGKILL) -> None:
+        """End the workers now (Ctrl-C, a closed pipe, the caller stopped early), by the signal
+        ``signum``: a worker whose ``setup`` handles SIGTERM may tidy up before it exits."""
         for worker in self._workers():
-            os.kill(worker.pid, signal.SIGKILL)
+            os.kill(worker.pid, signum)
         self._end_all()
 
     def _end_all(self) -> None:
@@ -207,8 +210,9 @@ class Workers:
         self._busy.clear()
 
 
-def _serve(tasks: int, replies: int, setup: Callable[[], None]) -> None:
-    """A worker's life: set up, then run each task that comes until the pipe closes."""
+def _serve(tasks: int, replies: int, setup: Callable[[], None], teardown: Callable[[], None] | None) -> None:
+    """A worker's life: set up, then run each task that comes until the pipe closes, then
+    tear down."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     setup()
@@ -223,6 +227,8 @@ def _serve(tasks: int, replies: int, setup: Callable[[], None]) -> None:
         except Exception as exc:  # an exception that does not pickle: said in words
             data = pickle.dumps((False, RuntimeError(f"{type(exc).__name__}: {exc}")))
         _write_message(replies, data)
+    if teardown is not None:
+        teardown()
 
 
 def _write_message(end: int, data: bytes) -> None:

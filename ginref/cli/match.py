@@ -7,11 +7,16 @@ import os
 import sys
 import tempfile
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import click
 
 from ginref.cli.exits import InputError
+from ginref.cli.options import rules_argument
 from ginref.cli.output import check_output_file, output_width, write_text_file
+
+if TYPE_CHECKING:
+    from ginref.rules import Rules
 
 SPRT_WORDS = ("elo0", "elo1", "alpha", "beta", "model")
 
@@ -42,7 +47,7 @@ def _sprt_words(text: str | None, bots: tuple[str, ...]) -> tuple[dict[str, str]
               help="Seed of the deals and of the bundled bots.")
 @click.option("--unit", type=click.Choice(["hand", "game"]), default="hand", show_default=True,
               help="A sample is one hand, or a game played to the rules' target.")
-@click.option("--rules", "rules_name", default="standard", show_default=True, help="The rule set's name.")
+@rules_argument
 @click.option("--gauntlet", is_flag=True, help="The first bot against each other one (default: round robin).")
 @click.option("--concurrency", type=click.IntRange(1, 256), default=1, show_default=True,
               help="Pairs played at once, in processes.")
@@ -75,7 +80,7 @@ def _sprt_words(text: str | None, bots: tuple[str, ...]) -> tuple[dict[str, str]
 @click.option("--html", "html_path", type=click.Path(dir_okay=False, writable=True), metavar="FILE",
               help="Also write the standings and the audit as one page into FILE.")
 @click.option("--json", "as_json", is_flag=True, help="The summary as JSON.")
-def match(bots: tuple[str, ...], pairs: int, seed: int, unit: str, rules_name: str, gauntlet: bool,
+def match(bots: tuple[str, ...], pairs: int, seed: int, unit: str, rules: Rules, gauntlet: bool,
           concurrency: int, move_time: float | None, game_time: float | None, bank: float, margin: float,
           on_illegal: str, on_timeout: str, recover: bool, disqualify: float, sprt_text: str | None,
           report_every: int,
@@ -83,8 +88,9 @@ def match(bots: tuple[str, ...], pairs: int, seed: int, unit: str, rules_name: s
           check_command: str | None, html_path: str | None, as_json: bool) -> None:
     """Play bots against each other on duplicate deals.
 
-    A BOT is a bundled bot (random, greedy, simple), py:module:callable, or cmd:COMMAND
-    LINE (a program speaking the bot protocol: docs/match.md); NAME=BOT names it. Two bots
+    A BOT is a bundled bot (random, greedy, simple), py:module:callable,
+    spiel:module:factory (a pyspiel.Bot, through the OpenSpiel game), or cmd:COMMAND LINE
+    (a program speaking the bot protocol: docs/match.md); NAME=BOT names it. Two bots
     play a match; more play a round robin, or with --gauntlet the first against each other.
     Each deal is played twice, seats and dealer swapped; every game is written to --out as
     a record that ginref verify rules clean. Exit 1 when the run stopped on a bot's failure.
@@ -127,7 +133,8 @@ def match(bots: tuple[str, ...], pairs: int, seed: int, unit: str, rules_name: s
                 sprt = SprtSpec(float(sprt_fields["elo0"]), float(sprt_fields["elo1"]),
                                 float(sprt_fields.get("alpha", 0.05)), float(sprt_fields.get("beta", 0.05)),
                                 sprt_fields.get("model", "normalized"))
-            spec = MatchSpec(bots=bots, pairs=pairs, seed=seed, unit=unit, rules=rules_name,  # type: ignore[arg-type]
+            spec = MatchSpec(bots=bots, pairs=pairs, seed=seed, unit=unit,  # type: ignore[arg-type]
+                             rules=rules.name, rule_overrides=rules.overrides,
                              mode="gauntlet" if gauntlet else "round_robin", move_time=move_time,
                              game_time=game_time, bank=bank, margin=margin, on_illegal=on_illegal,
                              on_timeout=on_timeout, recover=recover, disqualify=disqualify, sprt=sprt,

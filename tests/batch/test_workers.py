@@ -3,10 +3,12 @@ as it was, a worker lost fails only its task, and no worker outlives the pool.""
 
 from __future__ import annotations
 
+import functools
 import os
 import signal
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -137,3 +139,36 @@ def test_half_a_message_then_the_end_is_no_message() -> None:
         assert _read_message(read_end) is None
     finally:
         os.close(read_end)
+
+
+def _note_to(path: str, word: str) -> None:
+    with open(path, "a", encoding="utf-8") as note:
+        note.write(f"{word} {os.getpid()}\n")
+
+
+def _tidy_on_sigterm(path: str) -> None:
+    """A worker's setup that tidies up when it is asked to stop (SIGTERM), as the arena's does."""
+
+    def tidy(signum: int, frame: object) -> None:
+        _note_to(path, "stopped")
+        os._exit(0)
+
+    signal.signal(signal.SIGTERM, tidy)
+
+
+def test_each_worker_tears_down_at_close_and_tidies_up_when_stopped_by_sigterm(tmp_path: Path) -> None:
+    notes = tmp_path / "notes"
+    closed = Workers(2, _nothing, functools.partial(_note_to, str(notes), "closed"))
+    used = {closed.submit(_pid).result() for _ in range(8)}
+    closed.close()
+    assert not live_workers()
+    words = notes.read_text().split()
+    assert words[::2] == ["closed", "closed"] and used <= {int(pid) for pid in words[1::2]}
+
+    notes.unlink()
+    stopped = Workers(2, functools.partial(_tidy_on_sigterm, str(notes)))
+    used = {stopped.submit(_pid).result() for _ in range(8)}
+    stopped.stop(signal.SIGTERM)
+    assert not live_workers()
+    words = notes.read_text().split()
+    assert words[::2] == ["stopped", "stopped"] and used <= {int(pid) for pid in words[1::2]}

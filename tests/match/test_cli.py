@@ -88,3 +88,53 @@ def test_the_bot_command_answers_the_protocol() -> None:
 def invoke_input(args: list[str], text: str) -> tuple[int, str]:
     result = CliRunner().invoke(cli, args, input=text)
     return result.exit_code, result.output
+
+
+def test_the_rules_are_given_as_every_command_takes_them(tmp_path: Path) -> None:
+    """--rules, --set and --rules-file (the shared option): the records name the rule set and
+    its changed knobs, a protocol bot is told them as `ginref table`'s `new` takes them, every
+    record is ruled clean under them, and --resume keeps them."""
+    log = tmp_path / "messages.jsonl"
+    out = tmp_path / "run"
+    logged = f"logged=cmd:{sys.executable} {SCRIPT} log {log}"
+    code, output = invoke("match", "greedy", logged, "--pairs", "3", "--rules", "oklahoma",
+                          "--set", "gin_bonus=25", "--set", "undercut_bonus=15", "--out", str(out))
+    assert code == 0, output
+    records = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
+    assert {(r["rules"], tuple(sorted(r["overrides"].items()))) for r in records} == {
+        ("oklahoma", (("gin_bonus", "25"), ("undercut_bonus", "15")))}
+    told = [json.loads(line) for line in log.read_text().splitlines()]
+    games = [m for m in told if m["type"] == "new_game"]
+    assert len(games) == 6
+    assert {(m["rules"], tuple(sorted(m["set"].items()))) for m in games} == {
+        ("oklahoma", (("gin_bonus", "25"), ("undercut_bonus", "15")))}
+    code, output = invoke("verify", str(out / "records.jsonl"))
+    assert code == 0 and "clean            6" in output, output
+
+    rules_file = tmp_path / "house.toml"
+    rules_file.write_text('base = "hoyle"\ngin_bonus = 30\n')
+    whole, stopped = tmp_path / "whole", tmp_path / "stopped"
+    for folder, pairs in ((whole, "6"), (stopped, "6")):
+        code, output = invoke("match", "greedy", "simple", "--pairs", pairs, "--rules-file", str(rules_file),
+                              "--out", str(folder))
+        assert code == 0, output
+    spec = json.loads((stopped / "run.json").read_text())["spec"]
+    assert (spec["rules"], spec["rule_overrides"]) == ("hoyle", [["gin_bonus", "30"]])
+    progress = (stopped / "progress.jsonl").read_text().splitlines()
+    (stopped / "progress.jsonl").write_text("\n".join(progress[:2]) + "\n")  # as if stopped after two pairs
+    code, output = invoke("match", "--resume", str(stopped))
+    assert code == 0, output
+    assert (stopped / "records.jsonl").read_bytes() == (whole / "records.jsonl").read_bytes()
+    first = json.loads((whole / "records.jsonl").read_text().splitlines()[0])
+    assert (first["rules"], first["overrides"]) == ("hoyle", {"gin_bonus": "30"})
+
+
+def test_bad_rules_are_refused_as_every_command_refuses_them(tmp_path: Path) -> None:
+    code, output = invoke("match", "greedy", "random", "--set", "gin_bonus=x")
+    assert code == 2 and "bad value 'x' for gin_bonus" in output
+    code, output = invoke("match", "greedy", "random", "--rules", "nosuch")
+    assert code == 2 and "unknown rules" in output
+    broken = tmp_path / "broken.toml"
+    broken.write_text("gin_bonus = [\n")
+    code, output = invoke("match", "greedy", "random", "--rules-file", str(broken))
+    assert code == 3, output

@@ -73,6 +73,18 @@ def test_the_random_policy_plays_on(mode: str, options: dict[str, object], tmp_p
     assert failures and all(row.split(",")[10] == "" for row in rows)  # no forfeit
 
 
+@pytest.mark.parametrize("policy", ["random", "retry:1"])
+@pytest.mark.parametrize(("mode", "kind"), [
+    ("not_json", "bad_json"), ("oversized", "line_too_long"), ("wrong_id", "wrong_id")])
+def test_a_broken_answer_is_named_and_met_by_the_policy(mode: str, kind: str, policy: str,
+                                                        tmp_path: Path) -> None:
+    summary, failures = run(mode, tmp_path, on_illegal=policy)
+    assert failures == {kind: 1}  # the bot breaks the protocol once, at its second move
+    rows = (tmp_path / "run" / "games.csv").read_text().splitlines()[1:]
+    assert all(row.split(",")[10] == "" for row in rows)  # no forfeit: a random move, or the bot's retry
+    assert summary.stopped is None  # type: ignore[attr-defined]
+
+
 def test_retry_tells_the_refusal_and_asks_again(tmp_path: Path) -> None:
     _, failures = run("illegal", tmp_path, on_illegal="retry:2")
     assert failures["illegal_move"] == 3 * 2  # the first try and two retries, in each game

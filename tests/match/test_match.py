@@ -38,6 +38,9 @@ def test_a_seeded_run_is_repeated_byte_for_byte_and_mirrored(tmp_path: Path) -> 
     for pair in range(200):  # each pair's two legs, the other way round
         assert records[2 * pair] == mirrored[2 * pair + 1]
         assert records[2 * pair + 1] == mirrored[2 * pair]
+    result = CliRunner().invoke(cli, ["verify", str(one / "records.jsonl")])
+    assert result.exit_code == 0, result.output
+    assert "clean            400" in result.output
 
 
 def test_every_record_is_ruled_clean(tmp_path: Path) -> None:
@@ -61,6 +64,37 @@ def test_concurrency_writes_the_same_folder(tmp_path: Path) -> None:
         assert (serial / name).read_bytes() == (parallel / name).read_bytes()
 
 
+def test_workers_stopped_early_leave_no_bot_running_and_write_the_serial_folder(tmp_path: Path) -> None:
+    """Subprocess bots in two workers, stopped by the SPRT while pairs are still being played:
+    the folder is the serial run's, and every bot process has ended (the workers stop theirs)."""
+    marker = f"ginref-test-{os.getpid()}-{time.monotonic_ns()}"
+    plain = f"plain=cmd:{sys.executable} {Path(__file__).with_name('misbehave.py')} good {marker}"
+    sprt = SprtSpec(elo0=0, elo1=20)
+    serial = play(tmp_path, "serial", "greedy", plain, pairs=200, sprt=sprt)
+    parallel = play(tmp_path, "parallel", "greedy", plain, pairs=200, sprt=sprt, concurrency=2)
+    done = json.loads((parallel / "run.json").read_text())["pairs_done"]
+    assert 0 < done < 200
+    for name in ("records.jsonl", "games.csv"):
+        assert (serial / name).read_bytes() == (parallel / name).read_bytes()
+    assert len(list((parallel / "stderr").glob("plain.*.log"))) == 2  # one bot a worker
+    deadline = time.monotonic() + 10
+    while _running(marker) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _running(marker)
+
+
+def _running(marker: str) -> list[str]:
+    """The processes whose command line holds ``marker``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and marker.encode() in (entry / "cmdline").read_bytes():
+                found.append(entry.name)
+        except OSError:
+            pass
+    return found
+
+
 def test_a_round_robin_plays_every_pairing(tmp_path: Path) -> None:
     summary = run_match(MatchSpec(bots=("greedy", "simple", "random"), pairs=3, seed=1))
     assert [(t.first, t.second) for t in summary.tallies] == [
@@ -70,12 +104,14 @@ def test_a_round_robin_plays_every_pairing(tmp_path: Path) -> None:
     assert [(t.first, t.second) for t in gauntlet.tallies] == [("greedy", "simple"), ("greedy", "random")]
 
 
-def test_ctrl_c_then_resume_gives_the_records_of_a_run_never_stopped(tmp_path: Path) -> None:
+@pytest.mark.parametrize("concurrency", ["1", "2"])
+def test_ctrl_c_then_resume_gives_the_records_of_a_run_never_stopped(tmp_path: Path,
+                                                                     concurrency: str) -> None:
     whole = play(tmp_path, "whole", "greedy", "random", pairs=150, unit="game")
     out = tmp_path / "stopped"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     command = [sys.executable, "-m", "ginref", "match", "greedy", "random", "--pairs", "150",
-               "--seed", "2026", "--unit", "game", "--out", str(out)]
+               "--seed", "2026", "--unit", "game", "--out", str(out), "--concurrency", concurrency]
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

@@ -44,9 +44,12 @@ def test_every_message_of_a_real_match_is_valid(tmp_path: Path) -> None:
     log = tmp_path / "sent.jsonl"
     spy = f"spy=cmd:{sys.executable} {SCRIPT} log {log}"
     run_match(MatchSpec(bots=(spy, "greedy"), pairs=3, seed=4, unit="game"))
+    run_match(MatchSpec(bots=(spy, "greedy"), pairs=1, seed=4, rules="hoyle",  # knobs changed: "set"
+                        rule_overrides=(("gin_bonus", "30"),)))
     sent = log.read_text().splitlines()
     kinds = {json.loads(line)["type"] for line in sent}
     assert kinds == {"hello", "new_game", "new_hand", "act", "opponent", "hand_over", "quit"}
+    assert any(json.loads(line).get("set") == {"gin_bonus": "30"} for line in sent)
     check = validator()
     for line in sent:
         check.validate(json.loads(line))

@@ -42,7 +42,7 @@ LAYERS: dict[str, float] = {
     "batch": 9.08,
     "advice": 9.4, "audit": 9.45, "rulefit": 9.47, "ranking": 9.5,
     "arena.bots": 9.6, "arena.players": 9.62, "arena.botproto": 9.64, "arena.check": 9.65,
-    "arena.match": 9.66,
+    "arena.spielbot": 9.655, "arena.match": 9.66,
     "arena": 9.7,
     "render": 10, "render.tables": 10.05, "render.hands": 10.1, "render.games": 10.1, "render.records": 10.1,
     "render.advice": 10.1, "render.report": 10.1, "render.match": 10.15, "render.html": 10.2, "plot": 10.5,
