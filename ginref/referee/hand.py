@@ -583,14 +583,21 @@ class Hand(KnockSteps):
     # first (an OpenSpiel rollout is mostly such moves); ``tests/referee/test_table.py`` plays
     # random games both ways under every preset and compares every field after every move.
 
-    def quick_draw(self, p: int) -> Card:
-        """The stock's top card drawn by ``p``; -1 when the draw is not plain."""
+    def quick_draw(self, p: int, card: object = None) -> Card:
+        """The stock's top card drawn by ``p`` (``card``: the card a stock whose order is not
+        known deals, one not yet seen); -1 when the draw is not plain."""
         stock = self.stock
-        if (self.phase != NORMAL or self.drawn or p != self.expected or stock is None
+        if (self.phase != NORMAL or self.drawn or p != self.expected
                 or not may_draw_stock(self.rules, self.stock_left)):
             return -1
-        top = stock[self.stock_pos]
-        self.stock_pos += 1
+        if card is None and stock is not None:
+            top = stock[self.stock_pos]
+            self.stock_pos += 1
+        elif stock is None and type(card) is int and 0 <= card < 52 and self.unseen >> card & 1:
+            top = card
+            self.unseen ^= 1 << top
+        else:
+            return -1
         self.stock_left -= 1
         self.held[p] |= 1 << top
         self.taken = -1

@@ -564,7 +564,7 @@ class Table:
         if player is not None and player != self.players[seat]:
             return False
         kind, card = move.kind, move.card
-        if kind == "pass" or (card is not None and kind != "discard"):
+        if kind == "pass" or (card is not None and kind == "take"):
             return False
         saved = Snapshot(core)
         if kind == "discard":
@@ -572,7 +572,7 @@ class Table:
                 return False
             card = None
         else:
-            card = core.quick_draw(seat) if kind == "draw" else core.quick_take(seat)
+            card = core.quick_draw(seat, card) if kind == "draw" else core.quick_take(seat)
             if card < 0:
                 return False
         self._history.append(saved)

@@ -712,22 +712,33 @@ def test_a_pushed_and_popped_or_refused_move_leaves_every_field_as_it_was(rules:
 def _checked_only(table: Table) -> Table:
     """``table`` with the hand's fast path switched off: every move goes the checked way."""
     core = table._core
-    core.quick_draw = core.quick_take = lambda p: -1  # type: ignore[method-assign]
+    core.quick_draw = lambda p, card=None: -1  # type: ignore[method-assign]
+    core.quick_take = lambda p: -1  # type: ignore[method-assign]
     core.quick_discard = lambda x: False  # type: ignore[method-assign]
     return table
 
 
+def _dealt(rules: str, seed: int, at_draw: bool) -> Table:
+    """A seeded deal; ``at_draw``: the same hands and upcard, the stock dealt at the draw."""
+    table = Table(PLAYERS, rules, seed=seed)
+    if not at_draw:
+        return table
+    hand = table.record().hands[0]
+    return Table(PLAYERS, rules, hands=dict(hand.deal), upcard=hand.upcard, stock_at_draw=True)
+
+
+@pytest.mark.parametrize("at_draw", [False, True], ids=["stock", "at_draw"])
 @pytest.mark.parametrize("rules", PRESET_NAMES)
-def test_the_plain_moves_fast_path_and_the_checked_path_agree(rules: str) -> None:
+def test_the_plain_moves_fast_path_and_the_checked_path_agree(rules: str, at_draw: bool) -> None:
     """Random games, each move pushed at two tables, one with the fast path switched off; every
     move offered and a few that are not (another's card, the same card taken back, a named
     card) by the player to move and by the other: the same answer and every field the same."""
     taken = 0
-    for seed in range(4):
-        quick, checked = Table(PLAYERS, rules, seed=seed), _checked_only(Table(PLAYERS, rules, seed=seed))
+    for seed in range(4 if not at_draw else 2):
+        quick, checked = _dealt(rules, seed, at_draw), _checked_only(_dealt(rules, seed, at_draw))
         rng = random.Random(seed)
         while not quick.is_over():
-            probes = [*quick.legal_moves(), Move.discard(rng.randrange(52)), Move.take(), Move.draw(),
+            probes = [*quick.legal_moves()[:12], Move.discard(rng.randrange(52)), Move.take(), Move.draw(),
                       Move.draw(rng.randrange(52)), Move.pass_()]
             for move in probes:
                 for player in (None, *PLAYERS):
