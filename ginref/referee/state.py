@@ -415,3 +415,29 @@ class Snapshot:
         state.unknown = list(self.unknown)
         state.pile = list(self.pile)
         del state.findings[self.findings:]
+
+
+class PlainSnapshot:
+    """The fields a plain move of normal play changes (a stock draw, a take, a discard: the
+    hand's fast path, ``Hand.quick_draw``, ``quick_take``, ``quick_discard``), saved by name:
+    what a live table keeps to take such a move back, lighter than a :class:`Snapshot`. The
+    table's pop test restores every field after every move, these included."""
+
+    SCALARS = (
+        "unseen", "stock_pos", "stock_left", "taken", "turns", "draws", "repeat", "from_pile", "mover",
+        "drawn", "expected", "phase", "end",
+    )
+    __slots__ = ("held", "pile", "scalars")
+    _read = operator.attrgetter(*SCALARS)
+
+    def __init__(self, state: HandState) -> None:
+        self.scalars: tuple[object, ...] = PlainSnapshot._read(state)
+        self.held = tuple(state.held)
+        self.pile = tuple(state.pile)
+
+    def restore(self, state: HandState) -> None:
+        """Put ``state`` back as it was before the plain move."""
+        for name, value in zip(PlainSnapshot.SCALARS, self.scalars, strict=True):
+            setattr(state, name, value)
+        state.held = list(self.held)
+        state.pile = list(self.pile)

@@ -147,6 +147,7 @@ from ginref.referee.state import (
     Flow,
     HandRuling,
     Phase,
+    PlainSnapshot,
     Snapshot,
 )
 from ginref.referee.verdict import (
@@ -301,7 +302,7 @@ class Table:
         self._hand = hand
         self._index = index
         self._core = Hand(hand, index, self.players, self.rules, self.system, findings)
-        self._history: list[Snapshot] = []
+        self._history: list[Snapshot | PlainSnapshot] = []
         self.moves: list[Move] = []
         self._cards: list[Card | None] = []
         """per move, the card it moved where the move does not say (a draw's)"""
@@ -566,7 +567,7 @@ class Table:
         kind, card = move.kind, move.card
         if kind == "pass" or (card is not None and kind == "take"):
             return False
-        saved = Snapshot(core)
+        saved = PlainSnapshot(core)
         if kind == "discard":
             if not core.quick_discard(card):
                 return False
@@ -644,7 +645,7 @@ class Table:
     def _save(self) -> Snapshot:
         return Snapshot(self._core)
 
-    def _restore(self, saved: Snapshot) -> None:
+    def _restore(self, saved: Snapshot | PlainSnapshot) -> None:
         saved.restore(self._core)
         self._phase = None
 
