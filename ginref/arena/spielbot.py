@@ -67,6 +67,9 @@ def spiel_game(rules: Rules) -> Any:
         from ginref import spiel
     except ImportError:
         raise GinrefError("a spiel: bot needs pyspiel: pip install 'ginref[openspiel]'") from None
+    if rules.first_turn == "eleven_card":
+        raise GinrefError(f"a spiel: bot cannot play {rules.label}: its states are built from the upcard "
+                          "deal, and these rules deal eleven cards with no upcard")
     params: dict[str, int | bool | str] = {"rules": rules.name}
     for knob, value in rules.overrides:
         if knob not in _GAME_KNOBS:
