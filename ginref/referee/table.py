@@ -149,6 +149,7 @@ from ginref.referee.state import (
     Phase,
     PlainSnapshot,
     Snapshot,
+    phase_of,
 )
 from ginref.referee.verdict import (
     GameSoFar,
@@ -579,7 +580,8 @@ class Table:
         self._history.append(saved)
         self.moves.append(move)
         self._cards.append(card)
-        self._adjudged = self._phase = None
+        self._adjudged = None
+        self._phase = phase_of(core.phase, core.drawn)  # a plain move never ends a defence
         return True
 
     def push_as_seat(self, move: Move | str, player: str) -> Move:

@@ -749,7 +749,8 @@ def test_the_plain_moves_fast_path_and_the_checked_path_agree(rules: str, at_dra
                         except ginref.GinrefError as refused:
                             answers.append(("refused", str(refused)))
                         else:
-                            answers.append(("played", _fields(table), table.moves[-1], table._cards[-1]))
+                            answers.append(("played", _fields(table), table.moves[-1], table._cards[-1],
+                                            table.phase, table.to_move))
                             table.pop()
                     assert answers[0] == answers[1], (seed, move, player)
                     taken += answers[0][0] == "played"
