@@ -127,7 +127,13 @@ def verify(
     record that cannot be read is an unreadable result of its own. Raises ``TypeError`` for
     inputs that mix paths, records and results, and for ``reading`` given with its fields.
     """
-    how = reading_of(reading, fields)
+    return _verified(paths, rules, jobs, reading_of(reading, fields), adding, on, chunk, shard_bytes)
+
+
+def _verified(
+    paths: Inputs, rules: Rules | None, jobs: int | None, how: Reading, adding: Adding | None,
+    on: Elsewhere | None, chunk: int | None, shard_bytes: int | None,
+) -> Generator[RecordResult, None, None]:
     files, records, given = _sorted_inputs(paths)
     if given is not None:
         yield from given
@@ -238,13 +244,17 @@ class Tally(Protocol):
 
 def tally(results: Iterable[RecordResult], tallies: Sequence[Tally],
           on_result: Callable[[RecordResult], None] | None = None) -> None:
-    """Each result added to each of ``tallies``, then passed to ``on_result``; the results are
-    closed at the end, or on an exception (a closed batch stops its workers)."""
+    """Each result added to each of ``tallies``, then passed to ``on_result``; results that can
+    be closed are closed at the end, or on an exception (a closed batch stops its workers)."""
     adds = [t.add for t in tallies] + ([] if on_result is None else [on_result])
-    with contextlib.closing(cast(Generator[RecordResult, None, None], iter(results))):
+    try:
         for result in results:
             for add in adds:
                 add(result)
+    finally:
+        close = getattr(results, "close", None)
+        if close is not None:
+            close()
 
 
 def _up_to_second_task(work: Iterator[Work]) -> tuple[list[Work], bool]:
