@@ -42,7 +42,8 @@ class RecordResult(msgspec.Struct, frozen=True, dict=True, array_like=True):
     ``--jsonl``), in the process that reports the batch; ``to_dict`` is its JSON form.
     The verdict is kept packed (``ruling``, msgpack), whichever process checked the record,
     and ``verdict`` decodes it on first use: a batch whose workers hand back their results
-    costs the process that reports them only the verdicts it uses. What a consumer of the
+    costs the process that reports them only the verdicts it uses (a result checked in this
+    process gives back the verdict it was just packed from, undecoded). What a consumer of the
     batch adds to a result (:data:`Adding`) is its one field ``added``.
     """
 
@@ -67,7 +68,7 @@ class RecordResult(msgspec.Struct, frozen=True, dict=True, array_like=True):
     @functools.cached_property
     def verdict(self) -> Verdict | None:
         """The verdict (None: unreadable), decoded on first use."""
-        return None if self.ruling is None else _VERDICT.decode(self.ruling)
+        return None if self.ruling is None else _LAST_PACKED.unpack(self.ruling)
 
     @property
     def rows(self) -> tuple[FindingRow, ...]:
@@ -91,6 +92,32 @@ class RecordResult(msgspec.Struct, frozen=True, dict=True, array_like=True):
 
 _ENCODE = msgspec.msgpack.Encoder().encode
 _VERDICT = msgspec.msgpack.Decoder(Verdict)
+
+
+class _LastPacked:
+    """The verdict this process packed last, kept beside its bytes, so that a result checked
+    here gives its verdict back without decoding it: the batch's consumer reads each result
+    as it comes, the one just packed. One entry, and keyed by the bytes object itself (not
+    its value): any result whose ``ruling`` *is* those bytes was packed from that verdict."""
+
+    __slots__ = ("packed", "verdict")
+
+    def __init__(self) -> None:
+        self.packed: bytes | None = None
+        self.verdict: Verdict | None = None
+
+    def pack(self, verdict: Verdict) -> bytes:
+        self.packed, self.verdict = _ENCODE(verdict), verdict
+        return self.packed
+
+    def unpack(self, packed: bytes) -> Verdict:
+        verdict = self.verdict
+        if packed is self.packed and verdict is not None:
+            return verdict
+        return _VERDICT.decode(packed)
+
+
+_LAST_PACKED = _LastPacked()
 _FINDINGS = msgspec.msgpack.Decoder(_Findings)
 _RESULTS = msgspec.msgpack.Decoder(list[RecordResult])
 
@@ -183,7 +210,7 @@ def check_record(
     codes = verdict.codes if findings else ()
     errors = tuple([f.code for f in findings if f.severity == "error"]) if findings else ()
     status: Status = "findings" if errors else "clean"
-    packed = _ENCODE(verdict)
+    packed = _LAST_PACKED.pack(verdict)
     return RecordResult(record.source, record.index, line, status, codes, errors, packed, added=added)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 import ginref
@@ -124,3 +125,16 @@ def test_tally_closes_a_batch_it_stops_in() -> None:
     with pytest.raises(KeyboardInterrupt):
         tally(batch, (Stop(),))
     assert batch.gi_frame is None  # closed: its workers stopped
+
+
+def test_a_verdict_read_back_without_decoding_is_the_decoded_one() -> None:
+    """A result checked here gives back the verdict just packed (no decoding, no cache poked
+    into the result); any other copy of the same bytes decodes to the same verdict."""
+    for result in verify(SAMPLES, jobs=1):
+        if result.ruling is None:
+            continue
+        copy = msgspec.structs.replace(result, ruling=bytes(bytearray(result.ruling)))
+        assert copy.ruling is not result.ruling
+        decoded = msgspec.msgpack.decode(result.ruling, type=Verdict)
+        assert result.verdict == decoded == copy.verdict
+        assert result == copy  # values: how the verdict was got is no part of the result
