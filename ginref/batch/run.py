@@ -1,5 +1,12 @@
 """Batch verification: many records, checked in parallel, reported in input order.
 
+:func:`verify` is the one way through a batch: paths read as one
+:class:`~ginref.records.io.Reading` says (or records, or a batch's results under way),
+checked in this process, on worker processes or elsewhere (:class:`Elsewhere`: a Dask
+cluster), each record's :class:`~ginref.batch.RecordResult` yielded in input order; what a
+consumer adds to a result (:data:`~ginref.batch.results.Adding`) is checked here, where the
+records are. The audit and the standings are tallies of its results (:func:`tally`).
+
 With ``jobs`` above 1 the main process only cuts files into shards
 (:func:`ginref.batch.shards.shards`: byte ranges of whole records, found by reading
 a few lines near each cut); each worker reads its own shard, decodes, adjudicates

@@ -22,6 +22,7 @@ from ginref.cli.output import (
     write_text_file,
 )
 from ginref.cli.records import batch_results, say_files_without_records
+from ginref.files import is_url
 from ginref.ranking import ROUNDS, StandingsTally
 
 if TYPE_CHECKING:
@@ -109,8 +110,9 @@ def report(paths: tuple[str, ...], by: str, jobs: int | None, scheduler: str | N
     game and box bonuses are left out.
     """
     standings = _check_usage(as_json, as_csv, advise, scheduler, standings or duplicate, duplicate, plot_path,
-                             html_path, paths)
+                             html_path)
     page = None if html_path is None else (html_path, _page_title(paths))
+    require_paths([p for p in paths if not is_url(p)])
     told = _Told()
     reading = told.reading(paths, from_form, game, names)
     tally, summary = StandingsTally(duplicate) if standings else None, BatchSummary()
@@ -129,12 +131,10 @@ def report(paths: tuple[str, ...], by: str, jobs: int | None, scheduler: str | N
 
 def _check_usage(
     as_json: bool, as_csv: bool, advise: bool, scheduler: str | None, standings: bool, duplicate: bool,
-    plot_path: str | None, html_path: str | None, paths: tuple[str, ...],
+    plot_path: str | None, html_path: str | None,
 ) -> bool:
     """Fail (exit 2) on options that do not go together, or that need another; give whether
     the standings are asked for."""
-    from ginref.files import is_url
-
     if as_json and as_csv:
         fail("give --json or --csv, not both")
     if advise and scheduler:
@@ -153,7 +153,6 @@ def _check_usage(
     if html_path == "-" and (as_json or as_csv):
         fail("--html - writes the page to stdout: leave out --json and --csv")
     check_output_file(None if html_path == "-" else html_path, "--html")
-    require_paths([p for p in paths if not is_url(p)])
     return standings
 
 
