@@ -16,7 +16,8 @@ documents each name):
 - games and records: ``tally`` (``GameTally``), ``read_sheet``, ``read_records``
   (``GameRecord``), ``adjudicate`` (``Verdict``), ``verify`` (``RecordResult``,
   ``BatchSummary``), ``report`` (``BatchReport``, ``PlayerReport``, ``Weighing``),
-  ``standings`` (``Standings``); the subpackages ``records``, ``referee`` and ``batch``
+  ``standings`` (``Standings``), the three reading paths as one ``Reading`` (or its fields as
+  keywords); the subpackages ``records``, ``referee`` and ``batch``
 - the live table: ``Table`` (one hand move by move, and the game), ``Move`` (``Move.parse``,
   ``str(move)``), ``Phase``, ``View`` (what one player may know), ``IllegalMove``, ``Deal``
 - errors, all under ``GinrefError``: ``NotationError``, ``DuplicateCardError``,
@@ -87,6 +88,7 @@ _EXPORTS = {
     "read_sheet": "ginref.sheets",
     "GameRecord": "ginref.records",
     "read_records": "ginref.records",
+    "Reading": "ginref.records",
     "Verdict": "ginref.referee",
     "adjudicate": "ginref.referee",
     "IllegalMove": "ginref.referee",
@@ -145,7 +147,7 @@ if TYPE_CHECKING:
     from ginref.notation import format_cards, hand_mask, parse_card, parse_cards, parse_hand, parse_melds
     from ginref.openspiel import openspiel_game
     from ginref.ranking import Standings, standings
-    from ginref.records import GameRecord, read_records
+    from ginref.records import GameRecord, Reading, read_records
     from ginref.referee import Deal, IllegalMove, Move, Phase, Table, Verdict, View, adjudicate
     from ginref.referee.openspiel_state import OpenSpielGame, OpenSpielState
     from ginref.rules import PRESETS, Rules, find_rules, load_rules_file, with_overrides
@@ -212,6 +214,7 @@ __all__ = [
     "Outcome",
     "Phase",
     "PlayerReport",
+    "Reading",
     "RecordError",
     "RecordResult",
     "Rules",

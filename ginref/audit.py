@@ -16,28 +16,26 @@ sets (``"game"``, ``"rules"``), whose figures are those of both players of their
 
 With a :class:`Weighing` (``--advise``), each knock with deadwood is also weighed as
 :func:`ginref.advise` weighs it at that moment, on a seeded sample of the hands the
-defender may hold: :func:`weighed` checks the records in this process, since it needs
-them, and gives each result the undercut risk of its knocks (:class:`WeighedResult`).
+defender may hold: the batch checks the records in this process, since it needs them, and
+:func:`weigh_knocks` adds to each result the undercut risk of its knocks
+(:class:`WeighedKnocks`, the result's ``added``).
 """
 
 from __future__ import annotations
 
-import itertools
-import os
+import functools
 from collections import Counter
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from contextlib import closing
-from typing import IO, TYPE_CHECKING, Literal, cast
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 import msgspec
 
-from ginref.batch.results import BatchSummary, RecordResult, check_decoded
-from ginref.batch.run import verify_here
+from ginref.batch.results import Adding, BatchSummary, RecordResult
+from ginref.batch.run import Inputs, Tally, tally, verify
 from ginref.errors import GinrefError
 from ginref.game import two_players
-from ginref.records.io import Decoded, ReadProgress
-from ginref.records.model import GameRecord, InputForm, Turn
-from ginref.records.names import Naming
+from ginref.records.io import Reading
+from ginref.records.model import GameRecord, Turn
 from ginref.referee import Verdict
 from ginref.referee.findings import Finding
 from ginref.referee.state import WALL_ENDS
@@ -47,8 +45,8 @@ from ginref.rules import Rules
 if TYPE_CHECKING:
     from ginref.referee.position import Position
 
-__all__ = ["GROUPS", "Audit", "BatchReport", "Group", "KnockRisks", "PlayerReport", "WeighedResult",
-           "Weighing", "report", "weighed"]
+__all__ = ["GROUPS", "Audit", "BatchReport", "Group", "KnockRisks", "PlayerReport", "WeighedKnocks",
+           "Weighing", "report", "weigh_knocks"]
 
 Group = Literal["player", "game", "rules"]
 GROUPS: tuple[Group, ...] = ("player", "game", "rules")
@@ -208,9 +206,9 @@ class BatchReport(msgspec.Struct, frozen=True):
         }
 
 
-class WeighedResult(RecordResult, frozen=True):
-    """A record's result with the undercut risk of each knock with deadwood that could be
-    weighed: ``(hand index, risk)``."""
+class WeighedKnocks(msgspec.Struct, frozen=True):
+    """What ``--advise`` adds to a record's result (:attr:`~ginref.batch.RecordResult.added`):
+    the undercut risk of each knock with deadwood that could be weighed, ``(hand index, risk)``."""
 
     undercut_risks: tuple[tuple[int, float], ...] = ()
 
@@ -337,7 +335,8 @@ class Audit:
         self.hands += len(verdict.hands)
         seats = seats_of(verdict)
         self.record_errors.update(f.code for f in verdict.errors if f.player not in seats)
-        risks = dict(result.undercut_risks) if isinstance(result, WeighedResult) else {}
+        added = result.added
+        risks = dict(added.undercut_risks) if isinstance(added, WeighedKnocks) else {}
         for key, name, sitting in self._rows_of(result, verdict, seats):
             row = self.rows.get(key)
             if row is None:
@@ -431,87 +430,25 @@ def _undercut_risk(turn: Turn, at: Position, weighing: Weighing) -> float | None
     return knocks[0] if knocks else None
 
 
-def _weighed_items(
-    items: Iterable[Decoded], rules: Rules | None, weighing: Weighing
-) -> Iterator[RecordResult]:
-    """Each record checked and its knocks weighed, each knocked hand replayed once: the knock's
-    position is read off the replay that rules on the record (:func:`~ginref.referee.position.
-    knock_positions`)."""
+def weigh_knocks(weighing: Weighing) -> Adding:
+    """What the batch adds to each record's result for ``weighing``: its knocks weighed
+    (:class:`WeighedKnocks`), each knocked hand replayed once, since the knock's position is
+    read off the replay that rules on the record (:func:`~ginref.referee.position.knock_positions`)."""
+    return functools.partial(_weighed, weighing=weighing)
+
+
+def _weighed(record: GameRecord, rules: Rules | None, weighing: Weighing) -> tuple[Verdict, WeighedKnocks]:
     from ginref.referee.position import knock_positions
 
-    for item in items:
-        record = item.record
-        if not isinstance(record, GameRecord):
-            yield from check_decoded((item,), rules)
-            continue
-        try:
-            verdict, positions = knock_positions(record, rules)
-        except Exception:  # a bug of ginref's: the batch's own check reports the record
-            yield from check_decoded((item,), rules)
-            continue
-        try:
-            risks = _risks(record, verdict, weighing, _read_off(positions))
-        except Exception:  # a bug of ginref's: the record still counts, its knocks unweighed
-            risks = ()
-        yield WeighedResult.ruled(record.source, record.index, item.line,
-                                  "clean" if verdict.clean else "findings", verdict.codes,
-                                  tuple(f.code for f in verdict.errors), verdict, undercut_risks=risks)
-
-
-def weighed(
-    paths: Sequence[str], rules: Rules | None, weighing: Weighing, *, stdin: IO[bytes] | None = None,
-    format: InputForm | None = None, game: str = "", progress: ReadProgress | None = None,
-    on_skip: Callable[[str], None] | None = None, names: Naming | None = None,
-) -> Generator[RecordResult, None, None]:
-    """The batch of :func:`ginref.batch.verify` in this process, each readable record's knocks
-    weighed (:class:`WeighedResult`); the same results, in the same order, never raising."""
-    yield from verify_here(paths, lambda items: _weighed_items(items, rules, weighing),
-                           stdin=stdin, format=format, game=game, progress=progress, on_skip=on_skip,
-                           names=names)
+    verdict, positions = knock_positions(record, rules)
+    try:
+        risks = _risks(record, verdict, weighing, _read_off(positions))
+    except Exception:  # a bug of ginref's: the record still counts, its knocks unweighed
+        risks = ()
+    return verdict, WeighedKnocks(risks)
 
 
 # -- the library call ---------------------------------------------------------------------
-
-Inputs = (str | os.PathLike[str] | Iterable[str | os.PathLike[str]] | Iterable[GameRecord]
-          | Iterable[RecordResult])
-
-
-def _inputs(given: Inputs) -> tuple[list[str], Iterator[Decoded], Iterator[RecordResult] | None]:
-    """Paths (as strings), the records given as decoded items (lazily), or the results given."""
-    if isinstance(given, str | os.PathLike):
-        return [os.fspath(given)], iter(()), None
-    items: Iterator[object] = iter(given)
-    first = next(items, None)
-    if first is None or isinstance(first, RecordResult):  # nothing given: no records, no results
-        return [], iter(()), _as_results(itertools.chain(() if first is None else (first,), items), given)
-    if not isinstance(first, str | os.PathLike):
-        return [], _as_decoded(itertools.chain((first,), items)), None
-    paths = [os.fspath(first)]
-    for path in items:
-        if not isinstance(path, str | os.PathLike):
-            raise TypeError(f"report takes paths or records, not a mix: {type(path).__name__}")
-        paths.append(os.fspath(path))
-    return paths, iter(()), None
-
-
-def _as_decoded(records: Iterable[object]) -> Iterator[Decoded]:
-    for record in records:
-        if not isinstance(record, GameRecord):
-            raise TypeError(f"report takes paths or records, not {type(record).__name__}")
-        yield Decoded(record, record.index, record.place.line)
-
-
-def _as_results(results: Iterable[object], given: object) -> Generator[RecordResult, None, None]:
-    """The results given, each checked; closing this closes them (a batch stops its workers)."""
-    try:
-        for result in results:
-            if not isinstance(result, RecordResult):
-                raise TypeError(f"report takes results, not a mix: {type(result).__name__}")
-            yield result
-    finally:
-        close = getattr(given, "close", None)
-        if close is not None:
-            close()
 
 
 def report(
@@ -521,52 +458,38 @@ def report(
     by: Group = "player",
     jobs: int | None = None,
     advise: Weighing | None = None,
-    stdin: IO[bytes] | None = None,
-    format: InputForm | None = None,
-    game: str = "",
-    progress: ReadProgress | None = None,
-    on_skip: Callable[[str], None] | None = None,
+    reading: Reading | None = None,
+    also: Sequence[Tally] = (),
+    adding: Adding | None = None,
     on_result: Callable[[RecordResult], None] | None = None,
-    on_note: Callable[[str], None] | None = None,
-    names: Naming | None = None,
+    **fields: Any,
 ) -> BatchReport:
     """Audit every record of ``paths_or_records``: each player's play and errors over the batch.
 
-    ``paths_or_records`` are paths as :func:`ginref.verify` takes them (files, folders, URLs,
-    ``-`` for ``stdin``, read with ``format``, ``game`` and ``names`` as there, ``progress`` kept,
-    skipped files passed to ``on_skip``, files read in one process told to ``on_note``),
-    checked in ``jobs`` worker processes, or
-    :class:`~ginref.records.GameRecord` values, checked in this process, or the
-    :class:`~ginref.batch.RecordResult` values of a batch under way (``verify``'s, a Dask
-    cluster's, :func:`weighed`'s), counted as they come and closed at the end. ``rules`` replaces
-    each record's own rule set when given. ``by`` groups the rows by ``"player"``,
-    ``"game"`` or ``"rules"``. ``advise`` (a :class:`Weighing`) weighs each knock's undercut
-    risk, in this process. ``on_result`` sees each record's result as it is counted (an
-    unreadable one among them), in input order.
+    ``paths_or_records`` are what :func:`ginref.verify` takes: paths (files, folders, URLs, ``-``),
+    read as ``reading`` says (a :class:`~ginref.records.io.Reading`, or its ``fields`` as
+    keywords: ``format``, ``game``, ``names``, ``stdin``, ``progress``, ``on_skip``,
+    ``on_note``) and checked in ``jobs`` worker processes; or
+    :class:`~ginref.records.GameRecord` values, checked in this process; or the
+    :class:`~ginref.batch.RecordResult` values of a batch under way (a Dask cluster's),
+    counted as they come and closed at the end. ``rules`` replaces each record's own rule
+    set when given. ``by`` groups the rows by ``"player"``, ``"game"`` or ``"rules"``.
+    ``advise`` (a :class:`Weighing`) weighs each knock's undercut risk, in this process.
+    The same results also feed each tally of ``also`` (the standings:
+    :class:`ginref.ranking.StandingsTally`, whose ``adding`` they then need: a
+    :data:`~ginref.batch.Adding`, what the batch adds to each result), then
+    ``on_result`` (an unreadable one among them), in input order.
 
     Returns a :class:`BatchReport`. Never raises for bad input (an unreadable record is
-    counted, and passed to ``on_result``); raises :class:`~ginref.errors.GinrefError` for a
-    ``by`` that is not a grouping, and ``TypeError`` for inputs that mix paths, records and
-    results.
+    counted); raises :class:`~ginref.errors.GinrefError` for a ``by`` that is not a grouping
+    or for ``advise`` with an ``adding``, and ``TypeError`` for inputs that mix paths, records
+    and results.
     """
     audit = Audit(by, advise)
-    paths, records, given = _inputs(paths_or_records)
-    results: Iterator[RecordResult]
-    if given is not None:
-        results = given
-    elif not paths:
-        results = _weighed_items(records, rules, advise) if advise else check_decoded(records, rules)
-    elif advise:
-        results = weighed(paths, rules, advise, stdin=stdin, format=format, game=game, progress=progress,
-                          on_skip=on_skip, names=names)
-    else:
-        from ginref.batch.run import verify
-
-        results = verify(paths, rules, jobs=jobs, stdin=stdin, format=format, game=game, progress=progress,
-                         on_skip=on_skip, on_note=on_note, names=names)
-    with closing(cast(Generator[RecordResult, None, None], results)):  # a closed batch stops its workers
-        for result in results:
-            audit.add(result)
-            if on_result is not None:
-                on_result(result)
+    if advise is not None:
+        if adding is not None:
+            raise GinrefError("a report weighs its knocks or adds another's figures to its results, not both")
+        adding = weigh_knocks(advise)
+    results = verify(paths_or_records, rules, jobs=jobs, reading=reading, adding=adding, **fields)
+    tally(results, (audit, *also), on_result)
     return audit.report()

@@ -214,11 +214,11 @@ class GameTally(msgspec.Struct, frozen=True):
 # -- checks and small helpers -------------------------------------------------------------
 
 
-def _other(players: tuple[str, str], player: str) -> str:
+def other_player(players: tuple[str, str], player: str) -> str:
     return players[1] if player == players[0] else players[0]
 
 
-def _names(players: tuple[str, str]) -> str:
+def named_players(players: tuple[str, str]) -> str:
     return f"{players[0]!r} and {players[1]!r}"
 
 
@@ -244,7 +244,7 @@ def shown_name(name: str) -> str:
     return name if len(name) <= MAX_NAME and name.isprintable() else excerpt(name)
 
 
-def _check_players(players: Sequence[str], first_dealer: str | None) -> tuple[str, str]:
+def checked_players(players: Sequence[str], first_dealer: str | None) -> tuple[str, str]:
     if type(players) is tuple and two_players(players) and (first_dealer is None or first_dealer in players):
         return players
     return _explain_players(players, first_dealer)
@@ -258,7 +258,7 @@ def _explain_players(players: object, first_dealer: object) -> tuple[str, str]:
     a, b = cast("Sequence[str]", players)
     if first_dealer is not None and first_dealer not in (a, b):
         raise GameError(
-            f"unknown first dealer {excerpt(first_dealer)}; the players are {_names((a, b))}"
+            f"unknown first dealer {excerpt(first_dealer)}; the players are {named_players((a, b))}"
         )
     return (a, b)
 
@@ -311,9 +311,9 @@ def _explain_entry(players: tuple[str, str], entry: object, number: int) -> None
     if entry.outcome not in HAND_OUTCOMES:
         raise bad(f"unknown outcome {excerpt(entry.outcome)}; choose from: {', '.join(HAND_OUTCOMES)}")
     if entry.winner is not None and entry.winner not in players:
-        raise bad(f"unknown winner {excerpt(entry.winner)}; the players are {_names(players)}")
+        raise bad(f"unknown winner {excerpt(entry.winner)}; the players are {named_players(players)}")
     if entry.knocker is not None and entry.knocker not in players:
-        raise bad(f"unknown knocker {excerpt(entry.knocker)}; the players are {_names(players)}")
+        raise bad(f"unknown knocker {excerpt(entry.knocker)}; the players are {named_players(players)}")
     for what, value in (("points", entry.points), ("the multiplier", entry.multiplier)):
         if isinstance(value, bool) or not isinstance(value, int) or value >= MAX_NUMBER:
             raise bad(f"{what} must be a whole number below {MAX_NUMBER:,}, got {excerpt(value)}")
@@ -339,12 +339,12 @@ def next_dealer(
     if winner is None:
         if dealer is None or rules.void_hand_dealer == "same":
             return dealer
-        return _other(players, dealer)
+        return other_player(players, dealer)
     if rules.next_dealer == "winner":
         return winner
     if rules.next_dealer == "loser":
-        return _other(players, winner)
-    return None if dealer is None else _other(players, dealer)
+        return other_player(players, winner)
+    return None if dealer is None else other_player(players, dealer)
 
 
 def _hand_boxes(rules: Rules, entry: HandEntry) -> int:
@@ -420,7 +420,7 @@ class _Game:
         if not self.over or rules.single_hand or self.ender is None:
             return items
         winner = self.ender
-        loser = _other(self.players, winner)
+        loser = other_player(self.players, winner)
         shutout = self.won[loser] == 0
         if rules.game_bonus:
             items[winner].append(
@@ -456,7 +456,7 @@ class _Game:
         leader = _leader(self.players, final)
         shutout = (
             self.over and not self.rules.single_hand and self.ender is not None
-            and self.won[_other(self.players, self.ender)] == 0
+            and self.won[other_player(self.players, self.ender)] == 0
         )
         return GameTally(
             players=self.players,
@@ -497,7 +497,7 @@ def tally(
     (target, bonuses, dealing) and ``first_dealer`` who dealt hand 1, if known. Returns a
     :class:`GameTally`.
     """
-    players = _check_players(players, first_dealer)
+    players = checked_players(players, first_dealer)
     game = _Game(players, rules)
     dealer = first_dealer
     for number, entry in enumerate(entries, 1):
@@ -644,7 +644,7 @@ def hollywood(
     game. The match is over when all three games are; a further hand raises
     :class:`GameOverError`. The Game 4 extension [P8] is not played.
     """
-    players = _check_players(players, first_dealer)
+    players = checked_players(players, first_dealer)
     match = _Match(players, rules)
     games = match.games
     hands: list[HollywoodHand] = []
@@ -728,7 +728,7 @@ class Scorer:
         *,
         hollywood: bool | None = None,
     ) -> None:
-        self.players = _check_players(players, first_dealer)
+        self.players = checked_players(players, first_dealer)
         self.rules = rules
         self.dealer = first_dealer
         if hollywood is None:
@@ -804,7 +804,7 @@ def score_entries(
     played, without raising :class:`GameOverError` for the rest. An entry that cannot
     be scored raises :class:`GameError`, as there.
     """
-    players = _check_players(players, first_dealer)
+    players = checked_players(players, first_dealer)
     if hollywood is None:
         hollywood = _plays_hollywood(rules)
     if not hollywood and (rules.box_timing == "end" or rules.single_hand):

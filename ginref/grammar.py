@@ -26,9 +26,9 @@ import pyparsing as pp
 from ginref.cards import Card
 from ginref.errors import NotationError
 from ginref.notation import (
-    _CARD_RE,
-    _SPELLINGS,
+    CARD_PATTERN,
     SEPARATORS,
+    SPELLINGS,
     CardProblem,
     explain_bad_card,
     explain_duplicate,
@@ -90,28 +90,28 @@ def notation_error(exc: pp.ParseBaseException) -> NotationError:
     return explain_bad_card(exc.pstr, exc.loc).error()
 
 
-def _bad_card(s: str, loc: int) -> CardSyntaxError:
+def bad_card(s: str, loc: int) -> CardSyntaxError:
     """Explain why no card could be read at ``loc``."""
     return CardSyntaxError.of(explain_bad_card(s, loc))
 
 
 def _raise_bad_card(s: str, loc: int, toks: pp.ParseResults) -> None:
-    raise _bad_card(s, loc)
+    raise bad_card(s, loc)
 
 
 # --- grammar -----------------------------------------------------------------
 
 
-def _seps(expr: pp.ParserElement, name: str) -> pp.ParserElement:
+def seps(expr: pp.ParserElement, name: str) -> pp.ParserElement:
     return expr.set_whitespace_chars(SEPARATORS, copy_defaults=False).set_name(name)
 
 
 def _to_card(toks: pp.ParseResults) -> Card:
-    return _SPELLINGS[toks[0]]
+    return SPELLINGS[toks[0]]
 
 
 def _to_located(s: str, loc: int, toks: pp.ParseResults) -> tuple[int, str, Card]:
-    return (loc, toks[0], _SPELLINGS[toks[0]])
+    return (loc, toks[0], SPELLINGS[toks[0]])
 
 
 def _check_distinct(s: str, located: Iterable[tuple[int, str, Card]], seen: set[Card]) -> None:
@@ -121,7 +121,7 @@ def _check_distinct(s: str, located: Iterable[tuple[int, str, Card]], seen: set[
         seen.add(c)
 
 
-def _distinct_cards(s: str, loc: int, toks: pp.ParseResults) -> list[Card]:
+def distinct_cards(s: str, loc: int, toks: pp.ParseResults) -> list[Card]:
     _check_distinct(s, toks, set())
     return [c for _, _, c in toks]
 
@@ -133,7 +133,7 @@ def _distinct_melds(s: str, loc: int, toks: pp.ParseResults) -> list[pp.ParseRes
     return [pp.ParseResults([c for _, _, c in group]) for group in toks]
 
 
-def _meld_not_closed(s: str, loc: int, toks: pp.ParseResults) -> None:
+def meld_not_closed(s: str, loc: int, toks: pp.ParseResults) -> None:
     raise CardSyntaxError.of(explain_unclosed_meld(s, loc))
 
 
@@ -145,29 +145,29 @@ def _extra_after_card(s: str, loc: int, toks: pp.ParseResults) -> None:
     raise CardSyntaxError.of(explain_extra_after_card(s, loc))
 
 
-def _failing(name: str, action: pp.ParseAction) -> pp.ParserElement:
+def failing(name: str, action: pp.ParseAction) -> pp.ParserElement:
     """An element that always raises through ``action``, at the next non-separator."""
-    return _seps(pp.Empty(), name).set_parse_action(action, call_during_try=True)
+    return seps(pp.Empty(), name).set_parse_action(action, call_during_try=True)
 
 
-card_expr = _seps(pp.Regex(_CARD_RE), "card").set_parse_action(_to_card)
-_located_card = _seps(pp.Regex(_CARD_RE), "card").set_parse_action(_to_located)
-card_list_expr = pp.ZeroOrMore(_located_card).set_parse_action(_distinct_cards).set_name("cards")
-card_error_expr = _failing("card", _raise_bad_card)
+card_expr = seps(pp.Regex(CARD_PATTERN), "card").set_parse_action(_to_card)
+located_card = seps(pp.Regex(CARD_PATTERN), "card").set_parse_action(_to_located)
+card_list_expr = pp.ZeroOrMore(located_card).set_parse_action(distinct_cards).set_name("cards")
+card_error_expr = failing("card", _raise_bad_card)
 
-_open = _seps(pp.Suppress("["), "'['")
-_close = _seps(pp.Suppress("]"), "']'")
+_open = seps(pp.Suppress("["), "'['")
+_close = seps(pp.Suppress("]"), "']'")
 _meld = pp.Group(
-    _open + pp.ZeroOrMore(_located_card) + (_close | _failing("']'", _meld_not_closed))
+    _open + pp.ZeroOrMore(located_card) + (_close | failing("']'", meld_not_closed))
 ).set_name("meld")
 meld_list_expr = pp.ZeroOrMore(_meld).set_parse_action(_distinct_melds).set_name("melds")
 
-_end = _seps(pp.StringEnd(), "end of text")
+_end = seps(pp.StringEnd(), "end of text")
 _card_doc = (
-    (card_expr | card_error_expr) + (_end | _failing("end of text", _extra_after_card))
+    (card_expr | card_error_expr) + (_end | failing("end of text", _extra_after_card))
 ).parse_with_tabs()
 _cards_doc = (card_list_expr + (_end | card_error_expr)).parse_with_tabs()
-_melds_doc = (meld_list_expr + (_end | _failing("meld", _outside_meld))).parse_with_tabs()
+_melds_doc = (meld_list_expr + (_end | failing("meld", _outside_meld))).parse_with_tabs()
 
 
 def _parse_with(document: pp.ParserElement, text: str) -> pp.ParseResults:

@@ -260,6 +260,8 @@ class _Tables(msgspec.Struct, eq=False, dict=True):  # dict: cached properties
     """one Meld value per legal meld met (bounded by ``kinds``)"""
     _lone: list[LoneRuns | None] = msgspec.field(default_factory=lambda: _EMPTY_LONE_RUNS * 4 * 8192)
     """``lone_runs`` of each suit and 13-bit mask, filled as met"""
+    _restored_gain: list[int] | None = None
+    """``discard_gain`` as :meth:`saved` wrote it, when the tables were restored"""
 
     def build(self, saved: bytes | None = None) -> None:
         """Fill the tables: from ``saved`` (what :meth:`saved` wrote for this system) when
@@ -292,7 +294,7 @@ class _Tables(msgspec.Struct, eq=False, dict=True):  # dict: cached properties
         if sys.byteorder == "big":  # the file's 16-bit cells are little-endian
             pairs = bytes(pairs[i ^ 1] for i in range(len(pairs)))
         self.best, self.capable = list(body[:size]), memoryview(pairs).cast("H").tolist()
-        self.__dict__["discard_gain"] = [NO_CARD, *memoryview(body[3 * size :]).cast("b").tolist()[1:]]
+        self._restored_gain = [NO_CARD, *memoryview(body[3 * size :]).cast("b").tolist()[1:]]
         return True
 
     def _least_run_deadwood(self) -> list[int]:
@@ -328,6 +330,8 @@ class _Tables(msgspec.Struct, eq=False, dict=True):  # dict: cached properties
     @cached_property
     def discard_gain(self) -> list[int]:
         """Least change to ``best`` from removing one card of each suit mask (empty: none)."""
+        if self._restored_gain is not None:
+            return self._restored_gain
         best = self.best
         gain = [NO_CARD] * len(best)
         for mask in range(1, len(best)):

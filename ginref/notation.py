@@ -15,7 +15,7 @@ Accepted input (docs/record-format.md uses the same cards)::
 A card may be followed directly by another card, but not by any other letter
 or digit, so ``stock`` is one unknown token rather than the ten of spades.
 
-This module holds the one spelling table (``_SPELLINGS``; ``CARD_TOKENS`` and
+This module holds the one spelling table (``SPELLINGS``; ``CARD_TOKENS`` and
 ``plain_mask`` read its letter forms), the readers ``parse_card``,
 ``parse_cards``, ``parse_melds`` and ``parse_hand``, the coercion
 ``hand_mask``, the formatters, and the wording of every notation error
@@ -107,18 +107,18 @@ _CODEPOINTS: dict[str, int] = {
 _KNIGHTS = frozenset(chr(base + 0xC) for base in _CODEPOINT_BLOCKS)
 _JOKERS = frozenset({"jk", "jkr", "joker", "\U0001f0bf", "\U0001f0cf", "\U0001f0df"})
 
-_SPELLINGS: dict[str, Card] = {}
+SPELLINGS: dict[str, Card] = {}
 """Every accepted spelling of a single card; the fast path looks tokens up here."""
 for _r, _rank in _RANK_SPELLINGS.items():
     for _s, _suit in _SUIT_SPELLINGS.items():
-        _SPELLINGS[_r + _s] = _SPELLINGS[_s + _r] = _suit * 13 + _rank
+        SPELLINGS[_r + _s] = SPELLINGS[_s + _r] = _suit * 13 + _rank
 for _cp, _card in _CODEPOINTS.items():
     for _vs in _VARIATION_SELECTORS:
-        _SPELLINGS[_cp + _vs] = _card
+        SPELLINGS[_cp + _vs] = _card
 
 _ASCII_LETTERS = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 _PLAIN_SPELLINGS: dict[str, Card] = {
-    spelling: c for spelling, c in _SPELLINGS.items() if _ASCII_LETTERS.issuperset(spelling)
+    spelling: c for spelling, c in SPELLINGS.items() if _ASCII_LETTERS.issuperset(spelling)
 }
 """The letter spellings, rank or suit first, any case: what :func:`plain_mask` reads."""
 
@@ -146,11 +146,11 @@ def _alternation(spellings: Iterable[str]) -> str:
 _RANK_RE = f"(?:{_alternation(_RANK_SPELLINGS)})"
 _SUIT_RE = f"(?:{_alternation(_SUIT_SPELLINGS)})"
 _CODEPOINT_RE = f"[{''.join(sorted(_CODEPOINTS))}][\ufe0e\ufe0f]?"
-_CARD_START_CHARS = frozenset({s[0] for s in _SPELLINGS} | {"1"})
+_CARD_START_CHARS = frozenset({s[0] for s in SPELLINGS} | {"1"})
 _CARD_START = re.escape("".join(sorted(_CARD_START_CHARS)))
 # A card ends at the end of the text, at a non-word character, or where the next
 # card begins; never inside a word ("stock" is not the ten of spades).
-_CARD_RE = (
+CARD_PATTERN = (
     f"(?:{_RANK_RE}{_SUIT_RE}|{_SUIT_RE}{_RANK_RE}|{_CODEPOINT_RE})"
     f"(?=\\Z|\\W|[{_CARD_START}])"
 )
@@ -164,7 +164,7 @@ class _Patterns:
 
     @cached_property
     def card(self) -> re.Pattern[str]:
-        return re.compile(_CARD_RE)
+        return re.compile(CARD_PATTERN)
 
     @cached_property
     def ace_as_one(self) -> re.Pattern[str]:
@@ -176,7 +176,7 @@ class _Patterns:
 
     @cached_property
     def spaced_card(self) -> re.Pattern[str]:
-        return re.compile(f"[{re.escape(SEPARATORS)}]*({_CARD_RE})")
+        return re.compile(f"[{re.escape(SEPARATORS)}]*({CARD_PATTERN})")
 
     @cached_property
     def token(self) -> re.Pattern[str]:
@@ -417,7 +417,7 @@ def _read_cards(s: str, loc: int, limit: int) -> tuple[list[tuple[int, str]], in
 def _distinct(s: str, found: Iterable[tuple[int, str]], seen: set[Card]) -> list[Card]:
     cards = []
     for loc, token in found:
-        c = _SPELLINGS[token]
+        c = SPELLINGS[token]
         if c in seen:
             raise explain_duplicate(s, loc, token).error()
         seen.add(c)
@@ -432,7 +432,7 @@ def parse_card(text: str) -> Card:
     :class:`~ginref.errors.NotationError` for anything else, naming the column.
     """
     _check_text(text)
-    c = _SPELLINGS.get(text.strip(SEPARATORS))
+    c = SPELLINGS.get(text.strip(SEPARATORS))
     if c is not None:
         return c
     found, loc = _read_cards(text, 0, 1)
@@ -440,7 +440,7 @@ def parse_card(text: str) -> Card:
         raise explain_bad_card(text, loc).error()
     if loc < len(text):
         raise explain_extra_after_card(text, loc).error()
-    return _SPELLINGS[found[0][1]]
+    return SPELLINGS[found[0][1]]
 
 
 def card_or_none(value: object, what: str = "card") -> Card | None:
@@ -471,7 +471,7 @@ def parse_cards(text: str) -> list[Card]:
     _check_text(text)
     words = text.split()
     if len(words) <= _MOST_CARDS:
-        cards = [_SPELLINGS.get(word, -1) for word in words]
+        cards = [SPELLINGS.get(word, -1) for word in words]
         if -1 not in cards and len(set(cards)) == len(cards):
             return cards
     found, loc = _read_cards(text, 0, _MOST_CARDS + 1)

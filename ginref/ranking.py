@@ -25,27 +25,25 @@ Points count hand points as ruled, without game or box bonuses.
 
 from __future__ import annotations
 
-import functools
 import itertools
 import math
 import operator
 import random
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from typing import IO
+from collections.abc import Sequence
+from typing import Any
 
 import msgspec
 
-from ginref.audit import Inputs, _inputs, game_score, report
-from ginref.batch.results import RecordResult, check_decoded
-from ginref.batch.run import verify_here
+from ginref.audit import game_score
+from ginref.batch.results import Adding, RecordResult
+from ginref.batch.run import Inputs, tally, verify
 from ginref.cards import mask_of
-from ginref.records.io import Decoded, ReadProgress
-from ginref.records.model import GameRecord, InputForm
-from ginref.records.names import Naming
-from ginref.referee import Verdict
+from ginref.records.io import Reading
+from ginref.records.model import GameRecord
+from ginref.referee import Verdict, adjudicate
 from ginref.rules import Rules
 
-__all__ = ["FEW_GAMES", "ROUNDS", "DealtResult", "DuplicateStanding", "HeadToHead", "Standing",
+__all__ = ["FEW_GAMES", "ROUNDS", "Dealt", "DuplicateStanding", "HeadToHead", "Standing",
            "Standings", "StandingsTally", "deal_key", "fit_chord", "fit_mm", "fit_newton", "standings",
            "wilson"]
 
@@ -534,16 +532,25 @@ def deal_key(record: GameRecord) -> tuple[str, DealKey] | None:
     return record.hands[0].dealer, tuple(key)
 
 
-class DealtResult(RecordResult, frozen=True):
-    """A record's result with how it was dealt (:func:`deal_key`), for duplicate pairs."""
+class Dealt(msgspec.Struct, frozen=True):
+    """What ``--duplicate`` adds to a record's result (:attr:`~ginref.batch.RecordResult.added`):
+    how it was dealt (:func:`deal_key`), to find its twin."""
 
     deal: tuple[str, DealKey] | None = None
 
 
+def _dealt(record: GameRecord, rules: Rules | None) -> tuple[Verdict, Dealt]:
+    return adjudicate(record, rules), Dealt(deal_key(record))
+
+
 class StandingsTally:
-    """Adds up a batch's results, one game at a time, in the order given."""
+    """Adds up a batch's results, one game at a time, in the order given. With ``duplicate``,
+    the games dealt alike are paired, from the deal each result carries: the batch must add
+    it (:attr:`adding`)."""
 
     def __init__(self, duplicate: bool = False) -> None:
+        self.adding: Adding | None = _dealt if duplicate else None
+        """what the batch adds to each result for this tally (:data:`~ginref.batch.Adding`)"""
         self.players: dict[str, _Player] = {}
         self.pairs: dict[tuple[str, str], _Pair] = {}
         self.duplicate = duplicate
@@ -576,8 +583,9 @@ class StandingsTally:
             player.losses += won == 0
             player.net.add(mine - theirs, len(verdict.hands))
         self._head_to_head(first, second, score, points)
-        if self.duplicate and isinstance(result, DealtResult) and result.deal is not None:
-            self._pair_deal(result.deal, verdict.players, points)
+        added = result.added
+        if self.duplicate and isinstance(added, Dealt) and added.deal is not None:
+            self._pair_deal(added.deal, verdict.players, points)
 
     def _head_to_head(self, first: str, second: str, score: float, points: tuple[int, int]) -> None:
         if first > second:
@@ -667,37 +675,6 @@ def _overlapping(rows: Sequence[Standing]) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(run) for run in runs)
 
 
-# -- reading records with their deals -----------------------------------------------------
-
-
-def _dealt_items(items: Iterable[Decoded], rules: Rules | None) -> Iterator[RecordResult]:
-    for item in items:
-        for result in check_decoded((item,), rules):
-            record = item.record
-            verdict = result.verdict
-            if isinstance(record, GameRecord) and verdict is not None:
-                yield DealtResult.ruled(result.source, result.index, result.line, result.status,
-                                        result.codes, result.error_codes, verdict, deal=deal_key(record))
-            else:
-                yield result
-
-
-def dealt(
-    paths: Sequence[str], rules: Rules | None, *, stdin: IO[bytes] | None = None,
-    format: InputForm | None = None, game: str = "", progress: ReadProgress | None = None,
-    on_skip: Callable[[str], None] | None = None, names: Naming | None = None,
-) -> Generator[RecordResult, None, None]:
-    """The batch of :func:`ginref.batch.verify` in this process, each readable record with how
-    it was dealt (:class:`DealtResult`); the same results, in the same order, never raising."""
-    yield from verify_here(paths, functools.partial(_dealt_items, rules=rules), stdin=stdin, format=format,
-                           game=game, progress=progress, on_skip=on_skip, names=names)
-
-
-def dealt_records(records: Iterable[Decoded], rules: Rules | None) -> Iterator[RecordResult]:
-    """Records given (not paths) checked here, each with how it was dealt."""
-    return _dealt_items(records, rules)
-
-
 # -- the library call ---------------------------------------------------------------------
 
 
@@ -709,14 +686,12 @@ def standings(
     seed: int = 0,
     duplicate: bool = False,
     jobs: int | None = None,
-    format: InputForm | None = None,
-    game: str = "",
-    names: Naming | None = None,
+    reading: Reading | None = None,
+    **fields: Any,
 ) -> Standings:
-    """The standings of every game in ``paths_or_records``: paths (files, folders, ``-`` is
-    not read here) or :class:`~ginref.records.GameRecord` values, as :func:`ginref.report`
-    takes them, read with ``format``, ``game`` and ``names`` as there and checked in ``jobs`` worker
-    processes; ``rules`` replaces each record's own rule set when given.
+    """The standings of every game in ``paths_or_records``: what :func:`ginref.verify` takes (paths
+    read as ``reading`` says, or its ``fields`` as keywords; records; a batch's results), checked
+    in ``jobs`` worker processes; ``rules`` replaces each record's own rule set when given.
 
     Returns :class:`Standings`: ratings with a ``rounds``-round bootstrap seeded by ``seed``
     (0 rounds: the intervals are the ratings), and with ``duplicate`` the pairs of games
@@ -724,14 +699,7 @@ def standings(
     Never raises for bad input (an unreadable record counts in no game); raises
     ``TypeError`` for inputs that mix paths and records.
     """
-    tally = StandingsTally(duplicate)
-    if not duplicate:
-        report(paths_or_records, rules, jobs=jobs, format=format, game=game, on_result=tally.add, names=names)
-        return tally.standings(rounds, seed)
-    paths, records, given = _inputs(paths_or_records)
-    results = (given if given is not None
-               else dealt(paths, rules, format=format, game=game, names=names) if paths
-               else dealt_records(records, rules))
-    for result in results:
-        tally.add(result)
-    return tally.standings(rounds, seed)
+    counted = StandingsTally(duplicate)
+    results = verify(paths_or_records, rules, jobs=jobs, reading=reading, adding=counted.adding, **fields)
+    tally(results, (counted,))
+    return counted.standings(rounds, seed)

@@ -51,10 +51,10 @@ from ginref.game import (
     HandEntry,
     HollywoodTally,
     Scorer,
-    _check_players,
-    _names,
-    _other,
+    checked_players,
     hollywood,
+    named_players,
+    other_player,
     tally,
 )
 from ginref.notation import SEPARATORS, excerpt, parse_card, placeless
@@ -432,7 +432,7 @@ class _SheetReader:
         if self.dealer is not None:
             name, line, loc = self.dealer
             if self.players is not None and name not in self.players:
-                message = f"unknown dealer {excerpt(name)}; the players are {_names(self.players)}"
+                message = f"unknown dealer {excerpt(name)}; the players are {named_players(self.players)}"
                 self.report(message, line, loc + 1)
             else:
                 self.first_dealer = name
@@ -462,9 +462,9 @@ class _SheetReader:
         player = who.text
         if player not in self.players:
             raise _LineError(
-                f"unknown player {excerpt(player)}; the players are {_names(self.players)}", who.loc
+                f"unknown player {excerpt(player)}; the players are {named_players(self.players)}", who.loc
             )
-        other = _other(self.players, player)
+        other = other_player(self.players, player)
         spade: SheetToken | None = None
         upcard_word: SheetToken | None = None
         upcard = None
@@ -669,7 +669,7 @@ def read_sheet(
     if rules is not None and not isinstance(rules, Rules):
         raise UnknownRulesError(f"rules must be a Rules value, not {type(rules).__name__}")
     if players is not None:
-        players = _check_players(players, None)
+        players = checked_players(players, None)
         for name in players:
             _check_sheet_name(name)
     reader = _SheetReader(source, rules, overrides, players, hollywood, keep_going, default_rules)

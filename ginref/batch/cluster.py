@@ -1,8 +1,9 @@
 """Verify on a Dask cluster: the batch of ``verify --jobs``, its tasks run by ``dask.distributed``.
 
-This process (the client) cuts the files into shards with the sharding function of
-local ``verify`` (:func:`ginref.batch.run.batch_work`; text files too, since here the
-workers count them) and hands the shards to :func:`ginref.batch.run.run_batch`, which
+This process (the client) runs the one batch iterator, :func:`ginref.batch.run.verify`, with
+``on=OnDask(client)``: it cuts the files into shards as local ``verify`` does
+(:func:`ginref.batch.run.batch_work`; text files too, since here the workers count them) and
+hands the shards to :func:`ginref.batch.run.run_batch`, which
 counts each shard, places it at its first line and record index, starts its check and
 gathers the results in input order, with a bounded number of shards in flight. The
 tasks are the functions a local worker process runs (:func:`ginref.batch.tasks.check_task_packed`
@@ -20,13 +21,13 @@ import contextlib
 import logging
 from collections.abc import Generator, Iterator
 from types import TracebackType
-from typing import IO, TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any
 
 from ginref.batch.results import RecordResult
-from ginref.batch.run import batch_work, default_jobs, run_batch
+from ginref.batch.run import default_jobs, verify
 from ginref.batch.tasks import check_task_packed, record_starts, shard_extent
 from ginref.errors import ClusterError
-from ginref.files import Paths, path_list
+from ginref.files import Paths
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -35,12 +36,10 @@ if TYPE_CHECKING:
 
     from ginref.batch.shards import Shard
     from ginref.batch.tasks import Task
-    from ginref.records.io import ReadProgress
-    from ginref.records.model import InputForm
-    from ginref.records.names import Naming
     from ginref.rules import Rules
 
-__all__ = ["CLUSTER_CHUNK", "CLUSTER_SHARD_BYTES", "LOCAL", "ClusterRun", "connect", "verify_at", "verify_on"]
+__all__ = ["CLUSTER_CHUNK", "CLUSTER_SHARD_BYTES", "LOCAL", "ClusterRun", "OnDask", "connect", "verify_at",
+           "verify_on"]
 
 CLUSTER_SHARD_BYTES = 16 << 20
 """Bytes a cluster task covers at least: about 4,000 records, a second or more of checking,
@@ -68,44 +67,41 @@ class _DaskRunner:
         return self.client.submit(record_starts, shard, pure=False, priority=1)
 
 
-def _threads(client: Client) -> int:
-    """The cluster's worker threads now (at least 1: workers may join later)."""
-    nthreads: Callable[[], dict[str, int]] = client.nthreads  # untyped in distributed
-    return max(1, sum(nthreads().values()))
+class OnDask:
+    """The cluster of a Dask ``client``, where :func:`ginref.batch.verify` runs a batch given
+    ``on=OnDask(client)``: tasks of about ``shard_bytes`` (stdin: ``chunk`` records), at most
+    ``in_flight`` under way (None: twice the cluster's threads), so this process's memory stays
+    flat."""
+
+    def __init__(self, client: Client, *, shard_bytes: int = CLUSTER_SHARD_BYTES, chunk: int = CLUSTER_CHUNK,
+                 in_flight: int | None = None) -> None:
+        self.client, self.shard_bytes, self.chunk, self.in_flight = client, shard_bytes, chunk, in_flight
+
+    def runner(self, rules: Rules | None) -> _DaskRunner:
+        return _DaskRunner(self.client, rules)
+
+    def threads(self) -> int:
+        """The cluster's worker threads now (at least 1: workers may join later)."""
+        nthreads: Callable[[], dict[str, int]] = self.client.nthreads  # untyped in distributed
+        return max(1, sum(nthreads().values()))
 
 
 def verify_on(
-    client: Client,
-    paths: Paths,
-    rules: Rules | None = None,
-    *,
-    format: InputForm | None = None,
-    game: str = "",
-    stdin: IO[bytes] | None = None,
-    on_skip: Callable[[str], None] | None = None,
-    progress: ReadProgress | None = None,
-    shard_bytes: int = CLUSTER_SHARD_BYTES,
-    chunk: int = CLUSTER_CHUNK,
-    in_flight: int | None = None,
-    on_note: Callable[[str], None] | None = None,
-    names: Naming | None = None,
+    client: Client, paths: Paths, rules: Rules | None = None, *, shard_bytes: int = CLUSTER_SHARD_BYTES,
+    chunk: int = CLUSTER_CHUNK, in_flight: int | None = None, **reading: Any,
 ) -> Generator[RecordResult, None, None]:
     """Verify every record under ``paths`` on the cluster of ``client``: one result per record,
-    in input order, the same as :func:`ginref.batch.verify` gives.
+    in input order, the same as :func:`ginref.batch.verify` gives; ``verify(paths, rules,
+    on=OnDask(client, ...))`` spelt short.
 
     ``paths`` are local paths, folders or fsspec URLs that the workers can read (``-``:
     ``stdin``, read here and sent in chunks of ``chunk`` records). Shards cover about
     ``shard_bytes``; at most ``in_flight`` are checked at once (default: twice the cluster's
-    threads), so this process's memory stays flat. The other options are those of ``verify``.
+    threads). ``reading`` is ``verify``'s: ``reading=`` a :class:`~ginref.records.io.Reading`,
+    or its fields as keywords.
     """
-    paths = path_list(paths)
-    threads = _threads(client)
-    window = in_flight or 2 * threads
-    work = batch_work(paths, stdin=stdin, chunk=chunk, format=format, game=game, on_skip=on_skip,
-                      shard_bytes=shard_bytes, parts=2 * threads, progress=progress, on_note=on_note,
-                      names=names)
-    yield from run_batch(work, _DaskRunner(client, rules), in_flight=window, ahead=window,
-                         progress=progress)
+    on = OnDask(client, shard_bytes=shard_bytes, chunk=chunk, in_flight=in_flight)
+    return verify(paths, rules, on=on, **reading)
 
 
 def _distributed() -> Any:

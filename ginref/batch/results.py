@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Iterable, Iterator
-from typing import Any, Literal, TypeVar
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Literal
 
 import msgspec
 
@@ -28,7 +28,11 @@ class _Findings(msgspec.Struct, frozen=True, gc=False):
     findings: tuple[Finding, ...]
 
 
-_Result = TypeVar("_Result", bound="RecordResult")
+Adding = Callable[[GameRecord, Rules | None], tuple[Verdict, Any]]
+"""What a consumer of a batch adds to each readable record's result, in this process, where
+the record is at hand: it rules on the record itself (so that it may keep what the replay
+saw) and gives the verdict with its addition, kept as :attr:`RecordResult.added`; the
+audit's knocks weighed (``--advise``), the standings' deals (``--duplicate``)."""
 
 
 class RecordResult(msgspec.Struct, frozen=True, dict=True, array_like=True):
@@ -38,7 +42,9 @@ class RecordResult(msgspec.Struct, frozen=True, dict=True, array_like=True):
     ``--jsonl``), in the process that reports the batch; ``to_dict`` is its JSON form.
     The verdict is kept packed (``ruling``, msgpack), whichever process checked the record,
     and ``verdict`` decodes it on first use: a batch whose workers hand back their results
-    costs the process that reports them only the verdicts it uses.
+    costs the process that reports them only the verdicts it uses (a result checked in this
+    process gives back the verdict it was just packed from, undecoded). What a consumer of the
+    batch adds to a result (:data:`Adding`) is its one field ``added``.
     """
 
     source: str
@@ -53,30 +59,23 @@ class RecordResult(msgspec.Struct, frozen=True, dict=True, array_like=True):
     error: str = ""
     column: int = 0
     """where the unreadable record went wrong, when known"""
-
-    @classmethod
-    def ruled(
-        cls: type[_Result], source: str, index: int, line: int, status: Status, codes: tuple[str, ...],
-        error_codes: tuple[str, ...], verdict: Verdict, **more: Any,
-    ) -> _Result:
-        """A result from its verdict, packed, and kept decoded as :attr:`verdict` too; ``more``:
-        the fields of a subclass."""
-        result = cls(source, index, line, status, codes, error_codes, _ENCODE(verdict), **more)
-        result.__dict__["verdict"] = verdict
-        return result
+    added: Any = None
+    """what the batch's consumer added to the result (:data:`Adding`), in this process; None
+    for a plain batch and for an unreadable record: the undercut risks of the knocks
+    (:class:`ginref.audit.WeighedKnocks`), how the record was dealt (:class:`ginref.ranking.Dealt`).
+    Never in the result's JSON."""
 
     @functools.cached_property
     def verdict(self) -> Verdict | None:
         """The verdict (None: unreadable), decoded on first use."""
-        return None if self.ruling is None else _VERDICT.decode(self.ruling)
+        return None if self.ruling is None else _LAST_PACKED.unpack(self.ruling)
 
     @property
     def rows(self) -> tuple[FindingRow, ...]:
         """Its findings, or the reason it is unreadable, as rows."""
         if self.ruling is None:
             return (FindingRow(self.line, self.column, "", "error", "unreadable", self.error),)
-        verdict = self.__dict__.get("verdict")  # decoded already, or only its findings now
-        return finding_rows(verdict if verdict is not None else _FINDINGS.decode(self.ruling))
+        return finding_rows(_FINDINGS.decode(self.ruling))  # only its findings: the hands stay packed
 
     def to_dict(self) -> dict[str, object]:
         document: dict[str, object] = {"source": self.source, "index": self.index, "line": self.line}
@@ -93,6 +92,32 @@ class RecordResult(msgspec.Struct, frozen=True, dict=True, array_like=True):
 
 _ENCODE = msgspec.msgpack.Encoder().encode
 _VERDICT = msgspec.msgpack.Decoder(Verdict)
+
+
+class _LastPacked:
+    """The verdict this process packed last, kept beside its bytes, so that a result checked
+    here gives its verdict back without decoding it: the batch's consumer reads each result
+    as it comes, the one just packed. One entry, and keyed by the bytes object itself (not
+    its value): any result whose ``ruling`` *is* those bytes was packed from that verdict."""
+
+    __slots__ = ("packed", "verdict")
+
+    def __init__(self) -> None:
+        self.packed: bytes | None = None
+        self.verdict: Verdict | None = None
+
+    def pack(self, verdict: Verdict) -> bytes:
+        self.packed, self.verdict = _ENCODE(verdict), verdict
+        return self.packed
+
+    def unpack(self, packed: bytes) -> Verdict:
+        verdict = self.verdict
+        if packed is self.packed and verdict is not None:
+            return verdict
+        return _VERDICT.decode(packed)
+
+
+_LAST_PACKED = _LastPacked()
 _FINDINGS = msgspec.msgpack.Decoder(_Findings)
 _RESULTS = msgspec.msgpack.Decoder(list[RecordResult])
 
@@ -171,22 +196,40 @@ def from_file_error(error: InputFileError) -> RecordResult:
 # -- checking one record ------------------------------------------------------------------
 
 
-def check_record(record: GameRecord, line: int, rules: Rules | None = None) -> RecordResult:
-    """Adjudicate one decoded record that starts on ``line``."""
-    verdict = adjudicate(record, rules)
+def check_record(
+    record: GameRecord, line: int, rules: Rules | None = None, adding: Adding | None = None
+) -> RecordResult:
+    """Adjudicate one decoded record that starts on ``line``; with ``adding``, ruled by it and
+    its addition kept (a consumer's failure is a bug: the record is then ruled plainly)."""
+    added = None
+    if adding is None:
+        verdict = adjudicate(record, rules)
+    else:
+        verdict, added = _ruled_adding(record, rules, adding)
     findings = verdict.findings
     codes = verdict.codes if findings else ()
     errors = tuple([f.code for f in findings if f.severity == "error"]) if findings else ()
     status: Status = "findings" if errors else "clean"
-    return RecordResult.ruled(record.source, record.index, line, status, codes, errors, verdict)
+    packed = _LAST_PACKED.pack(verdict)
+    return RecordResult(record.source, record.index, line, status, codes, errors, packed, added=added)
 
 
-def check_decoded(items: Iterable[Decoded], rules: Rules | None = None) -> Iterator[RecordResult]:
-    """Adjudicate decoded records in order; never raises for any input."""
-    return (_checked(item, rules) for item in items)
+def _ruled_adding(record: GameRecord, rules: Rules | None, adding: Adding) -> tuple[Verdict, Any]:
+    try:
+        return adding(record, rules)
+    except Exception:  # a bug of the consumer's: the batch's own check rules on the record
+        return adjudicate(record, rules), None
 
 
-def _checked(item: Decoded, rules: Rules | None) -> RecordResult:
+def check_decoded(
+    items: Iterable[Decoded], rules: Rules | None = None, adding: Adding | None = None
+) -> Iterator[RecordResult]:
+    """Adjudicate decoded records in order (with ``adding``, see :func:`check_record`); never
+    raises for any input."""
+    return (checked(item, rules, adding) for item in items)
+
+
+def checked(item: Decoded, rules: Rules | None = None, adding: Adding | None = None) -> RecordResult:
     """One decoded record's result. A failure that is a bug of ginref's (it should not exist)
     is still reported, as an unreadable record naming it, so that no record of the batch goes
     missing."""
@@ -194,7 +237,7 @@ def _checked(item: Decoded, rules: Rules | None) -> RecordResult:
     if isinstance(record, RecordError):
         return from_record_error(record, item.index)
     try:
-        return check_record(record, item.line, rules)
+        return check_record(record, item.line, rules, adding)
     except Exception as exc:
         return unreadable(record.source, item.index, item.line,
                           f"internal error, please report it: {type(exc).__name__}: {exc}"[:300])

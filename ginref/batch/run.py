@@ -1,5 +1,12 @@
 """Batch verification: many records, checked in parallel, reported in input order.
 
+:func:`verify` is the one way through a batch: paths read as one
+:class:`~ginref.records.io.Reading` says (or records, or a batch's results under way),
+checked in this process, on worker processes or elsewhere (:class:`Elsewhere`: a Dask
+cluster), each record's :class:`~ginref.batch.RecordResult` yielded in input order; what a
+consumer adds to a result (:data:`~ginref.batch.results.Adding`) is checked here, where the
+records are. The audit and the standings are tallies of its results (:func:`tally`).
+
 With ``jobs`` above 1 the main process only cuts files into shards
 (:func:`ginref.batch.shards.shards`: byte ranges of whole records, found by reading
 a few lines near each cut); each worker reads its own shard, decodes, adjudicates
@@ -28,12 +35,20 @@ import gc
 import itertools
 import os
 from collections.abc import Callable, Collection, Generator, Iterable, Iterator, Sequence
-from typing import IO, Generic, Protocol, TypeVar, cast
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 import msgspec
 from msgspec.structs import replace
 
-from ginref.batch.results import RecordResult, check_decoded, from_file_error, unpack_results, unreadable
+from ginref.batch.results import (
+    Adding,
+    RecordResult,
+    check_decoded,
+    checked,
+    from_file_error,
+    unpack_results,
+    unreadable,
+)
 from ginref.batch.shards import SHARD_BYTES, Shard, StreamedFile, shards
 from ginref.batch.tasks import (
     Chunk,
@@ -48,27 +63,30 @@ from ginref.batch.workers import Submitted, Workers
 from ginref.errors import InputFileError, tidy_message
 from ginref.files import Paths, path_list
 from ginref.records.io import (
-    STDIN,
+    PLAIN,
     Decoded,
     InputFile,
     RawRecord,
+    Reading,
     ReadProgress,
     input_files,
-    raw_records,
     read_file,
     read_paths,
+    read_stdin,
+    reading_of,
 )
-from ginref.records.model import InputForm
-from ginref.records.names import Naming
+from ginref.records.model import GameRecord
 from ginref.rules import Rules
 
 CHUNK = 128
 """raw records of stdin a worker takes at a time: big enough to amortise the hand-off"""
 
+Inputs = Paths | Iterable[GameRecord] | Iterable[RecordResult]
+"""What a batch takes: paths (:data:`ginref.files.Paths`: files, folders, URLs, ``-``),
+:class:`~ginref.records.GameRecord` values, or the results of a batch under way."""
+
 
 # -- the batch ----------------------------------------------------------------------------
-
-
 
 
 def default_jobs() -> int:
@@ -79,53 +97,171 @@ def default_jobs() -> int:
 
 
 def verify(
-    paths: Paths,
+    paths: Inputs,
     rules: Rules | None = None,
     *,
     jobs: int | None = None,
-    stdin: IO[bytes] | None = None,
-    chunk: int = CHUNK,
-    on_skip: Callable[[str], None] | None = None,
-    format: InputForm | None = None,
-    game: str = "",
-    progress: ReadProgress | None = None,
-    shard_bytes: int = SHARD_BYTES,
-    on_note: Callable[[str], None] | None = None,
-    names: Naming | None = None,
+    reading: Reading | None = None,
+    adding: Adding | None = None,
+    on: Elsewhere | None = None,
+    chunk: int | None = None,
+    shard_bytes: int | None = None,
+    **fields: Any,
 ) -> Generator[RecordResult, None, None]:
-    """Verify every record under ``paths``, yielding one result per record in input order.
+    """Verify every record of ``paths``, yielding one result per record in input order: the
+    one batch iterator, which the audit and the standings count.
 
-    ``paths`` is one path or many: files, folders (walked for record files), fsspec URLs
-    (:func:`ginref.files.is_url`) or ``-`` for ``stdin`` (a binary stream). ``rules``
-    overrides each record's own rule set when given. With ``jobs`` above 1 (default: the
-    cores), records are checked in that many worker processes, each reading shards of about
-    ``shard_bytes`` (stdin: chunks of ``chunk`` records); a batch that is one shard or chunk
-    is checked in this process, where starting workers would cost more than the work, and
-    so is every batch where processes cannot be forked (Windows).
-    A file in a folder that is not a record file is passed to ``on_skip``; a file that
-    workers cannot share out (a pipe, a compressed file) is read in this process, as stdin
-    is, and ``on_note`` told so. ``format`` forces the input form, ``game`` gives
-    OpenSpiel histories their parameters and ``names`` the players their names
-    (:func:`ginref.records.read_paths`), which keeps ``progress`` at the bytes it has read.
-    ``ginref.batch.cluster.verify_on`` runs the same batch on a Dask cluster.
+    ``paths`` is one path or many: one or many files, folders (walked for record files), fsspec URLs
+    (:func:`ginref.files.is_url`) or ``-`` for the ``reading``'s ``stdin``; or
+    :class:`~ginref.records.GameRecord` values, checked in this process; or the
+    :class:`RecordResult` values of a batch under way, passed on as they come (closing this
+    closes them: a batch stops its workers). ``rules`` overrides each record's own rule set
+    when given. ``reading`` (:class:`~ginref.records.io.Reading`) says how paths are read: the
+    form forced, OpenSpiel's game, the players' names, stdin, the progress kept, who hears of a
+    skipped file (``on_skip``) or of a file read in this process (``on_note``); its ``fields`` may
+    be given as keywords instead (``format="jsonl"``), which build one.
 
-    Returns a generator of :class:`~ginref.batch.RecordResult`; it never raises for bad
-    input: a path or record that cannot be read is an unreadable result of its own.
+    Where the records are checked: with ``on`` (a Dask cluster,
+    :class:`ginref.batch.cluster.OnDask`), there; with ``jobs`` above 1 (default: the cores),
+    in that many worker processes, each reading shards of about ``shard_bytes`` (stdin: chunks
+    of ``chunk`` records); else here. A batch of one shard or chunk is checked here, where
+    starting workers would cost more than the work, and so is every batch where processes
+    cannot be forked (Windows), and every batch ``adding`` to its results (:data:`Adding`),
+    which needs the records at hand. A file that workers cannot share out (a pipe, a
+    compressed file) is read in this process, as stdin is.
+
+    Returns a generator of :class:`RecordResult`; it never raises for bad input: a path or
+    record that cannot be read is an unreadable result of its own. Raises ``TypeError`` for
+    inputs that mix paths, records and results, and for ``reading`` given with its fields.
     """
-    paths = path_list(paths)
-    jobs = jobs or default_jobs()
-    if jobs <= 1 or not hasattr(os, "fork"):  # workers are forked (POSIX)
-        yield from verify_here(paths, functools.partial(check_decoded, rules=rules), stdin=stdin,
-                               format=format, game=game, progress=progress, on_skip=on_skip, names=names)
+    return _verified(paths, rules, jobs, reading_of(reading, fields), adding, on, chunk, shard_bytes)
+
+
+def _verified(
+    paths: Inputs, rules: Rules | None, jobs: int | None, how: Reading, adding: Adding | None,
+    on: Elsewhere | None, chunk: int | None, shard_bytes: int | None,
+) -> Generator[RecordResult, None, None]:
+    files, records, given = _sorted_inputs(paths)
+    if given is not None:
+        yield from given
         return
-    work = batch_work(paths, stdin=stdin, chunk=chunk, format=format, game=game, on_skip=on_skip,
-                      shard_bytes=shard_bytes, parts=jobs * 4, progress=progress, on_note=on_note,
-                      names=names)
+    if not files:
+        yield from check_decoded(records, rules, adding)
+        return
+    if on is not None:
+        yield from _elsewhere(files, rules, how, on, chunk, shard_bytes)
+        return
+    jobs = jobs or default_jobs()
+    if jobs <= 1 or adding is not None or not hasattr(os, "fork"):  # workers are forked (POSIX)
+        yield from _here(files, rules, how, adding)
+        return
+    work = batch_work(files, how, chunk=chunk or CHUNK, shard_bytes=shard_bytes or SHARD_BYTES,
+                      parts=jobs * 4)
     first, lone = _up_to_second_task(work)
     if lone:  # workers would cost more than the one task: it runs here, the same way
-        yield from run_batch(first, _InlineRunner(rules), in_flight=1, ahead=0, progress=progress)
+        yield from run_batch(first, _InlineRunner(rules), in_flight=1, ahead=0, progress=how.progress)
         return
-    yield from _parallel(itertools.chain(first, work), rules, jobs, progress)
+    yield from _parallel(itertools.chain(first, work), rules, jobs, how.progress)
+
+
+def _here(paths: Sequence[str], rules: Rules | None, reading: Reading, adding: Adding | None
+          ) -> Iterator[RecordResult]:
+    """Every record under ``paths`` read (:func:`~ginref.records.io.read_paths`, decoded) and
+    checked in this process, in input order: a file that cannot be read is its unreadable
+    result, and each file a folder walk skipped is told to ``reading.on_skip``."""
+    on_skip = reading.on_skip
+    for item in read_paths(paths, reading):
+        if isinstance(item, Decoded):
+            yield checked(item, rules, adding)
+        elif isinstance(item, InputFileError):
+            yield from_file_error(item)
+        elif on_skip is not None:
+            on_skip(item.source)
+
+
+class Elsewhere(Protocol):
+    """Somewhere other than this machine's forked workers that runs a batch's tasks: a Dask
+    cluster (:class:`ginref.batch.cluster.OnDask`). It starts the tasks (:meth:`runner`), says
+    how many threads it has now, how many tasks may be under way (``in_flight``; None: twice
+    its threads) and the size of its tasks."""
+
+    shard_bytes: int
+    chunk: int
+    in_flight: int | None
+
+    def runner(self, rules: Rules | None) -> Runner: ...
+
+    def threads(self) -> int: ...
+
+
+def _elsewhere(paths: Sequence[str], rules: Rules | None, reading: Reading, on: Elsewhere,
+               chunk: int | None, shard_bytes: int | None) -> Iterator[RecordResult]:
+    """The batch's tasks run ``on`` other workers, a bounded number under way."""
+    threads = on.threads()
+    window = on.in_flight or 2 * threads
+    work = batch_work(paths, reading, chunk=chunk or on.chunk, shard_bytes=shard_bytes or on.shard_bytes,
+                      parts=2 * threads)
+    yield from run_batch(work, on.runner(rules), in_flight=window, ahead=window, progress=reading.progress)
+
+
+def _sorted_inputs(given: Inputs) -> tuple[list[str], Iterator[Decoded], Iterator[RecordResult] | None]:
+    """Paths (as strings), the records given as decoded items (lazily), or the results given."""
+    if isinstance(given, str | os.PathLike | bytes | bytearray | memoryview):
+        return path_list(given), iter(()), None
+    items: Iterator[object] = iter(given)
+    first = next(items, None)
+    if first is None or isinstance(first, RecordResult):  # nothing given: no records, no results
+        return [], iter(()), _as_results(itertools.chain(() if first is None else (first,), items), given)
+    if isinstance(first, GameRecord):
+        return [], _as_decoded(itertools.chain((first,), items)), None
+    paths = [first]
+    for path in items:
+        if isinstance(path, GameRecord | RecordResult):
+            raise TypeError(f"a batch takes paths or records, not a mix: {type(path).__name__}")
+        paths.append(path)
+    return path_list(cast(Paths, paths)), iter(()), None
+
+
+def _as_decoded(records: Iterable[object]) -> Iterator[Decoded]:
+    for record in records:
+        if not isinstance(record, GameRecord):
+            raise TypeError(f"a batch takes paths or records, not {type(record).__name__}")
+        yield Decoded(record, record.index, record.place.line)
+
+
+def _as_results(results: Iterable[object], given: object) -> Generator[RecordResult, None, None]:
+    """The results given, each checked; closing this closes them (a batch stops its workers)."""
+    try:
+        for result in results:
+            if not isinstance(result, RecordResult):
+                raise TypeError(f"a batch takes results, not a mix: {type(result).__name__}")
+            yield result
+    finally:
+        close = getattr(given, "close", None)
+        if close is not None:
+            close()
+
+
+class Tally(Protocol):
+    """What counts a batch's results, one at a time, in input order: the audit, the standings,
+    :class:`BatchSummary`."""
+
+    def add(self, result: RecordResult) -> None: ...
+
+
+def tally(results: Iterable[RecordResult], tallies: Sequence[Tally],
+          on_result: Callable[[RecordResult], None] | None = None) -> None:
+    """Each result added to each of ``tallies``, then passed to ``on_result``; results that can
+    be closed are closed at the end, or on an exception (a closed batch stops its workers)."""
+    adds = [t.add for t in tallies] + ([] if on_result is None else [on_result])
+    try:
+        for result in results:
+            for add in adds:
+                add(result)
+    finally:
+        close = getattr(results, "close", None)
+        if close is not None:
+            close()
 
 
 def _up_to_second_task(work: Iterator[Work]) -> tuple[list[Work], bool]:
@@ -139,24 +275,6 @@ def _up_to_second_task(work: Iterator[Work]) -> tuple[list[Work], bool]:
         if tasks == 2:
             return first, False
     return first, True
-
-
-def verify_here(
-    paths: Sequence[str], check: Callable[[Iterable[Decoded]], Iterable[RecordResult]], *,
-    stdin: IO[bytes] | None = None, format: InputForm | None = None, game: str = "",
-    progress: ReadProgress | None = None, on_skip: Callable[[str], None] | None = None,
-    names: Naming | None = None,
-) -> Iterator[RecordResult]:
-    """Every record under ``paths`` read (:func:`~ginref.records.io.read_paths`, decoded) and
-    checked in this process by ``check``, in input order: a file that cannot be read is its
-    unreadable result, and each file a folder walk skipped is told to ``on_skip``."""
-    for item in read_paths(paths, stdin, format=format, game=game, progress=progress, names=names):
-        if isinstance(item, Decoded):
-            yield from check((item,))
-        elif isinstance(item, InputFileError):
-            yield from_file_error(item)
-        elif on_skip is not None:
-            on_skip(item.source)
 
 
 def _chunks(stream: Iterable[RawRecord | RecordResult], size: int) -> Iterator[Chunk | RecordResult]:
@@ -183,35 +301,32 @@ here) or a ready result"""
 
 
 def batch_work(
-    paths: Sequence[str], *, stdin: IO[bytes] | None = None, chunk: int = CHUNK,
-    format: InputForm | None = None, game: str = "", on_skip: Callable[[str], None] | None = None,
-    shard_bytes: int = SHARD_BYTES, parts: int = 1, progress: ReadProgress | None = None,
-    on_note: Callable[[str], None] | None = None, names: Naming | None = None,
+    paths: Sequence[str], reading: Reading = PLAIN, *, chunk: int = CHUNK, shard_bytes: int = SHARD_BYTES,
+    parts: int = 1,
 ) -> Iterator[Work]:
     """The work of a batch in input order: the files' shards (:func:`ginref.batch.shards.shards`),
     with standard input and the files that cannot be cut by bytes (a pipe, a compressed
-    file: ``on_note`` is told once, at the end, whatever their number) read here and cut into
-    chunks of raw records."""
+    file: ``reading.on_note`` is told once, at the end, whatever their number) read here and
+    cut into chunks of raw records."""
     streamed: list[StreamedFile] = []
-    for item in shards(paths, format=format, game=game, size=shard_bytes, parts=parts, progress=progress,
-                       names=names):
+    for item in shards(paths, format=reading.format, game=reading.game, size=shard_bytes, parts=parts,
+                       progress=reading.progress, names=reading.names):
         if isinstance(item, Shard):
             yield item
         elif isinstance(item, StreamedFile):
             if item.why:
                 streamed.append(item)
-            raws = read_file(item.file, format=format, game=game, names=names)
+            raws = read_file(item.file, replace(reading, progress=None))
             yield from _chunks((from_file_error(r) if isinstance(r, InputFileError) else r for r in raws),
                                 chunk)
         elif isinstance(item, InputFile):
-            if stdin is not None:
-                yield from _chunks(raw_records(stdin, STDIN, format, game=game, names=names), chunk)
+            yield from _chunks(read_stdin(reading), chunk)
         elif isinstance(item, InputFileError):
             yield from_file_error(item)
-        elif on_skip is not None:
-            on_skip(item.source)
-    if streamed and on_note is not None:
-        on_note(_streamed_note(streamed))
+        elif reading.on_skip is not None:
+            reading.on_skip(item.source)
+    if streamed and reading.on_note is not None:
+        reading.on_note(_streamed_note(streamed))
 
 
 def _streamed_note(streamed: Sequence[StreamedFile]) -> str:

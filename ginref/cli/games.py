@@ -155,10 +155,10 @@ def _fit_items(
     paths: Sequence[str], from_form: Any, skipped: list[str], sources: set[str]
 ) -> Iterator[GameRecord | RecordError]:
     """The records the paths hold, each unreadable one (or file) named on stderr as it comes."""
-    from ginref.records.io import read_paths
+    from ginref.records.io import Reading, read_paths
     from ginref.render.records import unreadable_line
 
-    for item in read_paths(list(paths), sys.stdin.buffer, format=from_form):
+    for item in read_paths(list(paths), Reading(stdin=sys.stdin.buffer, format=from_form)):
         if isinstance(item, SkippedFile):
             skipped.append(item.source)
             continue

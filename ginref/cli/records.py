@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable, Generator
 from contextlib import nullcontext
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, cast
+from typing import IO, TYPE_CHECKING, cast
 
 import click
 
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from ginref.batch import BatchSummary, RecordResult
     from ginref.batch.cluster import ClusterRun
     from ginref.errors import RecordError
-    from ginref.records.io import ReadProgress
+    from ginref.records.io import Reading, ReadProgress
     from ginref.records.model import InputForm, RecordFormat
     from ginref.records.names import Naming
 
@@ -94,9 +94,11 @@ def adjudicate(
         if as_json:
             documents.append(adjudicate_document(result))
 
+    from ginref.records.io import Reading
+
     stdin = sys.stdin.buffer if record == "-" else None
-    results = batch_results([record], rules, 1, None, {"stdin": stdin, "format": from_form, "game": game,
-                                                          "names": names})
+    results = batch_results([record], rules, 1, None, Reading(stdin=stdin, format=from_form, game=game,
+                                                                names=names))
     summary = report_results(results, write, ProgressLine(None))
     if as_json:
         emit(to_json(documents))
@@ -186,7 +188,7 @@ def verify(
       ginref verify s3://bucket/logs/ --scheduler tcp://scheduler:8786 --jsonl
     """
     from ginref.files import is_url
-    from ginref.records.io import ReadProgress
+    from ginref.records.io import Reading, ReadProgress
     from ginref.render.records import skipped_files_note
 
     if as_json + as_jsonl + as_csv > 1:
@@ -196,10 +198,9 @@ def verify(
     skipped: list[str] = []
     progress = ReadProgress() if ProgressLine.wanted() else None
     notes: list[str] = []
-    options = {"stdin": sys.stdin.buffer if "-" in paths else None, "on_skip": skipped.append,
-               "format": from_form, "game": game, "progress": progress, "on_note": notes.append,
-               "names": names}
-    results = batch_results(list(paths), rules, jobs, scheduler, options)
+    reading = Reading(stdin=sys.stdin.buffer if "-" in paths else None, format=from_form, game=game,
+                      names=names, progress=progress, on_skip=skipped.append, on_note=notes.append)
+    results = batch_results(list(paths), rules, jobs, scheduler, reading)
     summary = _write_results(results, form, progress, fail_fast)
     for note in notes:
         click.echo(f"note: {note}", err=True)
@@ -210,18 +211,18 @@ def verify(
 
 
 def batch_results(
-    paths: list[str], rules: Rules | None, jobs: int | None, scheduler: str | None, options: dict[str, Any]
+    paths: list[str], rules: Rules | None, jobs: int | None, scheduler: str | None, reading: Reading
 ) -> Results:
     """The results of the batch, from local worker processes or from a Dask cluster."""
     if not scheduler:
         from ginref.batch import verify as run
 
-        return run(paths, rules, jobs=jobs, **options)
+        return run(paths, rules, jobs=jobs, reading=reading)
     from ginref.batch.cluster import verify_at
     from ginref.errors import ClusterError
 
     try:
-        return verify_at(scheduler, paths, rules, workers=jobs, **options)
+        return verify_at(scheduler, paths, rules, workers=jobs, reading=reading)
     except ClusterError as exc:
         raise ClusterUnavailable(str(exc)) from None
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 import click
 
+from ginref.audit import GROUPS, Weighing
+from ginref.audit import report as audited
+from ginref.batch import BatchSummary
 from ginref.cli.exits import fail
 from ginref.cli.options import batch_options, reader_options, record_rules_argument, require_paths
 from ginref.cli.output import (
@@ -20,22 +22,21 @@ from ginref.cli.output import (
     write_text_file,
 )
 from ginref.cli.records import batch_results, say_files_without_records
+from ginref.files import is_url
+from ginref.ranking import ROUNDS, StandingsTally
 
 if TYPE_CHECKING:
     from ginref.audit import BatchReport, Group
     from ginref.batch import RecordResult
-    from ginref.cli.records import Results
+    from ginref.batch.run import Inputs
     from ginref.ranking import Standings
+    from ginref.records.io import Reading
     from ginref.records.model import InputForm
     from ginref.records.names import Naming
     from ginref.rules import Rules
 
-GROUPS = ("player", "game", "rules")
-"""``--by``: the groupings of :mod:`ginref.audit` (a test checks they agree)"""
 MOST_ROUNDS = 100_000
 """``--rounds``: the most bootstrap rounds"""
-ROUNDS = 200
-"""``--rounds``: the default (:data:`ginref.ranking.ROUNDS`; a test checks they agree)"""
 MOST_SAMPLES = 10_000
 """``--samples``: the most defender hands drawn per knock, so that ``--advise`` stays bounded"""
 
@@ -70,26 +71,10 @@ MOST_SAMPLES = 10_000
               "`-` writes the page to stdout instead of the text.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="The seed of --advise's samples and of --standings' bootstrap.")
-def report(
-    paths: tuple[str, ...],
-    by: str,
-    jobs: int | None,
-    scheduler: str | None,
-    from_form: InputForm | None,
-    game: str,
-    names: Naming | None,
-    as_json: bool,
-    as_csv: bool,
-    plot_path: str | None,
-    advise: bool,
-    samples: int,
-    standings: bool,
-    rounds: int,
-    duplicate: bool,
-    html_path: str | None,
-    seed: int,
-    rules: Rules | None,
-) -> None:
+def report(paths: tuple[str, ...], by: str, jobs: int | None, scheduler: str | None,
+           from_form: InputForm | None, game: str, names: Naming | None, as_json: bool, as_csv: bool,
+           plot_path: str | None, advise: bool, samples: int, standings: bool, rounds: int, duplicate: bool,
+           html_path: str | None, seed: int, rules: Rules | None) -> None:
     """Audit a batch of games: each player's results and errors.
 
     One row per player (or, with --by, per game or rule set). Reads what
@@ -124,15 +109,32 @@ def report(
     games dealt alike with the seats swapped. "points" are hand points:
     game and box bonuses are left out.
     """
-    from ginref.audit import Weighing
-    from ginref.audit import report as audited
-    from ginref.batch import BatchSummary
-    from ginref.files import is_url
-    from ginref.ranking import StandingsTally
-    from ginref.records.io import ReadProgress
-    from ginref.render.html import page_title
-    from ginref.render.records import result_lines, skipped_files_note
+    standings = _check_usage(as_json, as_csv, advise, scheduler, standings or duplicate, duplicate, plot_path,
+                             html_path)
+    page = None if html_path is None else (html_path, _page_title(paths))
+    require_paths([p for p in paths if not is_url(p)])
+    told = _Told()
+    reading = told.reading(paths, from_form, game, names)
+    tally, summary = StandingsTally(duplicate) if standings else None, BatchSummary()
+    with ProgressLine(reading.progress, "auditing") as shown:
+        done = audited(_inputs(list(paths), rules, jobs, scheduler, reading), rules, by=cast("Group", by),
+                      jobs=jobs, advise=Weighing(samples, seed) if advise else None, reading=reading,
+                      also=(summary,) if tally is None else (summary, tally),
+                      adding=None if tally is None else tally.adding,
+                      on_result=lambda result: _shown(result, shown, summary))
+    told.tell()
+    ranked = None if tally is None else tally.standings(rounds, seed)
+    _print_report(done, ranked, as_json, as_csv, plot_path, page)
+    say_files_without_records(list(paths), summary)
+    sys.exit(done.exit_code)
 
+
+def _check_usage(
+    as_json: bool, as_csv: bool, advise: bool, scheduler: str | None, standings: bool, duplicate: bool,
+    plot_path: str | None, html_path: str | None,
+) -> bool:
+    """Fail (exit 2) on options that do not go together, or that need another; give whether
+    the standings are asked for."""
     if as_json and as_csv:
         fail("give --json or --csv, not both")
     if advise and scheduler:
@@ -141,7 +143,6 @@ def report(
     typed = click.core.ParameterSource.COMMANDLINE
     if not advise and source("samples") is typed:
         fail("--samples weighs the knocks of --advise: add --advise")
-    standings = standings or duplicate
     if not (advise or standings) and source("seed") is typed:
         fail("--seed seeds --advise's samples or --standings' bootstrap: add one of them")
     if not standings and source("rounds") is typed:
@@ -152,53 +153,54 @@ def report(
     if html_path == "-" and (as_json or as_csv):
         fail("--html - writes the page to stdout: leave out --json and --csv")
     check_output_file(None if html_path == "-" else html_path, "--html")
-    day = None if html_path is None else report_day()
-    require_paths([p for p in paths if not is_url(p)])
-    skipped: list[str] = []
-    notes: list[str] = []
-    progress = ReadProgress() if ProgressLine.wanted() else None
-    options: dict[str, Any] = {"stdin": sys.stdin.buffer if "-" in paths else None, "format": from_form,
-                               "game": game, "progress": progress, "on_skip": skipped.append,
-                               "names": names}
-    shown = ProgressLine(progress, "auditing")
-    tally = StandingsTally(duplicate) if standings else None
-    summary = BatchSummary()
-
-    def count(result: RecordResult) -> None:
-        if result.verdict is None:
-            shown.clear()
-            click.echo("\n".join(result_lines(result)), err=True)
-        if tally is not None:
-            tally.add(result)
-        summary.add(result)
-        shown.update(summary.records)
-
-    with shown:
-        done = audited(_batch(list(paths), rules, jobs, scheduler, duplicate, options, notes.append), rules,
-                       by=cast("Group", by), jobs=jobs, advise=Weighing(samples, seed) if advise else None,
-                       on_note=notes.append, on_result=count, **options)
-    for note in notes:
-        click.echo(f"note: {note}", err=True)
-    if skipped:
-        click.echo(skipped_files_note(skipped), err=True)
-    ranked = None if tally is None else tally.standings(rounds, seed)
-    page = None if day is None else (html_path or "", page_title(paths, day))
-    _print_report(done, ranked, as_json, as_csv, plot_path, page)
-    say_files_without_records(list(paths), summary)
-    sys.exit(done.exit_code)
+    return standings
 
 
-def _batch(paths: list[str], rules: Rules | None, jobs: int | None, scheduler: str | None, duplicate: bool,
-           options: dict[str, Any], on_note: Callable[[str], None]) -> Results | list[str]:
-    """What the audit counts: the batch on a Dask cluster, or with --duplicate each game with
-    its deal (both begun here); else the paths, which the audit reads."""
-    if duplicate:
-        from ginref.ranking import dealt
+class _Told:
+    """What the batch tells as it reads (files skipped, notes), said on stderr at the end."""
 
-        return dealt(paths, rules, **options)
-    if scheduler:
-        return batch_results(paths, rules, jobs, scheduler, {**options, "on_note": on_note})
-    return paths
+    def __init__(self) -> None:
+        self.skipped: list[str] = []
+        self.notes: list[str] = []
+
+    def reading(
+        self, paths: tuple[str, ...], form: InputForm | None, game: str, names: Naming | None
+    ) -> Reading:
+        from ginref.records.io import Reading, ReadProgress
+
+        return Reading(stdin=sys.stdin.buffer if "-" in paths else None, format=form, game=game, names=names,
+                       progress=ReadProgress() if ProgressLine.wanted() else None,
+                       on_skip=self.skipped.append, on_note=self.notes.append)
+
+    def tell(self) -> None:
+        from ginref.render.records import skipped_files_note
+
+        for note in self.notes:
+            click.echo(f"note: {note}", err=True)
+        if self.skipped:
+            click.echo(skipped_files_note(self.skipped), err=True)
+
+
+def _shown(result: RecordResult, shown: ProgressLine, summary: BatchSummary) -> None:
+    """An unreadable record named on stderr as it comes; the progress line moved on."""
+    from ginref.render.records import result_lines
+
+    if result.verdict is None:
+        shown.clear()
+        click.echo("\n".join(result_lines(result)), err=True)
+    shown.update(summary.records)
+
+
+def _inputs(paths: list[str], rules: Rules | None, jobs: int | None, scheduler: str | None,
+            reading: Reading) -> Inputs:
+    """What the audit counts: the paths, which it reads, or the batch on a Dask cluster, begun here."""
+    return batch_results(paths, rules, jobs, scheduler, reading) if scheduler else paths
+
+
+def _page_title(paths: tuple[str, ...]) -> str:
+    from ginref.render.html import page_title
+
+    return page_title(paths, report_day())
 
 
 def report_day() -> str:
@@ -225,6 +227,7 @@ def _print_report(done: BatchReport, ranked: Standings | None, as_json: bool, as
     from ginref.jsonwrite import to_json
     from ginref.plot import plot_report
     from ginref.render.report import report_csv, report_text, standings_csv, standings_text
+
 
     if ranked is not None:
         done = done.ordered(ranked.order())

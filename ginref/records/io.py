@@ -20,7 +20,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from typing import IO, TYPE_CHECKING, cast
+from typing import IO, TYPE_CHECKING, Any, cast
 
 import msgspec
 
@@ -66,6 +66,7 @@ __all__ = [
     "InputFile",
     "RawRecord",
     "ReadProgress",
+    "Reading",
     "SkippedFile",
     "convert_records",
     "decode",
@@ -78,6 +79,8 @@ __all__ = [
     "read_paths",
     "read_record",
     "read_records",
+    "read_stdin",
+    "reading_of",
     "record_format",
     "sniff_format",
     "unit_form",
@@ -256,6 +259,37 @@ class ReadProgress:
         return min(self.read / self.total, 1.0) if self.total else None
 
 
+class Reading(msgspec.Struct, frozen=True):
+    """How a batch reads its inputs, as one value: what ``-`` reads (``stdin``, a byte
+    stream), the form forced (``format``, ``--from``; None: each file's own), the
+    parameters of OpenSpiel histories (``game``), the players' names (``names``), the
+    bytes read so far (``progress``), and who hears of a file in a folder that is not a
+    record file (``on_skip``, given its name) or of files read in one process rather than
+    shared out (``on_note``, given one line). Every field may be left out."""
+
+    stdin: IO[bytes] | None = None
+    format: InputForm | None = None
+    game: str = ""
+    names: Naming | None = None
+    progress: ReadProgress | None = None
+    on_skip: Callable[[str], None] | None = None
+    on_note: Callable[[str], None] | None = None
+
+
+PLAIN = Reading()
+"""Files read as they are: each one's own form, no stdin, no names, no one told."""
+
+
+def reading_of(reading: Reading | None, fields: dict[str, Any]) -> Reading:
+    """``reading``, or one made of its ``fields`` given as keywords (``format="jsonl"``), as the
+    public batch calls take either; raises ``TypeError`` for both, or for a field it has not."""
+    if reading is None:
+        return Reading(**fields) if fields else PLAIN
+    if fields:
+        raise TypeError(f"give reading= or its fields as keywords, not both: {', '.join(sorted(fields))}")
+    return reading
+
+
 def file_size(path: str) -> int:
     try:
         if is_url(path):
@@ -277,20 +311,25 @@ def listed_files(
     return items
 
 
-def read_paths(
-    paths: Paths, stdin: IO[bytes] | None = None, *, format: InputForm | None = None, game: str = "",
-    progress: ReadProgress | None = None, names: Naming | None = None,
-) -> Iterator[Decoded | SkippedFile | InputFileError]:
-    """The records of every file the paths name (``-``: ``stdin``), decoded, in order; a file
-    that cannot be opened is its ``InputFileError``, a non-record file in a folder a ``SkippedFile``.
-    With ``progress``, the files are listed first so that their total size is known."""
-    for item in listed_files(path_list(paths), progress):
+def read_paths(paths: Paths, reading: Reading = PLAIN) -> Iterator[Decoded | SkippedFile | InputFileError]:
+    """The records of every file the paths name (``-``: the ``reading``'s ``stdin``), decoded, in
+    order, read as ``reading`` says; a file that cannot be opened is its ``InputFileError``, a
+    non-record file in a folder a ``SkippedFile`` (``reading.on_skip`` is the batch's to call).
+    With a ``reading.progress``, the files are listed first so that their total size is known."""
+    for item in listed_files(path_list(paths), reading.progress):
         if not isinstance(item, InputFile):
             yield item
         elif item.path != "-":
-            yield from _decoded(read_file(item, format=format, game=game, progress=progress, names=names))
-        elif stdin is not None:
-            yield from decoded(raw_records(stdin, STDIN, format, game=game, names=names))
+            yield from _decoded(read_file(item, reading))
+        elif reading.stdin is not None:
+            yield from decoded(read_stdin(reading))
+
+
+def read_stdin(reading: Reading) -> Iterator[RawRecord]:
+    """The raw records of ``reading.stdin``, as :func:`read_paths` reads ``-``."""
+    if reading.stdin is None:
+        return iter(())
+    return raw_records(reading.stdin, STDIN, reading.format, game=reading.game, names=reading.names)
 
 
 def _decoded(items: Iterable[RawRecord | InputFileError]) -> Iterator[Decoded | InputFileError]:
@@ -301,13 +340,10 @@ def _decoded(items: Iterable[RawRecord | InputFileError]) -> Iterator[Decoded | 
             yield from decoded((item,))
 
 
-def read_file(
-    item: InputFile, *, format: InputForm | None = None, game: str = "", progress: ReadProgress | None = None,
-    names: Naming | None = None,
-) -> Iterator[RawRecord | InputFileError]:
+def read_file(item: InputFile, reading: Reading = PLAIN) -> Iterator[RawRecord | InputFileError]:
     """The raw records of one file (not stdin), as :func:`read_paths` reads it; a file that
     cannot be opened, or whose reading fails (damaged compressed data), ends in its
-    ``InputFileError``. With ``progress``, its ``read`` goes up by the bytes read."""
+    ``InputFileError``. With a ``reading.progress``, its ``read`` goes up by the bytes read."""
     try:
         handle = open_any(item.path)
     except InputFileError as exc:
@@ -315,8 +351,9 @@ def read_file(
         return
     with handle:
         try:
-            raws = raw_records(handle, item.source, format, game=game, named=item.format, names=names)
-            yield from _counted(raws, handle, progress)
+            raws = raw_records(handle, item.source, reading.format, game=reading.game, named=item.format,
+                               names=reading.names)
+            yield from _counted(raws, handle, reading.progress)
         except OSError as exc:
             yield InputFileError(f"{item.source}: cannot read: {exc.strerror or exc}", item.source)
 

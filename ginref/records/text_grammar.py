@@ -17,13 +17,13 @@ from ginref.cards import Card
 from ginref.errors import RecordError
 from ginref.grammar import (
     CardSyntaxError,
-    _bad_card,
-    _distinct_cards,
-    _failing,
-    _located_card,
-    _meld_not_closed,
-    _seps,
+    bad_card,
     card_expr,
+    distinct_cards,
+    failing,
+    located_card,
+    meld_not_closed,
+    seps,
 )
 from ginref.notation import excerpt
 from ginref.records.lexicon import RECORD_NAME_RE, RECORD_OUTCOMES, RECORD_STRING_RE, RecordToken
@@ -136,13 +136,13 @@ def _bad_string(s: str, loc: int, toks: pp.ParseResults) -> None:
 
 
 def _record_bad_card(s: str, loc: int, toks: pp.ParseResults) -> None:
-    raise RecordSyntaxError.from_card(_bad_card(s, loc))
+    raise RecordSyntaxError.from_card(bad_card(s, loc))
 
 
 def _layoff_bad_card(s: str, loc: int, toks: pp.ParseResults) -> None:
     """As ``_record_bad_card``, with the token cut at ``>``: ``6X>1`` names ``6X``."""
     gt = s.find(">", loc)
-    raise RecordSyntaxError.from_card(_bad_card(s if gt < 0 else s[:gt], loc))
+    raise RecordSyntaxError.from_card(bad_card(s if gt < 0 else s[:gt], loc))
 
 
 def _record_kw(word: str) -> pp.ParserElement:
@@ -157,14 +157,14 @@ def _record_failing(name: str, action: pp.ParseAction) -> pp.ParserElement:
 def _record_distinct(s: str, loc: int, toks: pp.ParseResults) -> list[list[Card]]:
     """Each meld's cards, checked distinct within the meld (not across melds)."""
     try:
-        return [_distinct_cards(s, loc, group) for group in toks]
+        return [distinct_cards(s, loc, group) for group in toks]
     except CardSyntaxError as exc:
         raise RecordSyntaxError.from_card(exc) from None
 
 
 def _record_meld_not_closed(s: str, loc: int, toks: pp.ParseResults) -> None:
     try:
-        _meld_not_closed(s, loc, toks)
+        meld_not_closed(s, loc, toks)
     except CardSyntaxError as exc:
         raise RecordSyntaxError.from_card(exc) from None
 
@@ -192,11 +192,11 @@ _rec_card = card_expr.copy()
 _rec_card_error = _record_failing("card", _record_bad_card)
 _rec_unseen = pp.Literal("??").set_parse_action(pp.replace_with(None)).set_name("'??'")
 _rec_meld = pp.Group(
-    _seps(pp.Suppress("["), "'['")
-    + pp.ZeroOrMore(_located_card.copy())
+    seps(pp.Suppress("["), "'['")
+    + pp.ZeroOrMore(located_card.copy())
     + (
-        _seps(pp.Suppress("]"), "']'")
-        | _failing("']'", _record_meld_not_closed)
+        seps(pp.Suppress("]"), "']'")
+        | failing("']'", _record_meld_not_closed)
     )
 )
 _rec_melds = pp.Group(
@@ -271,7 +271,7 @@ tag_line_expr = (
 """A tag pair: ``[Deal "Ann" "3C 4C 5C 9D 9S KH 2D 6S 7S QC"]``."""
 
 record_cards_expr = (
-    pp.ZeroOrMore(_rec_card) + (_seps(pp.StringEnd(), "end of text") | _rec_card_error)
+    pp.ZeroOrMore(_rec_card) + (seps(pp.StringEnd(), "end of text") | _rec_card_error)
 ).parse_with_tabs()
 """The cards of a tag value, in order; repeats are allowed (the referee reports them)."""
 

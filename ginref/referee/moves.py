@@ -42,11 +42,11 @@ __all__ = ["MAX_MOVE_TEXT", "MOVE_KINDS", "IllegalMove", "Move", "MoveKind", "Vi
 MoveKind = Literal["take", "pass", "draw", "discard", "knock", "layoff", "finish"]
 MOVE_KINDS: tuple[MoveKind, ...] = ("take", "pass", "draw", "discard", "knock", "layoff", "finish")
 """The kinds of move, in the order :meth:`Table.legal_moves` lists them."""
-_KIND_ORDER = {kind: i for i, kind in enumerate(MOVE_KINDS)}
-_ENDINGS: dict[str, tuple[str | None, ...]] = {kind: (None,) for kind in MOVE_KINDS}
-_ENDINGS["knock"] = (None, "knock", "gin", "big_gin")
+KIND_ORDER = {kind: i for i, kind in enumerate(MOVE_KINDS)}
+ENDINGS: dict[str, tuple[str | None, ...]] = {kind: (None,) for kind in MOVE_KINDS}
+ENDINGS["knock"] = (None, "knock", "gin", "big_gin")
 _ENDING_ORDER = {"big_gin": 0, "gin": 1, "knock": 2}
-_PLAIN_KINDS = frozenset({"take", "pass", "draw", "discard"})
+PLAIN_KINDS = frozenset({"take", "pass", "draw", "discard"})
 """the kinds of move with no ending, no melds and nothing bare to check"""
 
 
@@ -88,7 +88,7 @@ class Move(msgspec.Struct, frozen=True):
     @classmethod
     def pass_(cls) -> Move:
         """Pass the first upcard, or the last discard at the wall."""
-        return _PASS
+        return PASS
 
     @classmethod
     def draw(cls, card: Card | str | None = None) -> Move:
@@ -122,7 +122,7 @@ class Move(msgspec.Struct, frozen=True):
     def sort_key(self) -> tuple[int, ...]:
         """The canonical order of :meth:`Table.legal_moves`: kind, card, ending, meld."""
         card = -1 if self.card is None else self.card
-        return (_KIND_ORDER[self.kind], card, _ENDING_ORDER.get(self.ending or "", 0), self.onto,
+        return (KIND_ORDER[self.kind], card, _ENDING_ORDER.get(self.ending or "", 0), self.onto,
                 *self.melds)
 
     @classmethod
@@ -169,7 +169,7 @@ def _move_problem(move: Move) -> str:
     """What makes ``move`` no move at all (a field its kind does not have, a value of the
     wrong type), or "" when it is one; whether the rules allow it is :meth:`Table.push`'s."""
     kind = move.kind
-    if kind not in _KIND_ORDER:
+    if kind not in KIND_ORDER:
         return f"unknown kind {excerpt(kind)}; choose from: {', '.join(MOVE_KINDS)}"
     card = move.card
     if card is not None and not _is_card_value(card):
@@ -178,7 +178,7 @@ def _move_problem(move: Move) -> str:
         return f"a {kind} names no card"
     if card is None and kind in ("discard", "layoff"):
         return f"a {kind} names its card"
-    if move.ending not in _ENDINGS[kind]:
+    if move.ending not in ENDINGS[kind]:
         return f"a {kind} has no ending {excerpt(move.ending)}"
     if type(move.melds) is not tuple or (move.melds and kind not in ("knock", "finish")):
         return f"a {kind} declares no melds"
@@ -202,7 +202,7 @@ def _masks(melds: Iterable[Mask | CardSet]) -> tuple[Mask, ...]:
     return tuple(m.mask if isinstance(m, CardSet) else m for m in melds)
 
 
-_TAKE, _PASS, _DRAW, _FINISH = Move("take"), Move("pass"), Move("draw"), Move("finish")
+TAKE, PASS, DRAW, FINISH = Move("take"), Move("pass"), Move("draw"), Move("finish")
 _DISCARD_MOVES = tuple(Move("discard", c) for c in range(52))
 _DRAW_MOVES = tuple(Move("draw", c) for c in range(52))
 """the moves :meth:`Table.legal_moves` lists most, made once (a Move is immutable)"""
@@ -231,12 +231,12 @@ def _moves_by_byte(chunks: tuple[tuple[tuple[Move, ...], ...], ...], cards: Mask
     return moves
 
 
-def _discard_moves(hand: Mask) -> list[Move]:
+def discard_moves(hand: Mask) -> list[Move]:
     """A discard of each card of ``hand``, in card order."""
     return _moves_by_byte(_DISCARDS_BY_BYTE, hand)
 
 
-def _draw_moves(unseen: Mask) -> list[Move]:
+def draw_moves(unseen: Mask) -> list[Move]:
     """A draw naming each card of ``unseen``, in card order."""
     return _moves_by_byte(_DRAWS_BY_BYTE, unseen)
 
@@ -351,7 +351,7 @@ def _parse(text: str) -> Move:
     keyword = first.lower()
     if keyword == "pass":
         _nothing_after(words, rest)
-        return _PASS
+        return PASS
     if keyword in ("take", "draw"):
         return _draw(words, keyword, rest)
     if keyword == "discard":

@@ -119,21 +119,21 @@ from ginref.referee.deal import CardsLike, Deal, HandsLike
 from ginref.referee.findings import Finding, FindingCode
 from ginref.referee.hand import Hand
 from ginref.referee.moves import (
-    _DRAW,
-    _ENDINGS,
-    _FINISH,
-    _KIND_ORDER,
-    _PASS,
-    _PLAIN_KINDS,
-    _TAKE,
+    DRAW,
+    ENDINGS,
+    FINISH,
+    KIND_ORDER,
     MAX_MOVE_TEXT,
     MOVE_KINDS,
+    PASS,
+    PLAIN_KINDS,
+    TAKE,
     IllegalMove,
     Move,
     MoveKind,
     View,
-    _discard_moves,
-    _draw_moves,
+    discard_moves,
+    draw_moves,
     moves_of,
 )
 from ginref.referee.rules_of_play import may_draw_stock, takes_only_to_knock, within_knock_limit
@@ -378,27 +378,27 @@ class Table:
         phase = self.phase
         core = self._core
         if phase is Phase.UPCARD:
-            return [_TAKE, _PASS]
+            return [TAKE, PASS]
         if phase is Phase.DRAW:
             return self._draws()
         if phase is Phase.WALL:
-            return [_TAKE, _PASS] if self._may_take_at_wall(core.pile[-1], core.expected) else [_PASS]
+            return [TAKE, PASS] if self._may_take_at_wall(core.pile[-1], core.expected) else [PASS]
         if phase is Phase.DISCARD:
             return self._discards()
         if phase is Phase.DEFENCE:
-            return [*self._layoff_moves(), _FINISH]
+            return [*self._layoff_moves(), FINISH]
         return []
 
     def _draws(self) -> list[Move]:
         core = self._core
         moves = []
         if core.phase != FORCED and core.pile:
-            moves.append(_TAKE)
+            moves.append(TAKE)
         if may_draw_stock(self.rules, core.stock_left):
             if self._stock_at_draw:  # each draw names the card it deals: any card not yet seen
-                moves += _draw_moves(core.unseen)
+                moves += draw_moves(core.unseen)
             else:
-                moves.append(_DRAW)
+                moves.append(DRAW)
         return moves
 
     def _may_take_at_wall(self, top: Card, seat: int) -> bool:
@@ -418,7 +418,7 @@ class Table:
         hand = core.held[seat]
         banned = self.rules.banned_discard(core.taken)
         wall = core.phase == WALL and takes_only_to_knock(self.rules)
-        moves = [] if wall else _discard_moves(hand & ~(1 << banned) if banned >= 0 else hand)
+        moves = [] if wall else discard_moves(hand & ~(1 << banned) if banned >= 0 else hand)
         if core.unknown[seat]:
             return moves
         big_gin = self.rules.big_gin_bonus is not None and hand.bit_count() == 11
@@ -526,14 +526,14 @@ class Table:
         Raises :class:`IllegalMove` and changes nothing when the rules forbid it; text that
         is not a move raises :class:`~ginref.errors.NotationError`.
         """
-        if type(move) is Move and move.kind in _PLAIN_KINDS and move.ending is None and not move.bare:
+        if type(move) is Move and move.kind in PLAIN_KINDS and move.ending is None and not move.bare:
             if self._push_plain(move, player):
                 return move  # a plain move of normal play, the hand's fast path
         elif isinstance(move, str):
             move = Move.parse(move)
         elif not isinstance(move, Move):
             raise TypeError(f"a move is a Move or its text, not {type(move).__name__}")
-        elif move.kind not in _KIND_ORDER or move.ending not in _ENDINGS[move.kind] or (
+        elif move.kind not in KIND_ORDER or move.ending not in ENDINGS[move.kind] or (
                 move.bare and (move.kind != "finish" or move.melds)):
             raise NotationError(f"not a move: {excerpt(move.kind)} ending {excerpt(move.ending)}")
         seat = self._seat_to_move()

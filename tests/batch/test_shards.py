@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from ginref.batch.shards import MIN_SHARD, Shard, StreamedFile, count_shard, read_shard, shards
 from ginref.records import format_jsonl, format_text
-from ginref.records.io import RawRecord, raw_records, read_file, record_format
+from ginref.records.io import RawRecord, Reading, raw_records, read_file, record_format
 from ginref.render.records import result_json_line
 from tests.support.randomplay import random_hand
 
@@ -50,7 +50,7 @@ def sharded(path: Path, form: str | None, size: int, parts: int = 1) -> list[Raw
     line = index = 0
     for shard in shards([str(path)], format=form, size=size, parts=parts):  # type: ignore[arg-type]
         if isinstance(shard, StreamedFile):  # one error (not the form given): read whole, as a batch does
-            read = read_file(shard.file, format=form)  # type: ignore[arg-type]
+            read = read_file(shard.file, Reading(format=form))  # type: ignore[arg-type]
             found.extend(raw for raw in read if isinstance(raw, RawRecord))
             continue
         assert isinstance(shard, Shard)

@@ -26,9 +26,7 @@ from hypothesis import strategies as st
 
 from ginref.batch import verify
 from ginref.cli import cli
-from ginref.cli.report import ROUNDS as CLI_ROUNDS
 from ginref.ranking import (
-    ROUNDS,
     StandingsTally,
     binomial,
     deal_key,
@@ -235,10 +233,6 @@ def test_the_interval_narrows_with_more_games_and_holds_the_rating() -> None:
     for small, big in zip(few.standings, many.standings, strict=True):
         assert big.rating_ci95[0] <= big.rating <= big.rating_ci95[1]
         assert big.rating_ci95[1] - big.rating_ci95[0] < small.rating_ci95[1] - small.rating_ci95[0]
-
-
-def test_the_default_rounds_agree() -> None:
-    assert CLI_ROUNDS == ROUNDS
 
 
 # -- duplicate deals -----------------------------------------------------------------------

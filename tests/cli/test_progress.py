@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from ginref.records import format_jsonl
-from ginref.records.io import ReadProgress, read_paths
+from ginref.records.io import Reading, ReadProgress, read_paths
 from ginref.render.records import progress_text
 from tests.support.randomplay import random_hand
 from tests.support.terminal import read_until_closed
@@ -169,7 +169,7 @@ def test_stderr_stays_clean_when_it_is_not_a_terminal(batch: Path) -> None:
 
 def test_read_progress_counts_the_bytes_of_the_files(batch: Path) -> None:
     progress = ReadProgress()
-    items = read_paths([str(batch)], progress=progress)
+    items = read_paths([str(batch)], Reading(progress=progress))
     assert progress.fraction is None or progress.fraction == 0
     first = next(items)
     assert progress.total == batch.stat().st_size and 0 < progress.read < progress.total

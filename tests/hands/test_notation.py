@@ -21,10 +21,10 @@ from ginref.grammar import (
     notation_error,
 )
 from ginref.notation import (
-    _SPELLINGS,
     CARD_NAMES,
     CARD_TOKENS,
     SEPARATORS,
+    SPELLINGS,
     format_cards,
     format_melds,
     hand_mask,
@@ -106,7 +106,7 @@ def test_card_expr(text: str, name: str) -> None:
 
 
 def test_spelling_table_is_exactly_the_documented_forms() -> None:
-    assert all_spellings() == _SPELLINGS
+    assert all_spellings() == SPELLINGS
 
 
 def test_every_spelling_parses_through_the_grammar() -> None:
