@@ -215,9 +215,11 @@ def game() -> Schema:
 
 
 def finding() -> Schema:
+    knobs = {"type": "array", "items": {"type": "string"}, "minItems": 1,
+             "description": "the rule knobs that decided the finding (absent for a rule of every game)"}
     return record({"code": {"type": "string"}, "severity": {"enum": ["error", "advisory"]},
                    "message": {"type": "string"}, "place": {"type": "object"},
-                   "hand": nullable({"type": "integer", "minimum": 0})})
+                   "hand": nullable({"type": "integer", "minimum": 0}), "knobs": knobs}, optional=("knobs",))
 
 
 def verdict_properties() -> dict[str, Schema]:

@@ -162,8 +162,8 @@ class Finding(msgspec.Struct, frozen=True):
     left over the least the cards allowed: ``knock_not_best``, ``missed_layoff``), as data
     for ``ginref report``; 0 for any other finding, and not in the JSON form either.
     ``knobs`` name the rule knobs that decided the finding (``("layoff_chain_limit",)``),
-    set where the finding is made; empty for a rule of every game. :class:`IllegalMove` cites
-    the first as its ``rule``.
+    set where the finding is made; empty for a rule of every game (and then left out of the
+    JSON form). :class:`IllegalMove` cites the first as its ``rule``.
     """
 
     code: str
@@ -176,13 +176,17 @@ class Finding(msgspec.Struct, frozen=True):
     knobs: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, object]:
-        return {
+        """The JSON form; ``knobs`` only where rule knobs decided the finding."""
+        form: dict[str, object] = {
             "code": self.code,
             "severity": self.severity,
             "message": self.message,
             "place": self.place.to_dict(),
             "hand": self.hand,
         }
+        if self.knobs:
+            form["knobs"] = list(self.knobs)
+        return form
 
     def __str__(self) -> str:
         where = str(self.place)

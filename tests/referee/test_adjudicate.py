@@ -835,7 +835,7 @@ def test_declared_layoffs_follow_layoff_chain_limit(
 
 # -- a finding names the rule knobs that decided it, as data --------------------------------------
 
-@pytest.mark.parametrize(("sample", "code", "knobs"), [
+KNOB_SAMPLES = [
     ("wrong-draw-from-empty-stock.gin", "draw_from_empty_stock", ("stock_floor",)),
     ("wrong-knock-over-limit.gin", "knock_over_limit", ("knock_limit",)),
     ("wrong-layoff-on-gin.gin", "layoff_on_gin", ("layoff_on_gin",)),
@@ -844,7 +844,11 @@ def test_declared_layoffs_follow_layoff_chain_limit(
     ("wrong-upcard-ritual.gin", "upcard_ritual", ("first_turn",)),
     ("wrong-card-not-in-hand.gin", "card_not_in_hand", ()),  # a rule of every game
     ("wrong-turn.gin", "wrong_turn", ()),
-])
+]
+"""sample records, the finding each shows, and the knobs that decided it"""
+
+
+@pytest.mark.parametrize(("sample", "code", "knobs"), KNOB_SAMPLES)
 def test_a_finding_names_the_knobs_that_decided_it(sample: str, code: str, knobs: tuple[str, ...]) -> None:
     from ginref.records import read_records
 
@@ -852,3 +856,19 @@ def test_a_finding_names_the_knobs_that_decided_it(sample: str, code: str, knobs
     assert isinstance(record, GameRecord)
     found = {f.knobs for f in adjudicate(record).findings if f.code == code}
     assert found == {knobs}
+
+
+@pytest.mark.parametrize(("sample", "code", "knobs"), KNOB_SAMPLES)
+def test_verify_json_cites_the_knobs_of_each_finding(sample: str, code: str, knobs: tuple[str, ...]) -> None:
+    """``verify --json`` names the knobs where a rule set decided the finding, and leaves the
+    key out for a rule of every game."""
+    import json
+
+    from click.testing import CliRunner
+
+    from ginref.cli.app import cli
+
+    result = CliRunner().invoke(cli, ["verify", f"samples/records/{sample}", "--json"])
+    (document,) = json.loads(result.output)["records"]
+    cited = {tuple(f.get("knobs", ())) for f in document["findings"] if f["code"] == code}
+    assert cited == {knobs}
