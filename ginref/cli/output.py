@@ -78,6 +78,18 @@ def check_plot(path: str | None) -> None:
             fail(f"--plot: {exc}")
 
 
+def check_stats(option: str) -> None:
+    """``option`` needs numpy (the ``stats`` extra): without it, fail at once (exit 2), one line
+    naming the extra, before any work."""
+    from ginref.cli.exits import fail
+    from ginref.stats import StatsError, require_numpy
+
+    try:
+        require_numpy()
+    except StatsError as exc:
+        fail(f"{option}: {exc}")
+
+
 T = TypeVar("T")
 
 
