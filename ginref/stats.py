@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
 
-from ginref.errors import GinrefError
+from ginref.errors import StatsError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -54,10 +54,6 @@ _NELO_SCALE = 800.0 / math.log(10.0)
 """normalized Elo per unit of (score - 1/2) / sigma: the logistic curve's slope at 1/2, as Elo"""
 _EMPTY = 1e-3
 """what the SPRT counts an empty cell as, so that no outcome is judged impossible"""
-
-
-class StatsError(GinrefError, ValueError):
-    """Counts or test parameters that cannot be used (or numpy and scipy missing)."""
 
 
 class EloEstimate(msgspec.Struct, frozen=True):

@@ -68,7 +68,8 @@ def check_plot(path: str | None) -> None:
     no matplotlib, fails at once (exit 2), before any work."""
     if path is not None:
         from ginref.cli.exits import fail
-        from ginref.plot import PlotError, plot_format, require_matplotlib
+        from ginref.errors import PlotError
+        from ginref.plot import plot_format, require_matplotlib
 
         try:
             plot_format(path)
@@ -98,7 +99,7 @@ def write_plot(draw: Callable[[T, str], None], value: T, path: str | None) -> No
     written is an ``OutputFileError`` (exit 4)."""
     if path is not None:
         from ginref.cli.exits import fail
-        from ginref.plot import PlotError
+        from ginref.errors import PlotError
 
         try:
             draw(value, path)
