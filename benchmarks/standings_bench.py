@@ -19,7 +19,8 @@ bootstrap.
 
 ``--against TREE`` times ``report --standings`` of this tree against that of another
 checkout (its ``ginref`` package first on ``PYTHONPATH``) instead of against ``report``: the
-two take turns, round after round, and the ratio is this tree's CPU median over the other's
+two take turns, round after round, the first of a round the second of the next, and the
+ratio is this tree's CPU median over the other's
 (target: at most 1.0, within the rounds' spread); the in-process figures are given for both.
 """
 
@@ -192,9 +193,10 @@ def _against(path: Path, count: int, rounds: int, jobs: int, tree: Path, progres
     outputs = {t.command.name: t.command.run(capture=True).stdout for t in timings}
     if len(set(outputs.values())) != 1:
         problems.append("the two trees' standings differ")
-    for done in range(rounds):
-        progress(f"round {done + 1} of {rounds}: report --standings here, then in {tree} (--jobs {jobs})")
-        time_round(timings)
+    for done in range(rounds):  # the order turns each round: a load that grows or fades favours neither
+        order = timings if done % 2 == 0 else timings[::-1]
+        progress(f"round {done + 1} of {rounds}: --standings here and in {tree}, in turn (--jobs {jobs})")
+        time_round(order)
     problems += [f"{t.command.name} exited {sorted(t.returncodes)}" for t in timings if t.returncodes - {0}]
     mine, theirs = timings
     cpu = ratios(mine.cpu, theirs.cpu)

@@ -74,3 +74,18 @@ def test_a_records_label_is_what_it_asked_when_ginref_cannot_apply_it() -> None:
     assert record_rules("hoyle", (("gin_bonus", "30"),)).label == "hoyle + gin_bonus=30"
     assert record_rules("nope", (("gin_bonus", "30"),)).label == "nope + gin_bonus=30"
     assert record_rules("standard", (("gin_bonus", "lots"),)).label == "standard + gin_bonus=lots"
+
+
+def test_the_rules_fit_spells_a_knob_as_set_does() -> None:
+    """Where the records part from the rules they name, a knob's value is written as ``--set``
+    takes it (``off``, not Python's ``None``)."""
+    from pathlib import Path
+
+    from ginref.records import read_records
+    from ginref.rulefit import fit_rules
+
+    samples = Path(__file__).resolve().parents[2] / "samples" / "records"
+    fit = fit_rules(record for path in sorted(samples.glob("*.gin")) for record in read_records(path))
+    knobs = [knob for parting in (*fit.partings, *fit.rejected) for knob in parting.knobs]
+    assert "big_gin_bonus: the records say 31, standard says off" in knobs
+    assert not any(knob.endswith("None") for knob in knobs)
