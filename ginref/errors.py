@@ -1,4 +1,6 @@
-"""One root for everything ginref raises, so callers can catch ``GinrefError``.
+"""One root for everything ginref raises, so callers can catch ``GinrefError``; every public
+exception lives here, but for the few that carry a module's own data (docs/architecture.md
+names them and says why).
 
 Exceptions mean "could not evaluate": rule breaches found in a record are
 findings (data), never exceptions.
@@ -108,3 +110,33 @@ class OutputFileError(GinrefError, OSError):
 
 class ClusterError(GinrefError):
     """A Dask cluster that cannot be used: dask is not installed, or its scheduler cannot be reached."""
+
+
+class GameError(GinrefError, ValueError):
+    """Hand entries that cannot be tallied (:mod:`ginref.game`); ``hand`` is the 1-based hand
+    number (0 = none)."""
+
+    def __init__(self, message: str, hand: int = 0) -> None:
+        super().__init__(message)
+        self.hand = hand
+
+
+class GameOverError(GameError):
+    """A hand entered after the game (or the Hollywood match) was over."""
+
+
+class IllegalAction(GinrefError, ValueError):
+    """An action id that is not legal in the state it was applied to; the state is unchanged
+    (:mod:`ginref.referee.openspiel_state`)."""
+
+
+class StatsError(GinrefError, ValueError):
+    """Counts or test parameters that cannot be used, or numpy (or scipy) missing (:mod:`ginref.stats`)."""
+
+
+class PlotError(GinrefError):
+    """A plot that cannot be drawn: matplotlib is not installed, or the file ending is not one it writes."""
+
+
+class MatchError(GinrefError):
+    """A match that cannot be run as asked, or that stopped on a failure (:mod:`ginref.arena.match`)."""

@@ -42,7 +42,7 @@ from typing import cast
 
 import msgspec
 
-from ginref.errors import GinrefError
+from ginref.errors import GameError, GameOverError
 from ginref.notation import excerpt
 from ginref.rules import MAX_NUMBER, STANDARD, Rules
 
@@ -73,18 +73,6 @@ HAND_OUTCOMES = ("knock", "gin", "big_gin", "undercut", "tie", "void", "illegal_
 """What a finished hand can come to (the values of :class:`ginref.scoring.Outcome`)."""
 _NO_WINNER_OUTCOMES = ("tie", "void", "illegal_knock")
 HOLLYWOOD_GAMES = 3
-
-
-class GameError(GinrefError, ValueError):
-    """Hand entries that cannot be tallied; ``hand`` is the 1-based hand number (0 = none)."""
-
-    def __init__(self, message: str, hand: int = 0) -> None:
-        super().__init__(message)
-        self.hand = hand
-
-
-class GameOverError(GameError):
-    """A hand entered after the game (or the Hollywood match) was over."""
 
 
 class HandEntry(msgspec.Struct, frozen=True):

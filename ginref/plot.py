@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
-from ginref.errors import GinrefError, OutputFileError
+from ginref.errors import OutputFileError, PlotError
 
 if TYPE_CHECKING:
     from ginref.audit import BatchReport
@@ -22,10 +22,6 @@ if TYPE_CHECKING:
 FORMATS = (".svg", ".png", ".pdf")
 MOST_ROWS = 40
 """the rows of a report a picture shows at most: those with the most hands"""
-
-
-class PlotError(GinrefError):
-    """A plot that cannot be drawn: matplotlib is not installed, or the file ending is not one it writes."""
 
 
 def plot_race(result: GameTally | HollywoodTally, path: str | os.PathLike[str]) -> None:

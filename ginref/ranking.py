@@ -13,27 +13,21 @@ points each player won over each pair of games dealt the same cards with the sea
 swapped.
 
 The rating's prior is one virtual draw per player against a player rated 1500: it keeps
-an unbeaten player's rating finite, and weighs no more than one game. The fit is
-Newton's method on the log-likelihood (:func:`fit_newton`), or for many players the
-MM iteration of Zermelo and Hunter (:func:`fit_mm`), which reaches the same maximum;
-tests compare both, and scipy's optimiser. The bootstrap resamples games: since the fit
-depends only on each pair's wins, draws and losses, it draws those counts from the
-multinomial law that resampling the games with replacement gives them, round by round
-from one seeded generator, so that its cost does not grow with the number of games.
+an unbeaten player's rating finite, and weighs no more than one game. The numerics (the
+intervals, the Bradley-Terry fit and its bootstrap) are :mod:`ginref.stats`'s, on numpy:
+this module holds the standings' value types and the tally that adds the games up.
 Points count hand points as ruled, without game or box bonuses.
 """
 
 from __future__ import annotations
 
 import itertools
-import math
-import operator
-import random
 from collections.abc import Sequence
 from typing import Any
 
 import msgspec
 
+from ginref import stats
 from ginref.audit import game_score
 from ginref.batch.results import Adding, RecordResult
 from ginref.batch.run import Inputs, tally, verify
@@ -44,20 +38,14 @@ from ginref.referee import Verdict, adjudicate
 from ginref.rules import Rules
 
 __all__ = ["FEW_GAMES", "ROUNDS", "Dealt", "DuplicateStanding", "HeadToHead", "Standing",
-           "Standings", "StandingsTally", "deal_key", "fit_chord", "fit_mm", "fit_newton", "standings",
-           "wilson"]
+           "Standings", "StandingsTally", "deal_key", "standings"]
 
 ROUNDS = 200
 """bootstrap rounds by default"""
 FEW_GAMES = 10
 """a player with fewer games is flagged: its figures say little"""
-Z95 = 1.959963984540054
-ELO = 400 / math.log(10)
-CENTRE = 1500.0
-MOST_NEWTON_PLAYERS = 200
-"""above this many players the fit is MM's (linear in the pairs per step), not Newton's (cubic)"""
 
-Interval = tuple[float, float]
+Interval = stats.Interval
 
 
 def _r(value: float) -> float:
@@ -173,20 +161,9 @@ class Standings(msgspec.Struct, frozen=True):
 # -- intervals --------------------------------------------------------------------------
 
 
-def wilson(score: float, n: int) -> Interval:
-    """The 95% Wilson score interval of a rate of ``score`` in ``n`` (draws as halves)."""
-    if n <= 0:
-        return (0.0, 1.0)
-    p, z2 = score / n, Z95 * Z95
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = Z95 * math.sqrt(max(0.0, p * (1 - p) / n + z2 / (4 * n * n))) / (1 + z2 / n)
-    low = 0.0 if score <= 0 else max(0.0, centre - half)
-    return (low, 1.0 if score >= n else min(1.0, centre + half))
-
-
 class _Ratio:
-    """Sums for a ratio of two per-game totals (points over hands) and its delta-method
-    interval, games being the units sampled."""
+    """Sums for a ratio of two per-game totals (points over hands), games being the units
+    sampled: :func:`ginref.stats.ratio_interval` makes its interval."""
 
     __slots__ = ("n", "x", "xx", "xy", "y", "yy")
 
@@ -206,276 +183,7 @@ class _Ratio:
         return self.y / self.x if self.x else None
 
     def interval(self) -> Interval | None:
-        ratio = self.value()
-        if ratio is None or self.n < 2:
-            return None
-        spread = max(0.0, self.yy - 2 * ratio * self.xy + ratio * ratio * self.xx) / (self.n - 1)
-        half = Z95 * math.sqrt(spread / self.n) / (self.x / self.n)
-        return (ratio - half, ratio + half)
-
-
-def _mean_interval(count: int, total: float, squares: float) -> Interval | None:
-    if count < 2:
-        return None
-    mean = total / count
-    variance = max(0.0, squares - count * mean * mean) / (count - 1)
-    half = Z95 * math.sqrt(variance / count)
-    return (mean - half, mean + half)
-
-
-# -- the Bradley-Terry fit --------------------------------------------------------------
-
-Pairs = Sequence[tuple[int, int, float, float]]
-"""(i, j, games between them, i's score against j: wins and half the draws)"""
-
-
-def _scores(count: int, pairs: Pairs) -> list[float]:
-    scores = [0.5] * count  # the prior: half a win of the virtual draw
-    for i, j, n, s in pairs:
-        scores[i] += s
-        scores[j] += n - s
-    return scores
-
-
-def _strengths(theta: Sequence[float]) -> list[float]:
-    exp = math.exp
-    return [exp(min(700.0, max(-700.0, t))) for t in theta]
-
-
-def _gradient(count: int, pairs: Pairs, theta: Sequence[float], scores: Sequence[float]) -> list[float]:
-    """The log-likelihood's gradient at ``theta`` (the prior included): one exponential a
-    player, none a pair (i beats j with probability s_i / (s_i + s_j))."""
-    strength = _strengths(theta)
-    grad = [score - s / (1.0 + s) for score, s in zip(scores, strength, strict=True)]
-    for i, j, n, _s in pairs:
-        a, b = strength[i], strength[j]
-        p = a / (a + b)
-        grad[i] -= n * p
-        grad[j] -= n - n * p
-    return grad
-
-
-def _curvature(count: int, pairs: Pairs, theta: Sequence[float]) -> list[list[float]]:
-    """Minus the log-likelihood's Hessian at ``theta``: positive definite, thanks to the prior."""
-    strength = _strengths(theta)
-    hess = [[0.0] * count for _ in range(count)]
-    for i, s in enumerate(strength):
-        hess[i][i] = s / (1.0 + s) ** 2
-    for i, j, n, _s in pairs:
-        a, b = strength[i], strength[j]
-        w = n * a * b / ((a + b) * (a + b))
-        hess[i][i] += w
-        hess[j][j] += w
-        hess[i][j] -= w
-        hess[j][i] -= w
-    return hess
-
-
-def _capped(step: list[float], cap: float = 2.0) -> tuple[list[float], float]:
-    largest = max((abs(s) for s in step), default=0.0)
-    return ([s * cap / largest for s in step] if largest > cap else step), largest
-
-
-def fit_newton(count: int, pairs: Pairs, start: Sequence[float] | None = None) -> list[float]:
-    """The log-strengths that maximise the likelihood (with the prior): Newton's method, the
-    prior keeping the Hessian negative definite; a step is capped at 2 so that it cannot fly."""
-    theta = list(start) if start is not None else [0.0] * count
-    scores = _scores(count, pairs)
-    for _ in range(100):
-        grad = _gradient(count, pairs, theta, scores)
-        step, largest = _capped(_solve(_curvature(count, pairs, theta), grad))
-        theta = [t + s for t, s in zip(theta, step, strict=True)]
-        if largest < 1e-11:
-            break
-    return theta
-
-
-def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
-    """``matrix⁻¹ vector`` for a positive definite matrix (its Cholesky factor)."""
-    return _solve_factored(_cholesky(matrix), vector)
-
-
-def _cholesky(matrix: list[list[float]]) -> list[list[float]]:
-    """The lower triangle L of a positive definite matrix, L Lᵀ = matrix."""
-    n = len(matrix)
-    low = [[0.0] * n for _ in range(n)]
-    for i in range(n):
-        row = low[i]
-        for j in range(i + 1):
-            other = low[j]
-            total = matrix[i][j] - sum(row[k] * other[k] for k in range(j))
-            row[j] = math.sqrt(max(total, 1e-300)) if i == j else total / other[j]
-    return low
-
-
-def _solve_factored(low: list[list[float]], vector: Sequence[float]) -> list[float]:
-    n = len(vector)
-    y = [0.0] * n
-    for i in range(n):
-        row = low[i]
-        y[i] = (vector[i] - sum(row[k] * y[k] for k in range(i))) / row[i]
-    x = [0.0] * n
-    for i in range(n - 1, -1, -1):
-        x[i] = (y[i] - sum(low[k][i] * x[k] for k in range(i + 1, n))) / low[i][i]
-    return x
-
-
-def _inverse(matrix: list[list[float]]) -> list[list[float]]:
-    """The inverse of a positive definite matrix, a column at a time from its Cholesky factor."""
-    low = _cholesky(matrix)
-    n = len(matrix)
-    columns = [_solve_factored(low, [1.0 if i == k else 0.0 for i in range(n)]) for k in range(n)]
-    return [list(row) for row in zip(*columns, strict=True)]
-
-
-def fit_chord(count: int, pairs: Pairs, start: Sequence[float], inverse: list[list[float]]) -> list[float]:
-    """The same maximum by Newton's chord method: every step uses one curvature (``inverse``:
-    the inverse of the full data's at ``start``) instead of a new one, so a step costs the
-    pairs and a product with that matrix; a resampling of the games lies near the full data,
-    and the steps shrink fast. Newton's method finishes what 40 steps do not."""
-    theta = list(start)
-    scores = _scores(count, pairs)
-    mul = operator.mul
-    for _ in range(40):
-        grad = _gradient(count, pairs, theta, scores)
-        step, largest = _capped([sum(map(mul, row, grad)) for row in inverse])
-        theta = [t + s for t, s in zip(theta, step, strict=True)]
-        if largest < 1e-9:
-            return theta
-    return fit_newton(count, pairs, theta)
-
-
-def fit_mm(count: int, pairs: Pairs, start: Sequence[float] | None = None,
-           steps: int = 10_000) -> list[float]:
-    """The same maximum by the minorise-maximise iteration (Zermelo; Hunter 2004): each
-    strength becomes its score over the sum of games divided by the pair's strengths."""
-    strength = [math.exp(t) for t in start] if start is not None else [1.0] * count
-    scores = _scores(count, pairs)
-    for _ in range(steps):
-        weights = [1.0 / (s + 1.0) for s in strength]  # the virtual game against strength 1
-        for i, j, n, _s in pairs:
-            w = n / (strength[i] + strength[j])
-            weights[i] += w
-            weights[j] += w
-        new = [score / weight for score, weight in zip(scores, weights, strict=True)]
-        change = max((abs(math.log(a / b)) for a, b in zip(new, strength, strict=True)), default=0.0)
-        strength = new
-        if change < 1e-12:
-            break
-    return [math.log(s) for s in strength]
-
-
-def fit(count: int, pairs: Pairs, start: Sequence[float] | None = None) -> list[float]:
-    """The fit for ``count`` players: Newton's for few, MM's for many."""
-    if count <= MOST_NEWTON_PLAYERS:
-        return fit_newton(count, pairs, start)
-    return fit_mm(count, pairs, start)
-
-
-def elo(theta: Sequence[float]) -> list[float]:
-    """Log-strengths as ratings on the Elo scale, their mean at 1500."""
-    mean = sum(theta) / len(theta) if theta else 0.0
-    return [CENTRE + ELO * (t - mean) for t in theta]
-
-
-# -- the bootstrap ----------------------------------------------------------------------
-
-
-def binomial(rng: random.Random, n: int, p: float) -> int:
-    """A binomial draw: by waiting times for a small mean, else Hörmann's transformed
-    rejection with squeeze (BTRS), so each draw costs O(1) whatever ``n``."""
-    if n <= 0 or p <= 0:
-        return 0
-    if p >= 1:
-        return n
-    if p > 0.5:
-        return n - binomial(rng, n, 1 - p)
-    if n * p < 10:
-        log_q, x, y = math.log1p(-p), 0, 0
-        while True:
-            y += math.floor(math.log(1 - rng.random()) / log_q) + 1
-            if y > n:
-                return x
-            x += 1
-    return _btrs(rng, n, p)
-
-
-def _btrs(rng: random.Random, n: int, p: float) -> int:
-    spq = math.sqrt(n * p * (1 - p))
-    b = 1.15 + 2.53 * spq
-    a = -0.0873 + 0.0248 * b + 0.01 * p
-    c = n * p + 0.5
-    v_r = 0.92 - 4.2 / b
-    alpha = (2.83 + 5.1 / b) * spq
-    lpq = math.log(p / (1 - p))
-    mode = math.floor((n + 1) * p)
-    h = math.lgamma(mode + 1) + math.lgamma(n - mode + 1)
-    while True:
-        u = rng.random() - 0.5
-        v = rng.random()
-        us = 0.5 - abs(u)
-        k = math.floor((2 * a / us + b) * u + c) if us > 0 else -1
-        if k < 0 or k > n:
-            continue
-        if us >= 0.07 and v <= v_r:
-            return k
-        v *= alpha / (a / (us * us) + b)
-        if math.log(v) <= h - math.lgamma(k + 1) - math.lgamma(n - k + 1) + (k - mode) * lpq:
-            return k
-
-
-def multinomial(rng: random.Random, total: int, counts: Sequence[int]) -> list[int]:
-    """``total`` draws with replacement from a pool holding ``counts`` of each kind: how
-    many of each kind were drawn. Few draws a kind: the draws themselves; else conditional
-    binomials, one a kind (both are the multinomial law, each the cheaper where it is used)."""
-    if total <= 0 or not any(counts):
-        return [0] * len(counts)
-    if total < 8 * len(counts):
-        drawn = [0] * len(counts)
-        for kind in rng.choices(range(len(counts)), cum_weights=list(itertools.accumulate(counts)), k=total):
-            drawn[kind] += 1
-        return drawn
-    drawn, left, mass = [], total, sum(counts)
-    for count in counts:
-        k = left if count >= mass else binomial(rng, left, count / mass) if count else 0
-        drawn.append(k)
-        left -= k
-        mass -= count
-    return drawn
-
-
-def _percentile(sorted_values: Sequence[float], q: float) -> float:
-    at = q * (len(sorted_values) - 1)
-    low = math.floor(at)
-    high = min(low + 1, len(sorted_values) - 1)
-    return sorted_values[low] + (sorted_values[high] - sorted_values[low]) * (at - low)
-
-
-def bootstrap(count: int, cells: Sequence[tuple[int, int, int, int, int]], rounds: int, seed: int,
-              start: Sequence[float]) -> list[Interval]:
-    """Each player's 95% percentile interval of the rating over ``rounds`` resamplings of the
-    games; ``cells`` are (i, j, wins, draws, losses) of each pair that met."""
-    rng = random.Random(seed)
-    flat = [c for cell in cells for c in cell[2:]]
-    total = sum(flat)
-    samples: list[list[float]] = [[] for _ in range(count)]
-    chord = count <= MOST_NEWTON_PLAYERS
-    if chord:
-        full = [(i, j, float(w + d + lost), w + d / 2) for i, j, w, d, lost in cells]
-        inverse = _inverse(_curvature(count, full, start))
-    for _ in range(rounds):
-        drawn = multinomial(rng, total, flat)
-        pairs = [(i, j, float(drawn[3 * k] + drawn[3 * k + 1] + drawn[3 * k + 2]),
-                  drawn[3 * k] + drawn[3 * k + 1] / 2) for k, (i, j, *_) in enumerate(cells)]
-        pairs = [p for p in pairs if p[2]]
-        theta = fit_chord(count, pairs, start, inverse) if chord else fit_mm(count, pairs, start)
-        for place, rating in enumerate(elo(theta)):
-            samples[place].append(rating)
-    out = []
-    for values in samples:
-        values.sort()
-        out.append((_percentile(values, 0.025), _percentile(values, 0.975)) if values else (CENTRE, CENTRE))
-    return out
+        return stats.ratio_interval(self.n, self.x, self.y, self.xx, self.yy, self.xy)
 
 
 # -- adding up ----------------------------------------------------------------------------
@@ -627,9 +335,10 @@ class StandingsTally:
         place = {name: i for i, name in enumerate(names)}
         cells = [(place[a], place[b], p.wins, p.draws, p.losses) for (a, b), p in sorted(self.pairs.items())]
         pairs = [(i, j, float(w + d + lost), w + d / 2) for i, j, w, d, lost in cells]
-        theta = fit(len(names), pairs)
-        ratings = elo(theta)
-        intervals = bootstrap(len(names), cells, rounds, seed, theta) if rounds else [(r, r) for r in ratings]
+        theta = stats.fit(len(names), pairs)
+        ratings = stats.ratings(theta)
+        intervals = (stats.bootstrap(len(names), cells, rounds, seed, theta) if rounds
+                     else [(r, r) for r in ratings])
         rows = [self._row(name, ratings[i], intervals[i]) for i, name in enumerate(names)]
         rows.sort(key=lambda row: (-row.rating, row.player))
         return Standings(tuple(rows), self._head_to_head_rows(), self.games, self.draws, rounds, seed,
@@ -642,7 +351,7 @@ class StandingsTally:
         score = player.wins + draws / 2
         hands = int(player.net.x)
         return Standing(name, player.games, player.wins, player.losses, draws, score / player.games,
-                        wilson(score, player.games), rating, interval, player.net.value(),
+                        stats.wilson(score, player.games), rating, interval, player.net.value(),
                         player.net.interval(), hands)
 
     def _head_to_head_rows(self) -> tuple[HeadToHead, ...]:
@@ -659,7 +368,7 @@ class StandingsTally:
             count, total, squares = self.players[row.player].duplicate
             if count:
                 out.append(DuplicateStanding(row.player, count, total, total / count,
-                                             _mean_interval(count, total, squares)))
+                                             stats.normal_interval(count, total, squares)))
         return tuple(out)
 
 

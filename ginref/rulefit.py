@@ -229,6 +229,20 @@ class _Knobs:
         limit = KnobFit("knock_limit", (f">= {self.most}",) if self.knocks else (), self.knocks)
         return (limit, *(KnobFit(knob, self._shown(knob), self.hands[knob]) for knob in _SOLVED))
 
+    def why(self, rules: Rules) -> tuple[str, ...]:
+        """The knobs whose solved value is not the rules' one (a knob is solved when the hands
+        deciding it agree on one value)."""
+        out = []
+        if self.knocks and self.most > rules.knock_limit:
+            out.append(f"knock_limit: a knock showed {self.most}, the rules allow {rules.knock_limit}")
+        for knob in _SOLVED:
+            if len(self.values[knob]) != 1 or knob in self.more:
+                continue
+            (value,) = self.values[knob]
+            if str(value) != rules.knob_text(knob):
+                out.append(f"{knob}: the records say {value}, {rules.label} says {rules.knob_text(knob)}")
+        return tuple(out)
+
     def _shown(self, knob: str) -> tuple[str, ...]:
         found = sorted(self.values[knob], key=str if knob == "tie_policy" else int)
         if len(found) == 1 and knob not in self.more:
@@ -247,21 +261,6 @@ def _tie_policy(e: Evidence) -> str:
     if e.knocker_won and e.points == 0:
         return "knocker"
     return "no_score" if e.points == 0 else "?"
-
-
-def _why(knobs: tuple[KnobFit, ...], rules: Rules) -> tuple[str, ...]:
-    """The knobs whose solved value is not the rules' one."""
-    out = []
-    for fit in knobs:
-        if len(fit.values) != 1 or fit.values[0].startswith("("):
-            continue
-        value = fit.values[0]
-        if fit.knob == "knock_limit":
-            if int(value[3:]) > rules.knock_limit:
-                out.append(f"knock_limit: a knock showed {value[3:]}, the rules allow {rules.knock_limit}")
-        elif str(getattr(rules, fit.knob)) != value:
-            out.append(f"{fit.knob}: the records say {value}, {rules.label} says {getattr(rules, fit.knob)}")
-    return tuple(out)
 
 
 class _Batch:
@@ -285,7 +284,7 @@ class _Batch:
         own = record_rules(record.rules, record.overrides)
         ruled = self._rule_tried(record, None if own.problems else own.rules) or adjudicate(record)
         self.knobs.add(record, ruled)
-        label = _label(record) if own.problems else own.rules.label
+        label = own.label
         if self.named.get(label) is not None:
             return
         if label not in self.named and len(self.named) >= MOST_NAMED:
@@ -318,7 +317,7 @@ class _Batch:
         knobs = self.knobs.fits()
 
         def why(parting: Parting, rules: Rules | None) -> Parting:
-            return parting if rules is None else msgspec.structs.replace(parting, knobs=_why(knobs, rules))
+            return parting if rules is None else msgspec.structs.replace(parting, knobs=self.knobs.why(rules))
 
         agree = tuple(r.label for r in self.tried if recorded and r.label not in self.rejected)
         rejected = tuple(why(self.rejected[r.label], r) for r in self.tried if r.label in self.rejected)
@@ -342,10 +341,3 @@ def fit_rules(items: Iterable[GameRecord | RecordError], tried: Sequence[Rules] 
         else:
             batch.add(item)
     return batch.result()
-
-
-def _label(record: GameRecord) -> str:
-    """The rules a record names, as it names them (for rules ginref does not know)."""
-    if not record.overrides:
-        return str(record.rules)
-    return f"{record.rules} + " + ", ".join(f"{k}={v}" for k, v in record.overrides)

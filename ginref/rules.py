@@ -20,13 +20,13 @@ import functools
 import os
 import re
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Literal, get_args, get_origin
 
 import msgspec
 
 from ginref.cards import Card, card_points, rank_of, suit_of
-from ginref.errors import GinrefError, UnknownRulesError
+from ginref.errors import GinrefError, RulingError, UnknownRulesError
 from ginref.notation import excerpt
 
 __all__ = [
@@ -244,14 +244,30 @@ class Rules(msgspec.Struct, frozen=True):
     def label(self) -> str:
         """The name and the knobs changed: ``"standard"``, or
         ``"standard + gin_bonus=25, tie_policy=no_score"``."""
-        if not self.overrides:
-            return self.name
-        return f"{self.name} + " + ", ".join(f"{k}={v}" for k, v in self.overrides)
+        return rules_label(self.name, self.overrides)
+
+    def knob_text(self, knob: str) -> str:
+        """The knob's value as ``--set`` and a rules file spell it: ``"2"``, ``"true"``,
+        ``"off"`` (no value), ``"no_score"``. The one spelling of a knob's value as text."""
+        return _text_value(getattr(self, knob))
 
     def setting(self, knob: str) -> str:
         """The knob with its value as a rules file spells it (``"layoff_chain_limit=2"``,
         ``"no_same_card_discard=true"``, ``"big_gin_bonus=off"``)."""
-        return f"{knob}={_text_value(getattr(self, knob))}"
+        return f"{knob}={self.knob_text(knob)}"
+
+    def as_preset(self) -> tuple[str, tuple[tuple[str, str], ...]]:
+        """Which preset and which knobs changed from it (as :meth:`knob_text` spells them) give
+        these rules: what a record names to be ruled by them. Rules named after no preset are
+        standard's with their changes.
+
+        >>> with_overrides(find_rules("hoyle"), {"gin_bonus": 30}).as_preset()
+        ('hoyle', (('gin_bonus', '30'),))
+        """
+        preset = PRESETS.get(self.name, STANDARD)
+        changed = tuple((knob, self.knob_text(knob)) for knob in KNOB_NAMES
+                        if getattr(self, knob) != getattr(preset, knob))
+        return preset.name, changed
 
     def to_dict(self) -> dict[str, object]:
         """The rules as JSON-ready data: name, label, aliases, description, every knob, then overrides.
@@ -689,6 +705,24 @@ class RecordRules(msgspec.Struct, frozen=True):
 
     rules: Rules
     problems: tuple[str, ...] = ()
+    asked: str = ""
+    """the rules as the record names them (:func:`rules_label` of its name and overrides)"""
+
+    @property
+    def label(self) -> str:
+        """The rules' label, or, when ginref could not apply them as asked, what the record asked."""
+        return self.asked if self.problems else self.rules.label
+
+    def required(self, error: Callable[[str], GinrefError] | None = None) -> Rules:
+        """The rules, or, when ginref could not apply them as the record asks, ``error`` of the
+        first problem raised (by default :class:`~ginref.errors.RulingError`: "the record's
+        rules cannot be used: ..."): for what the record's own rules alone make right, such
+        as a table set from it, advice at one of its turns, or the record written for OpenSpiel."""
+        if not self.problems:
+            return self.rules
+        if error is None:
+            raise RulingError(f"the record's rules cannot be used: {self.problems[0]}")
+        raise error(self.problems[0])
 
 
 @functools.lru_cache(maxsize=256)
@@ -707,7 +741,15 @@ def _record_rules(name: object, overrides: tuple[tuple[object, object], ...]) ->
             rules = with_overrides(rules, {str(knob): value})
         except GinrefError as exc:
             problems.append(f"rule override {knob}={value} ignored: {exc}")
-    return RecordRules(rules, tuple(problems))
+    return RecordRules(rules, tuple(problems), rules_label(str(name), overrides))
+
+
+def rules_label(name: str, overrides: Iterable[tuple[object, object]] = ()) -> str:
+    """A rule set's name with the knobs changed: ``"standard"``,
+    ``"standard + gin_bonus=25, tie_policy=no_score"`` (:attr:`Rules.label`, and a record's
+    rules as it names them)."""
+    changes = ", ".join(f"{knob}={value}" for knob, value in overrides)
+    return f"{name} + {changes}" if changes else name
 
 
 def record_rules(name: object, overrides: Iterable[tuple[object, object]] = ()) -> RecordRules:

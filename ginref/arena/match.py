@@ -54,7 +54,7 @@ from ginref.arena.players import (
     parse_bot,
 )
 from ginref.cards import scan
-from ginref.errors import GinrefError, NotationError
+from ginref.errors import GinrefError, MatchError, NotationError
 from ginref.layoffs import least_defence
 from ginref.records.jsonencode import format_jsonl
 from ginref.referee.table import IllegalMove, Move, Phase, Table
@@ -76,10 +76,6 @@ GAMES_HEADER = ("pair", "leg", "first", "second", "dealer", "hands", "winner", "
                 "second_points", "first_score", "forfeit", "failures")
 MAX_MOVES = 2000
 """a game longer than this is stopped (the rules end every hand far sooner)"""
-
-
-class MatchError(GinrefError):
-    """A match that cannot be run as asked, or that stopped on a failure (exit 1)."""
 
 
 class SprtSpec(msgspec.Struct, frozen=True):

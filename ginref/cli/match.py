@@ -13,7 +13,7 @@ import click
 
 from ginref.cli.exits import InputError
 from ginref.cli.options import rules_argument
-from ginref.cli.output import check_output_file, output_width, write_text_file
+from ginref.cli.output import check_output_file, check_stats, output_width, write_text_file
 
 if TYPE_CHECKING:
     from ginref.rules import Rules
@@ -143,6 +143,8 @@ def match(bots: tuple[str, ...], pairs: int, seed: int, unit: str, rules: Rules,
                              deals=load_deals(deals_path) if deals_path else ())
         check_spec(spec)
         check_output_file(html_path, "--html")
+        if html_path is not None:
+            check_stats("--html")
         total = len(schedule(spec))
     except (GinrefError, ValueError) as exc:
         raise InputError(str(exc)) from None
@@ -166,7 +168,7 @@ def match(bots: tuple[str, ...], pairs: int, seed: int, unit: str, rules: Rules,
             raise InputError(str(exc)) from None
         if show_progress:
             click.echo("", err=True)
-        ranked = match_standings(folder, spec.seed) if summary.pairs_played else None
+        ranked = match_standings(folder, spec.seed) if summary.pairs_played and _has_numpy() else None
         if html_path is not None and ranked is not None:
             from ginref.audit import report
             from ginref.render.html import report_page
@@ -181,6 +183,18 @@ def match(bots: tuple[str, ...], pairs: int, seed: int, unit: str, rules: Rules,
         click.echo(summary_text(summary, ranked, output_width(), out))
     if summary.stopped is not None:
         sys.exit(1)
+
+
+def _has_numpy() -> bool:
+    """Whether the standings can be computed: without numpy the match still plays and reports,
+    and each block says why its figures are missing."""
+    from ginref.stats import StatsError, require_numpy
+
+    try:
+        require_numpy()
+    except StatsError:
+        return False
+    return True
 
 
 def _check_bot(command: str, move_time: float | None) -> None:

@@ -68,7 +68,8 @@ def check_plot(path: str | None) -> None:
     no matplotlib, fails at once (exit 2), before any work."""
     if path is not None:
         from ginref.cli.exits import fail
-        from ginref.plot import PlotError, plot_format, require_matplotlib
+        from ginref.errors import PlotError
+        from ginref.plot import plot_format, require_matplotlib
 
         try:
             plot_format(path)
@@ -76,6 +77,18 @@ def check_plot(path: str | None) -> None:
             require_matplotlib()
         except PlotError as exc:
             fail(f"--plot: {exc}")
+
+
+def check_stats(option: str) -> None:
+    """``option`` needs numpy (the ``stats`` extra): without it, fail at once (exit 2), one line
+    naming the extra, before any work."""
+    from ginref.cli.exits import fail
+    from ginref.stats import StatsError, require_numpy
+
+    try:
+        require_numpy()
+    except StatsError as exc:
+        fail(f"{option}: {exc}")
 
 
 T = TypeVar("T")
@@ -86,7 +99,7 @@ def write_plot(draw: Callable[[T, str], None], value: T, path: str | None) -> No
     written is an ``OutputFileError`` (exit 4)."""
     if path is not None:
         from ginref.cli.exits import fail
-        from ginref.plot import PlotError
+        from ginref.errors import PlotError
 
         try:
             draw(value, path)

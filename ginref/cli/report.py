@@ -16,6 +16,7 @@ from ginref.cli.output import (
     ProgressLine,
     check_output_file,
     check_plot,
+    check_stats,
     emit,
     output_width,
     write_plot,
@@ -150,6 +151,8 @@ def _check_usage(
     if duplicate and (advise or scheduler):
         fail("--duplicate reads the deals in this process: leave out --advise and --scheduler")
     check_plot(plot_path)
+    if standings:
+        check_stats("--standings")
     if html_path == "-" and (as_json or as_csv):
         fail("--html - writes the page to stdout: leave out --json and --csv")
     check_output_file(None if html_path == "-" else html_path, "--html")

@@ -686,14 +686,12 @@ def params_for(record: GameRecord) -> GameParams:
     raises :class:`InexpressibleError` naming the first knob that no parameter can set."""
     from ginref.rules import KNOB_NAMES, PRESETS, record_rules
 
-    named = record_rules(record.rules, record.overrides)
-    if named.problems:
-        raise _cannot(record, named.problems[0])
-    rules, openspiel = named.rules, PRESETS["openspiel"]
+    rules = record_rules(record.rules, record.overrides).required(lambda problem: _cannot(record, problem))
+    openspiel = PRESETS["openspiel"]
     differ = [knob for knob in KNOB_NAMES if getattr(rules, knob) != getattr(openspiel, knob)
               and knob not in _PARAMETER_KNOBS and (knob, rules.oklahoma) != ("oklahoma", "gin_only")]
     if differ:
-        ours, theirs = (_knob_text(getattr(r, differ[0])) for r in (rules, openspiel))
+        ours, theirs = rules.knob_text(differ[0]), openspiel.knob_text(differ[0])
         more = f" (and {len(differ) - 1} more)" if len(differ) > 1 else ""
         # no "cannot write as openspiel:" here: the whole sentence must fit in MAX_MESSAGE
         message = (f"OpenSpiel plays {differ[0]}={theirs} where the record's {rules.name} rules have {ours}"
@@ -705,11 +703,6 @@ def params_for(record: GameRecord) -> GameParams:
     if problem is not None:
         raise _cannot(record, f"OpenSpiel cannot play {rules.label}: {problem}")
     return params
-
-
-def _knob_text(value: object) -> str:
-    """A knob's value as ``--set`` takes it."""
-    return "off" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
 
 
 class _Writer:

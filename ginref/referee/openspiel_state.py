@@ -42,7 +42,7 @@ import random
 from collections.abc import Callable, Mapping
 
 from ginref.cards import Card, Mask, card_name, scan
-from ginref.errors import GinrefError
+from ginref.errors import GinrefError, IllegalAction
 from ginref.melds import mask_points_in, min_deadwood, min_deadwood_after_discard
 from ginref.records.openspiel import GameParams
 from ginref.records.openspiel_actions import (
@@ -100,10 +100,6 @@ PARAMETER_DEFAULTS: dict[str, int | bool | str] = {
 MAX_RESAMPLES = 100_000
 """resample_from_infostate's bound on rejected draws (a draw is rejected when the opponent's
 moves would not be legal with the cards drawn; far fewer are ever needed)"""
-
-
-class IllegalAction(GinrefError, ValueError):
-    """An action id that is not legal in the state it was applied to; the state is unchanged."""
 
 
 class OpenSpielGame:

@@ -96,16 +96,8 @@ def position_in(record: GameRecord, hand: int, event: int, rules: Rules | None =
         raise RulingError(f"the record has no event {event + 1} in hand {hand + 1}")
     if not isinstance(record.hands[hand].events[event], Turn):
         raise RulingError(f"event {event + 1} of hand {hand + 1} is not a turn: advice is given at a draw")
-    return _replay_to(record, hand, event, rules or _record_rules(record))
-
-
-def _record_rules(record: GameRecord) -> Rules:
-    """The record's rules (:func:`ginref.rules.record_rules`); advice under rules other than
-    those the record names would mislead, so a problem with them refuses the record."""
-    named = record_rules(record.rules, record.overrides)
-    if named.problems:
-        raise RulingError(f"the record's rules cannot be used: {named.problems[0]}")
-    return named.rules
+    # advice under rules other than those the record names would mislead: a problem with them refuses it
+    return _replay_to(record, hand, event, rules or record_rules(record.rules, record.overrides).required())
 
 
 def _replay_to(record: GameRecord, index: int, number: int, rules: Rules) -> Position:

@@ -161,7 +161,7 @@ from ginref.referee.verdict import (
     replayed_hand,
     ruled_hand,
 )
-from ginref.rules import KNOB_NAMES, PRESETS, Rules, find_rules, load_rules_file, record_rules
+from ginref.rules import Rules, find_rules, load_rules_file, record_rules
 
 __all__ = [
     "MAX_MOVE_TEXT", "MOVE_KINDS", "Deal", "IllegalMove", "Move", "MoveKind", "NotADeal", "Phase", "Table",
@@ -271,10 +271,7 @@ class Table:
         """The deal of hand ``hand`` of ``record`` (0-based), no move played, under ``rules``
         (None: the record's own; a problem with them raises :class:`RulingError`)."""
         if rules is None:
-            named = record_rules(record.rules, record.overrides)
-            if named.problems:
-                raise RulingError(f"the record's rules cannot be used: {named.problems[0]}")
-            rules = named.rules
+            rules = record_rules(record.rules, record.overrides).required()
         dealt = record.hands[hand]
         table = cls.__new__(cls)
         table.players = _players(record.players)
@@ -830,7 +827,7 @@ class Table:
 
     def _bare_record(self) -> GameRecord:
         hand = msgspec.structs.replace(self._hand, events=tuple(self._events()))
-        name, overrides = _rules_named(self.rules)
+        name, overrides = self.rules.as_preset()
         return GameRecord(self.players, (*self._done, hand), name, overrides)
 
     def _events(self) -> Iterator[Event]:
@@ -902,18 +899,6 @@ def _next_mover(move: Move, mover: int) -> int:
 
 def _declared(hand: Mask, system: MeldSystem) -> tuple[Mask, ...]:
     return tuple(m.mask for m in best_arrangement(hand, system).melds)
-
-
-def _rules_named(rules: Rules) -> tuple[str, tuple[tuple[str, str], ...]]:
-    """The preset and the knobs changed from it that a record names to give ``rules``."""
-    preset = PRESETS.get(rules.name)
-    if preset is None:
-        preset = PRESETS["standard"]
-    changed = []
-    for knob in KNOB_NAMES:
-        if getattr(rules, knob) != getattr(preset, knob):
-            changed.append((knob, rules.setting(knob).partition("=")[2]))
-    return preset.name, tuple(changed)
 
 
 def _claimed(hand: HandRecord, ruled: HandVerdict, players: tuple[str, str]) -> HandRecord:

@@ -3,7 +3,7 @@ their knobs, and ``--fit``)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ginref.render.tables import WIDTH, score_table, text_table, wrap_room
 
@@ -28,24 +28,15 @@ def rules_text(rules: Rules, width: int = WIDTH) -> str:
 
     from ginref.rules import KNOB_MEANINGS
 
-    data = rules.to_dict()
     head = [f"{rules.label}: {rules.description}"]
     if rules.aliases:
         head.append(f"aliases: {', '.join(rules.aliases)}")
     lines = [line for text in head for line in textwrap.wrap(text, width, subsequent_indent="  ")]
-    rows = [[knob, _knob_text(data[knob]), KNOB_MEANINGS[knob]] for knob in KNOB_MEANINGS]
+    rows = [[knob, rules.knob_text(knob), KNOB_MEANINGS[knob]] for knob in KNOB_MEANINGS]
     knobs = max(len(row[0]) for row in rows)
     values = max(5, *(len(row[1]) for row in rows))
     return "\n".join([*lines, "", text_table(rows, ["knob", "value", "meaning"],
                                            wrap={2: wrap_room(width, knobs, values)})])
-
-
-def _knob_text(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, list):
-        return ", ".join(str(v) for v in value)
-    return str(value)
 
 
 

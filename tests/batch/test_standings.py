@@ -1,10 +1,8 @@
 """``ginref report --standings``: who is stronger, by how much and how sure.
 
-The Bradley-Terry fit is checked three ways: its own likelihood equations hold at the
-answer, Newton's method and the MM iteration of the library agree, and scipy's optimiser
-(an independent method) finds the same maximum. The bootstrap's sampler is checked against
-the binomial law's moments; the intervals against values worked by hand; the games, wins
-and draws against the verdicts a referee reads; the command line through ``CliRunner``.
+The games, wins and draws are checked against the verdicts a referee reads, the command
+line through ``CliRunner``; the numerics (the fit, the bootstrap, the intervals) in
+``test_standings_stats.py``.
 """
 
 from __future__ import annotations
@@ -13,8 +11,8 @@ import contextlib
 import csv
 import io
 import json
-import math
 import random
+import sys
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -26,18 +24,7 @@ from hypothesis import strategies as st
 
 from ginref.batch import verify
 from ginref.cli import cli
-from ginref.ranking import (
-    StandingsTally,
-    binomial,
-    deal_key,
-    elo,
-    fit_mm,
-    fit_newton,
-    game_score,
-    multinomial,
-    standings,
-    wilson,
-)
+from ginref.ranking import StandingsTally, deal_key, game_score, standings
 from ginref.records import read_records
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -96,126 +83,7 @@ def test_draws_count_half() -> None:
         assert row.win_rate == (row.wins + 0.5) / 2
 
 
-# -- the intervals -------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(("score", "n", "low", "high"), [
-    (5, 10, 0.236593, 0.763407),   # worked from the Wilson formula with z = 1.959964
-    (0, 10, 0.0, 0.277533),
-    (10, 10, 0.722467, 1.0),
-    (62.5, 100, 0.527146, 0.713606),
-])
-def test_wilson_interval(score: float, n: int, low: float, high: float) -> None:
-    got = wilson(score, n)
-    assert got[0] == pytest.approx(low, abs=1e-5) and got[1] == pytest.approx(high, abs=1e-5)
-
-
-@given(st.integers(0, 400), st.integers(1, 400))
-def test_the_wilson_interval_holds_the_rate(wins: int, n: int) -> None:
-    wins = min(wins, n)
-    low, high = wilson(wins, n)
-    assert 0 <= low <= wins / n <= high <= 1
-
-
-# -- the fit -------------------------------------------------------------------------------
-
-pairs_strategy = st.integers(2, 7).flatmap(lambda n: st.tuples(st.just(n), st.lists(
-    st.tuples(st.integers(0, n - 1), st.integers(0, n - 1), st.integers(1, 30), st.integers(0, 60)),
-    min_size=1, max_size=15)))
-
-
-Drawn = tuple[int, list[tuple[int, int, int, int]]]
-Pairs = list[tuple[int, int, float, float]]
-
-
-def _pairs(drawn: Drawn) -> tuple[int, Pairs]:
-    n, raw = drawn
-    return n, [(i, j, float(games), min(half, 2 * games) / 2) for i, j, games, half in raw if i != j]
-
-
-def likelihood_gradient(n: int, pairs: Pairs, theta: list[float]) -> list[float]:
-    grad = [0.5 - 1 / (1 + math.exp(-t)) for t in theta]  # the virtual draw against 0
-    for i, j, games, score in pairs:
-        p = 1 / (1 + math.exp(theta[j] - theta[i]))
-        grad[i] += score - games * p
-        grad[j] += games - score - games * (1 - p)
-    return grad
-
-
-@given(pairs_strategy)
-@settings(max_examples=150, deadline=None)
-def test_newton_and_mm_reach_the_same_maximum(drawn: Any) -> None:
-    n, pairs = _pairs(drawn)
-    newton, mm = fit_newton(n, pairs), fit_mm(n, pairs)
-    assert max(abs(a - b) for a, b in zip(elo(newton), elo(mm), strict=True)) < 0.01  # Elo points
-    assert max(map(abs, likelihood_gradient(n, pairs, newton))) < 1e-8
-
-
-@given(pairs_strategy, st.integers(0, 2**16))
-@settings(max_examples=100, deadline=None)
-def test_the_bootstraps_chord_steps_reach_newtons_maximum(drawn: Any, seed: int) -> None:
-    """A resampling's fit starts at the full data's ratings and steps with their curvature."""
-    from ginref.ranking import _curvature, _inverse, fit_chord
-
-    n, pairs = _pairs(drawn)
-    start = fit_newton(n, pairs)
-    rng = random.Random(seed)
-    nudge = (-1.0, -0.5, 0.0, 0.5, 1.0)
-    resampled = [(i, j, g, min(g, max(0.0, s + rng.choice(nudge)))) for i, j, g, s in pairs]
-    chord = fit_chord(n, resampled, start, _inverse(_curvature(n, pairs, start)))
-    assert max(abs(a - b) for a, b in zip(elo(chord), elo(fit_newton(n, resampled)), strict=True)) < 1e-4
-
-
-def test_scipy_finds_the_same_ratings() -> None:
-    optimize = pytest.importorskip("scipy.optimize")
-    rng = random.Random(5)
-    for _ in range(20):
-        n = rng.randint(2, 9)
-        pairs = [(i, j, float(g), rng.randint(0, 2 * g) / 2) for i in range(n) for j in range(i + 1, n)
-                 if (g := rng.randint(0, 12))]
-
-        def minus_log_likelihood(theta: Any, n: int = n, pairs: Any = pairs) -> float:
-            total = sum(0.5 * t - math.log1p(math.exp(t)) for t in theta)
-            for i, j, games, score in pairs:
-                total += score * theta[i] + (games - score) * theta[j]
-                total -= games * math.log(math.exp(theta[i]) + math.exp(theta[j]))
-            return -total
-
-        found = optimize.minimize(minus_log_likelihood, [0.0] * n, method="BFGS", options={"gtol": 1e-9}).x
-        assert elo(list(found)) == pytest.approx(elo(fit_newton(n, pairs)), abs=0.05)
-
-
-def test_the_elo_scale() -> None:
-    """Two players, many games, 3 wins in 4: the prior weighs nothing and the gap is
-    400 log10(3) Elo points, centred on 1500."""
-    ratings = elo(fit_newton(2, [(0, 1, 40_000.0, 30_000.0)]))
-    assert ratings[0] - ratings[1] == pytest.approx(400 * math.log10(3), abs=0.1)
-    assert sum(ratings) / 2 == pytest.approx(1500)
-
-
-def test_an_unbeaten_player_has_a_finite_rating() -> None:
-    ratings = elo(fit_newton(2, [(0, 1, 5.0, 5.0)]))
-    assert 1500 < ratings[0] < 1900 and ratings[0] + ratings[1] == pytest.approx(3000)
-
-
-# -- the bootstrap -------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(("n", "p"), [(20, 0.1), (1000, 0.3), (100_000, 0.02), (500, 0.9)])
-def test_the_binomial_sampler_has_the_binomial_moments(n: int, p: float) -> None:
-    rng = random.Random(11)
-    draws = [binomial(rng, n, p) for _ in range(20_000)]
-    mean = sum(draws) / len(draws)
-    variance = sum((d - mean) ** 2 for d in draws) / (len(draws) - 1)
-    assert all(0 <= d <= n for d in draws)
-    assert mean == pytest.approx(n * p, rel=0.01, abs=0.05)
-    assert variance == pytest.approx(n * p * (1 - p), rel=0.05)
-
-
-@given(st.lists(st.integers(0, 50), min_size=1, max_size=20), st.integers(0, 2**32))
-def test_a_multinomial_draw_resamples_every_game(counts: list[int], seed: int) -> None:
-    drawn = multinomial(random.Random(seed), sum(counts), counts)
-    assert sum(drawn) == sum(counts) and all(d == 0 for d, c in zip(drawn, counts, strict=True) if c == 0)
+# -- the bootstrap (its numerics: tests/batch/test_standings_stats.py) -----------------------
 
 
 def test_the_same_seed_gives_the_same_standings_and_another_seed_others() -> None:
@@ -414,3 +282,22 @@ def test_wins_by_totals_and_games_won_to_the_end_are_two_labels(tmp_path: Path) 
     assert code == 0 and "by totals" in standings_part and "to the end" in audit_part
     assert "wins by totals: the game's winner, or the player ahead where the record ends" in out
     assert "games won to the end: games played out to their end (the target) and won" in " ".join(out.split())
+
+
+# -- without numpy ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args", [["--standings"], ["--duplicate", "--html", "-"]])
+def test_without_numpy_the_standings_name_the_extra(monkeypatch: pytest.MonkeyPatch, args: list[str]) -> None:
+    """numpy is the ``stats`` extra: a report that ranks fails at once, in one line (exit 2)."""
+    monkeypatch.setitem(sys.modules, "numpy", None)  # import numpy raises ImportError
+    code, out, err = run("report", str(TOURNAMENT), "--jobs", "1", *args)
+    assert code == 2 and out == ""
+    assert err.strip().splitlines()[-1].endswith("the standings need numpy: pip install 'ginref[stats]'")
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_without_numpy_a_report_that_does_not_rank_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "numpy", None)
+    code, out, _ = run("report", str(TOURNAMENT), "--jobs", "1")
+    assert code == 0 and "lazy-bot" in out

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from click.testing import CliRunner
 
@@ -138,3 +139,15 @@ def test_bad_rules_are_refused_as_every_command_refuses_them(tmp_path: Path) -> 
     broken.write_text("gin_bonus = [\n")
     code, output = invoke("match", "greedy", "random", "--rules-file", str(broken))
     assert code == 3, output
+
+
+def test_without_numpy_a_match_plays_and_says_why_its_figures_are_missing(monkeypatch: Any) -> None:
+    """numpy is an extra: the match is played and reported, the standings left out, each
+    block saying why; a page of standings cannot be made, and that is said before any game."""
+    monkeypatch.setitem(sys.modules, "numpy", None)  # import numpy raises ImportError
+    code, output = invoke("match", "greedy", "simple", "--pairs", "2")
+    assert code == 0, output
+    assert "Elo     not estimated:" in output and "standings:" not in output
+    code, output = invoke("match", "greedy", "simple", "--pairs", "2", "--html", "page.html")
+    assert code == 2
+    assert output.strip().endswith("--html: the standings need numpy: pip install 'ginref[stats]'")
