@@ -442,16 +442,22 @@ class Hand(KnockSteps):
                  f"{who}'s {goes_on} does not count", place, knobs=("max_discard_draws",))
         return STOP
 
-    def discard(self, who: str, x: object, place: Place) -> Flow:
-        """The discard that ends a turn (at the eleven-card opening, the whole turn)."""
+    def turn_ends(self, who: str, place: Place) -> Flow | None:
+        """Whether ``who`` may end a turn now, with a discard or a knock: None when it ends the
+        turn it drew (or opens one with no draw, as the eleven-card deal does), else what the
+        move comes to (play after the end, no draw, a move out of turn)."""
         if self.phase >= KNOCKED:
             return self.after_end(place)
         if not self.drawn:
             opened = self.open_turn(who, place)
-            if opened is not GO:
-                return opened
-        elif not self.is_mover(who, place):
-            return ABANDON
+            return None if opened is GO else opened
+        return None if self.is_mover(who, place) else ABANDON
+
+    def discard(self, who: str, x: object, place: Place) -> Flow:
+        """The discard that ends a turn (at the eleven-card opening, the whole turn)."""
+        refused = self.turn_ends(who, place)
+        if refused is not None:
+            return refused
         p = self.mover
         if self.wall_take:
             return self.wall_take_unused(p, place)
@@ -488,15 +494,9 @@ class Hand(KnockSteps):
 
     def knock(self, who: str, turn: Turn) -> Flow:
         """The knock that ends a turn (its face-down discard, its melds), or big gin."""
-        place = turn.place
-        if self.phase >= KNOCKED:
-            return self.after_end(place)
-        if not self.drawn:
-            opened = self.open_turn(who, place)
-            if opened is not GO:
-                return opened
-        elif not self.is_mover(who, place):
-            return ABANDON
+        refused = self.turn_ends(who, turn.place)
+        if refused is not None:
+            return refused
         p = self.mover
         self.drawn = self.wall_take = False
         self.result.stock_left = self.stock_left
