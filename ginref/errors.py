@@ -34,6 +34,11 @@ class UnknownRulesError(GinrefError, ValueError):
     """A rule-set name, knob or knob value that does not exist."""
 
 
+class FormatError(GinrefError, ValueError):
+    """No record format of that name is registered, or one of that name already is
+    (:mod:`ginref.records.formats`)."""
+
+
 class RulingError(GinrefError, ValueError):
     """A question that cannot be ruled on as asked (e.g. cards shared by both hands)."""
 

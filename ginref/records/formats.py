@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable
 from typing import cast
 
-from ginref.errors import GinrefError
+from ginref.errors import FormatError
 from ginref.records.eaai import FORMAT as EAAI
 from ginref.records.form import Format
 from ginref.records.jsonform import JSON_FORMAT, JSONL_FORMAT
@@ -29,10 +29,6 @@ __all__ = [
     "FORMATS", "FormatError", "document_form", "find_format", "input_forms", "log_form", "register_format",
     "suffix_form", "unit_form", "unregister_format",
 ]
-
-
-class FormatError(GinrefError, ValueError):
-    """No format of that name is registered, or one of that name already is."""
 
 
 FORMATS: dict[str, Format] = {
