@@ -16,6 +16,8 @@ from ginref.cli.options import rules_argument
 from ginref.cli.output import check_output_file, check_stats, output_width, write_text_file
 
 if TYPE_CHECKING:
+    from ginref.arena.match import SprtSpec
+    from ginref.ranking import Standings
     from ginref.rules import Rules
 
 SPRT_WORDS = ("elo0", "elo1", "alpha", "beta", "model")
@@ -37,6 +39,25 @@ def _sprt_words(text: str | None, bots: tuple[str, ...]) -> tuple[dict[str, str]
     if "elo0" not in fields or "elo1" not in fields:
         raise InputError("--sprt needs elo0= and elo1=")
     return fields, rest
+
+
+def _sprt_spec(fields: dict[str, str] | None) -> SprtSpec | None:
+    """The SPRT that --sprt's words ask for (None without --sprt)."""
+    from ginref.arena.match import SprtSpec
+
+    if fields is None:
+        return None
+    return SprtSpec(float(fields["elo0"]), float(fields["elo1"]), float(fields.get("alpha", 0.05)),
+                    float(fields.get("beta", 0.05)), fields.get("model", "normalized"))
+
+
+def _write_page(path: str, folder: str, ranked: Standings) -> None:
+    """--html: the run's records as the report's page, with the standings."""
+    from ginref.audit import report
+    from ginref.render.html import report_page
+
+    page = report_page(report([os.path.join(folder, "records.jsonl")]), ranked, title="ginref match")
+    write_text_file(path, page, "--html")
 
 
 @click.command("match")
@@ -106,7 +127,6 @@ def match(bots: tuple[str, ...], pairs: int, seed: int, unit: str, rules: Rules,
         MatchError,
         MatchSpec,
         PairResult,
-        SprtSpec,
         Tally,
         check_spec,
         load_deals,
@@ -128,11 +148,7 @@ def match(bots: tuple[str, ...], pairs: int, seed: int, unit: str, rules: Rules,
             spec = spec_of_run(resume)
             out = resume
         else:
-            sprt = None
-            if sprt_fields is not None:
-                sprt = SprtSpec(float(sprt_fields["elo0"]), float(sprt_fields["elo1"]),
-                                float(sprt_fields.get("alpha", 0.05)), float(sprt_fields.get("beta", 0.05)),
-                                sprt_fields.get("model", "normalized"))
+            sprt = _sprt_spec(sprt_fields)
             spec = MatchSpec(bots=bots, pairs=pairs, seed=seed, unit=unit,  # type: ignore[arg-type]
                              rules=rules.name, rule_overrides=rules.overrides,
                              mode="gauntlet" if gauntlet else "round_robin", move_time=move_time,
@@ -170,11 +186,7 @@ def match(bots: tuple[str, ...], pairs: int, seed: int, unit: str, rules: Rules,
             click.echo("", err=True)
         ranked = match_standings(folder, spec.seed) if summary.pairs_played and _has_numpy() else None
         if html_path is not None and ranked is not None:
-            from ginref.audit import report
-            from ginref.render.html import report_page
-
-            page = report_page(report([os.path.join(folder, "records.jsonl")]), ranked, title="ginref match")
-            write_text_file(html_path, page, "--html")
+            _write_page(html_path, folder, ranked)
     if as_json:
         document = summary.document()
         document["out"] = out
