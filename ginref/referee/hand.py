@@ -59,6 +59,8 @@ if TYPE_CHECKING:
 class Hand(KnockSteps):
     """One hand: the deal, then its moves, each judged as it is made (the module's contract)."""
 
+    __slots__ = ()
+
     # -- the deal -----------------------------------------------------------------
 
     def _distinct(

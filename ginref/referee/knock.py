@@ -42,6 +42,8 @@ chained layoffs (``layoff_chaining``); -1 for any other problem"""
 class KnockSteps(HandState):
     """The steps of a hand from the knock on."""
 
+    __slots__ = ()
+
     def check_knock(self, p: int, turn: Turn, taken: int) -> bool:
         """Check a knock; False when the hand cannot be followed further."""
         k = turn.knock

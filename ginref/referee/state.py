@@ -225,48 +225,19 @@ _State = TypeVar("_State", bound="HandState")
 
 
 class HandState:
-    """One hand's cards, phase and findings, as the replay steps leave them.
+    """One hand's cards, phase and findings, as the moves leave them.
 
-    What most hands never change starts as a class attribute (immutable values only), so a
-    replay sets up only what each hand needs of its own.
+    Every field is a slot (CPython reads a slot as fast as it reads anything; an instance
+    dict with more keys than its class shares, as a hand's would be, is read key by key),
+    set in ``__init__``; what a field means is said there.
     """
 
-    # card state: known cards and count of unseen cards per hand (lists: set per hand)
-    unseen = 0
-    stock: Sequence[Card] | None = None
-    stock_pos = 0
-    # the knock, as checked by check_knock() for defend()
-    ending: Ending = "knock"
-    melds: tuple[Mask, ...] = ()
-    declared_index: tuple[int, ...] = ()
-    knocker_dw = 0
-    # the play
-    passes = 0
-    draws = 0
-    """discard draws counted for max_discard_draws"""
-    repeat = False
-    turns = 0
-    stock_left = 31
-    taken = -1
-    """the card just taken from the discard pile, -1 after a stock draw"""
-    drawn = False
-    """``mover`` has drawn and owes the turn's discard or knock"""
-    mover = -1
-    """who drew last: the seat whose discard or knock is due while ``drawn``"""
-    wall_take = False
-    """a live table's take of the last discard at the wall, which only a knock may follow"""
-    finished = False
-    """the defence is made: the hand is over"""
-    laid: tuple[tuple[Card, int], ...] = ()
-    """a live table's layoffs so far: (card, the knocker's meld, 0-based)"""
-    from_pile = 0
-    """every card taken from the discard pile this hand: a seat holds the ones it took and has
-    not discarded since (``from_pile & held[seat]``: a pile card comes back to a hand only so)"""
-    end = ""
-    knocker = -1
-    defence: Defence | None = None
-    movers: dict[Place, str | None] | None = None
-    """who moved at each event's place, built at the hand's first finding"""
+    __slots__ = (
+        "declared_index", "defence", "drawn", "draws", "end", "ending", "expected", "findings", "finished",
+        "from_pile", "hand", "held", "index", "knock_place", "knocker", "knocker_dw", "laid", "melds",
+        "mover", "movers", "non_dealer", "passes", "phase", "pile", "players", "repeat", "result", "rules",
+        "stock", "stock_left", "stock_pos", "system", "taken", "turns", "unknown", "unseen", "wall_take",
+    )
 
     FIXED = ("hand", "index", "players", "rules", "system", "non_dealer", "movers")
     """the fields no move changes (``movers`` is a cache of the record's places)"""
@@ -290,6 +261,43 @@ class HandState:
         self.phase = FIRST_PHASE[rules.first_turn]
         self.non_dealer = 1 - players.index(hand.dealer) if dealt else 1
         self.expected = self.non_dealer
+        # the cards: those no player is known to hold, and the stock's order where known
+        self.unseen = 0
+        self.stock: Sequence[Card] | None = None
+        self.stock_pos = 0
+        self.stock_left = 31
+        # the knock, as checked by check_knock() for defend()
+        self.ending: Ending = "knock"
+        self.melds: tuple[Mask, ...] = ()
+        self.declared_index: tuple[int, ...] = ()
+        self.knocker_dw = 0
+        self.knocker = -1
+        self.defence: Defence | None = None
+        # the play
+        self.passes = 0
+        self.draws = 0
+        """discard draws counted for max_discard_draws"""
+        self.repeat = False
+        self.turns = 0
+        self.taken = -1
+        """the card just taken from the discard pile, -1 after a stock draw"""
+        self.drawn = False
+        """``mover`` has drawn and owes the turn's discard or knock"""
+        self.mover = -1
+        """who drew last: the seat whose discard or knock is due while ``drawn``"""
+        self.wall_take = False
+        """a live table's take of the last discard at the wall, which only a knock may follow"""
+        self.finished = False
+        """the defence is made: the hand is over"""
+        self.laid: tuple[tuple[Card, int], ...] = ()
+        """a live table's layoffs so far: (card, the knocker's meld, 0-based)"""
+        self.from_pile = 0
+        """every card taken from the discard pile this hand: a seat holds the ones it took and
+        has not discarded since (``from_pile & held[seat]``: a pile card comes back to a hand
+        only so)"""
+        self.end = ""
+        self.movers: dict[Place, str | None] | None = None
+        """who moved at each event's place, built at the hand's first finding"""
         upcard = hand.upcard if is_card(hand.upcard) else None
         result.knock_limit = rules.knock_limit_for(upcard)
         result.multiplier = rules.multiplier(upcard)

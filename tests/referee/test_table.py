@@ -21,6 +21,7 @@ from ginref.errors import NotationError, RulingError
 from ginref.notation import parse_cards
 from ginref.records import GameRecord, format_text, read_text, to_json_dict
 from ginref.referee import adjudicate
+from ginref.referee.hand import Hand
 from ginref.referee.table import MOVE_KINDS, IllegalMove, Move, Phase, Table, moves_of
 from ginref.rules import PRESET_NAMES, find_rules, with_overrides
 from tests.support import oracle
@@ -709,12 +710,23 @@ def test_a_pushed_and_popped_or_refused_move_leaves_every_field_as_it_was(rules:
             table.push(rng.choice(table.legal_moves()))
 
 
+class _CheckedHand(Hand):
+    """The hand with its fast path switched off: every move goes the checked way."""
+
+    __slots__ = ()
+
+    def quick_draw(self, p: int, card: object = None) -> int:
+        return -1
+
+    def quick_take(self, p: int) -> int:
+        return -1
+
+    def quick_discard(self, x: object) -> bool:
+        return False
+
+
 def _checked_only(table: Table) -> Table:
-    """``table`` with the hand's fast path switched off: every move goes the checked way."""
-    core = table._core
-    core.quick_draw = lambda p, card=None: -1  # type: ignore[method-assign]
-    core.quick_take = lambda p: -1  # type: ignore[method-assign]
-    core.quick_discard = lambda x: False  # type: ignore[method-assign]
+    table._core.__class__ = _CheckedHand
     return table
 
 
