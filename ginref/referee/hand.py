@@ -632,11 +632,11 @@ class Hand(KnockSteps):
         if self.phase != NORMAL or not self.drawn or self.wall_take or x.__class__ is not int:
             return False
         assert isinstance(x, int)
-        p, bit, rules = self.mover, 1 << x if 0 <= x < 52 else 0, self.rules
-        if not self.held[p] & bit or x == rules.banned_discard(self.taken):
-            return False
+        p, bit, rules, taken = self.mover, 1 << x if 0 <= x < 52 else 0, self.rules, self.taken
+        if not self.held[p] & bit or (taken >= 0 and x == rules.banned_discard(taken)):
+            return False  # (after a stock draw no card is banned: the same-card rule's call spared)
         if rules.repeat_discard_draw:
-            if x == self.taken:
+            if x == taken:
                 return False
             self.repeat = False
         self.held[p] ^= bit
