@@ -220,15 +220,22 @@ class Hand(KnockSteps):
 
     # -- the moves of play --------------------------------------------------------------
 
-    def pass_(self, who: str, place: Place) -> Flow:
-        """A pass: of the first upcard, or of the last discard at the wall."""
+    def turn_starts(self, who: str, place: Place) -> int | Flow:
+        """The seat of ``who``, starting a turn now with a pass or a draw; else what the move
+        comes to (play after the end, a turn drawn and not ended, a stranger). A move out of
+        turn is reported and played as its player's, as a record shows it."""
         if self.phase >= KNOCKED:
             return self.after_end(place)
         if self.drawn:
             return self.owes_discard(who, place)
         p = self.seat(who, place)
-        if p < 0:
-            return ABANDON
+        return ABANDON if p < 0 else p
+
+    def pass_(self, who: str, place: Place) -> Flow:
+        """A pass: of the first upcard, or of the last discard at the wall."""
+        p = self.turn_starts(who, place)
+        if isinstance(p, Flow):
+            return p
         phase, players, nd = self.phase, self.players, self.non_dealer
         if phase == RITUAL:
             self.passes += 1
@@ -269,13 +276,9 @@ class Hand(KnockSteps):
                   knocking: bool | None = None) -> Flow:
         """The first half of a turn, its draw as the stage reads it; the hand stays ``drawn``
         until the turn's discard or knock, unless the draw ended it."""
-        if self.phase >= KNOCKED:
-            return self.after_end(place)
-        if self.drawn:
-            return self.owes_discard(who, place)
-        p = self.seat(who, place)
-        if p < 0:
-            return ABANDON
+        p = self.turn_starts(who, place)
+        if isinstance(p, Flow):
+            return p
         self.turns += 1
         counted = self.opening(who, source, place, knocking)
         if isinstance(counted, Flow):
@@ -295,10 +298,9 @@ class Hand(KnockSteps):
         if phase == NORMAL:
             return True
         if phase == WALL:
-            if source == "discard" and knocking is not False:
-                self.wall_take = takes_only_to_knock(self.rules) and knocking is None
-                return False
-            if source == "discard" and not takes_only_to_knock(self.rules):
+            only_to_knock = takes_only_to_knock(self.rules)
+            if source == "discard" and (knocking is not False or not only_to_knock):
+                self.wall_take = only_to_knock and knocking is None  # a table's: judged at the turn's end
                 return False
             self.ended_at_wall(who, source, place)
             return GO
